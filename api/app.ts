@@ -1,0 +1,72 @@
+/**
+ * The HTTP app. `createApp(deps)` only wires routes to handlers; it has no
+ * side effects, so tests build it directly.
+ */
+import { Hono } from 'hono';
+import { CreateProblemSchema, CreateSolutionSchema, EditProblemSchema, EditSolutionSchema, ReportOutcomeSchema } from '../core/schemas/knowledge.ts';
+import type { AppDeps, AppEnv } from './app-deps.ts';
+import { createErrorHandler, handleNotFound } from './errors.ts';
+import { clientAddress } from './rate-limit.ts';
+import { requestId } from './request-id.ts';
+import { resource } from './routing.ts';
+import { serveApiIndex } from './routes/api-index.ts';
+import { createAssetHandler } from './routes/assets.ts';
+import { createCollectionHandlers } from './routes/collections.ts';
+import { createAdmissionHandler, createWhoamiHandler } from './routes/identity.ts';
+import { createWriteHandler } from './routes/knowledge-writes.ts';
+import { createProjectionReader } from './routes/projections.ts';
+import { CACHE } from './representation.ts';
+
+export function createApp(deps: AppDeps): Hono<AppEnv> {
+  const { config } = deps;
+  const app = new Hono<AppEnv>();
+  app.use(requestId());
+  // Reads are limited per client address; writes per identity, in their handlers.
+  app.use(async function limitReads(c, next) {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') {
+      await deps.rateLimit(c, 'read', clientAddress(c, config.TRUST_PROXY), {
+        limit: config.READ_RATE_LIMIT, windowSeconds: config.READ_RATE_WINDOW_SECONDS,
+      });
+    }
+    await next();
+  });
+
+  const projection = createProjectionReader(deps);
+  const collections = createCollectionHandlers(deps);
+  const asset = createAssetHandler(deps);
+  const write = (spec: Parameters<typeof createWriteHandler>[1]) => createWriteHandler(deps, spec);
+
+  resource(app, '/', { GET: (c) => asset(c, 'index.html', CACHE.collection) });
+  resource(app, '/_astro/:file', { GET: (c) => asset(c, `_astro/${c.req.param('file')}`) });
+  resource(app, '/api/v1', { GET: serveApiIndex });
+
+  resource(app, '/api/public/admission', { POST: createAdmissionHandler(deps) });
+  resource(app, '/api/whoami', { GET: createWhoamiHandler(deps) });
+
+  resource(app, '/api/problems', {
+    GET: collections.problems,
+    POST: write({ operation: 'create_problem', scopes: ['knowledge'], schema: CreateProblemSchema }),
+  });
+  resource(app, '/api/problems/:id', {
+    PATCH: write({ operation: 'edit_problem', scopes: ['edit_own'], schema: EditProblemSchema, param: 'id' }),
+  });
+  resource(app, '/api/solutions', {
+    GET: collections.solutions,
+    POST: write({ operation: 'create_solution', scopes: ['knowledge'], schema: CreateSolutionSchema }),
+  });
+  resource(app, '/api/solutions/:id', {
+    PATCH: write({ operation: 'edit_solution', scopes: ['edit_own'], schema: EditSolutionSchema, param: 'id' }),
+  });
+  resource(app, '/api/solutions/:id/outcomes', {
+    POST: write({ operation: 'report_outcome', scopes: ['feedback'], schema: ReportOutcomeSchema, param: 'id' }),
+  });
+
+  resource(app, '/api/v1/problems/:id', { GET: (c) => projection(c, 'problem', `${c.req.param('id') ?? ''}.json`) });
+  resource(app, '/api/v1/solutions/:id', { GET: (c) => projection(c, 'solution', `${c.req.param('id') ?? ''}.json`) });
+  resource(app, '/problems/:name', { GET: (c) => projection(c, 'problem', c.req.param('name') ?? '') });
+  resource(app, '/solutions/:name', { GET: (c) => projection(c, 'solution', c.req.param('name') ?? '') });
+
+  app.notFound(handleNotFound);
+  app.onError(createErrorHandler(deps.logger, config.RETRY_AFTER_SECONDS));
+  return app;
+}

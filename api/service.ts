@@ -1,0 +1,59 @@
+/**
+ * Builds the API's dependencies and starts listening. Used by the entry file
+ * and by the tests, so both run the same service.
+ */
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { Queue, QueueEvents } from 'bullmq';
+import { Redis } from 'ioredis';
+import type pg from 'pg';
+import type { Config } from '../core/config.ts';
+import type { Logger } from '../core/logger.ts';
+import { COMMIT_QUEUE } from '../core/queue-contract.ts';
+import { redisConnectionOptions } from '../core/redis.ts';
+import { createAstroRenderer } from '../core/render/astro-renderer.ts';
+import { createApp } from './app.ts';
+import { createRateLimiter } from './rate-limit.ts';
+import { createWritePipeline } from './write-pipeline.ts';
+
+export interface ApiService {
+  port: number;
+  server: ServerType;
+  close(): Promise<void>;
+}
+
+export async function startApiService(config: Config, pool: pg.Pool, logger: Logger): Promise<ApiService> {
+  const connection = redisConnectionOptions(config.REDIS_URL);
+  // Requests must fail fast (503) while Redis is away, not queue up behind it.
+  const failFast = { ...connection, maxRetriesPerRequest: 1, enableOfflineQueue: false };
+  const redis = new Redis({ ...failFast, lazyConnect: false });
+  redis.on('error', () => {});
+  const queue = new Queue(COMMIT_QUEUE, { connection: failFast, prefix: config.QUEUE_PREFIX });
+  queue.on('error', () => {});
+  const events = new QueueEvents(COMMIT_QUEUE, { connection, prefix: config.QUEUE_PREFIX });
+  events.on('error', () => {});
+  await events.waitUntilReady();
+  const renderer = await createAstroRenderer(config.ASTRO_ENTRY, pool);
+
+  const app = createApp({
+    config, pool, logger, renderer,
+    rateLimit: createRateLimiter(redis, config.QUEUE_PREFIX),
+    submitWrite: createWritePipeline({
+      db: pool, queue, events, commitTimeoutMs: config.COMMIT_TIMEOUT_MS, retryAfterSeconds: config.RETRY_AFTER_SECONDS,
+    }),
+  });
+  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST });
+  await new Promise<void>((resolve) => (server.listening ? resolve() : server.once('listening', () => resolve())));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    port,
+    server,
+    async close() {
+      // Stop accepting, let in-flight requests finish, then drop connections.
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.allSettled([queue.close(), events.close(), renderer.close()]);
+      redis.disconnect();
+    },
+  };
+}

@@ -1,0 +1,38 @@
+/** zod failures rendered as `invalid_arguments` errors that name the field. */
+import type { z } from 'zod';
+import { apiError, type ApiError } from '../core/errors.ts';
+
+const REASONS: Record<string, string> = {
+  too_big: 'out_of_range',
+  too_small: 'out_of_range',
+  invalid_type: 'invalid_type',
+  unrecognized_keys: 'unknown_field',
+  invalid_value: 'invalid_value',
+  invalid_format: 'invalid_format',
+  custom: 'invalid_value',
+};
+
+export function validationError(error: z.ZodError, where: 'body' | 'query'): ApiError {
+  const issue = error.issues[0]!;
+  let field = issue.path.map(String).join('.');
+  let message = issue.message;
+  if (issue.code === 'unrecognized_keys') {
+    const key = issue.keys[0] ?? '';
+    field = field ? `${field}.${key}` : key;
+    message = `unknown field; the ${where} accepts only the documented fields`;
+  } else if (issue.code === 'invalid_type' && issue.input === undefined) {
+    message = 'is required';
+  }
+  const subject = field || (where === 'body' ? 'the request body' : 'the query');
+  return apiError('invalid_arguments', `${subject}: ${message}`, {
+    reason: issue.code === 'invalid_type' && issue.input === undefined ? 'missing_field' : (REASONS[issue.code] ?? 'invalid_value'),
+    field: field || undefined,
+  });
+}
+
+/** Parses `input` or throws the 400 that names what is wrong. */
+export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, where: 'body' | 'query'): z.infer<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw validationError(result.error, where);
+  return result.data;
+}

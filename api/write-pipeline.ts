@@ -1,0 +1,102 @@
+/**
+ * Turns a validated, authorised write into a committed receipt: replay from
+ * the operation log when the key is known, else queue the commit and wait for
+ * the worker. The API never writes knowledge records itself.
+ *
+ * Outcomes: 201 for the request whose job committed; 200 `replayed` for
+ * every other request with the same key and body; 409 when the body differs;
+ * 503 + Retry-After when the commit is not known in time (the client retries
+ * with the same key and gets the receipt: nothing is lost or doubled).
+ */
+import type { Job, Queue, QueueEvents } from 'bullmq';
+import { apiError, ApiError } from '../core/errors.ts';
+import { idempotencyMismatch, requestHashOf } from '../core/idempotency.ts';
+import {
+  COMMIT_JOB, commitJobId, type CommitJob, type CommitResult, type OperationName,
+} from '../core/queue-contract.ts';
+import type { OperationReceipt } from '../core/types.ts';
+import type { Queryable } from '../db/pool.ts';
+import { findOperation, type OperationRow } from '../db/queries/operations.ts';
+
+export interface WriteRequest {
+  operation: OperationName;
+  identityId: string;
+  credentialId: string;
+  scopes: string[];
+  idempotencyKey: string;
+  targetId?: string;
+  body: Record<string, unknown>;
+  requestId: string;
+}
+
+export interface WriteAnswer {
+  status: 200 | 201;
+  receipt: OperationReceipt;
+}
+
+export interface WritePipelineDeps {
+  db: Queryable;
+  queue: Queue;
+  events: QueueEvents;
+  commitTimeoutMs: number;
+  retryAfterSeconds: number;
+}
+
+export type SubmitWrite = (request: WriteRequest) => Promise<WriteAnswer>;
+
+function fromLog(row: OperationRow, requestHash: string): WriteAnswer {
+  if (row.request_hash !== requestHash) throw new ApiError(idempotencyMismatch());
+  return { status: 200, receipt: { ...row.receipt, replayed: true } };
+}
+
+export function createWritePipeline(deps: WritePipelineDeps): SubmitWrite {
+  const unavailable = (why: string) =>
+    apiError('temporarily_unavailable', `${why} Retry the same request with the same Idempotency-Key after ${deps.retryAfterSeconds} s; it will not be applied twice.`, {
+      reason: 'commit_pending',
+      retryAfter: deps.retryAfterSeconds,
+    });
+
+  const lookUp = async (request: WriteRequest) => {
+    try {
+      return await findOperation(deps.db, request.identityId, request.idempotencyKey);
+    } catch {
+      throw unavailable('The database is not reachable.');
+    }
+  };
+
+  return async function submitWrite(request: WriteRequest): Promise<WriteAnswer> {
+    const requestHash = requestHashOf(request.operation, request.targetId, request.body);
+    const prior = await lookUp(request);
+    if (prior) return fromLog(prior, requestHash);
+
+    const data: CommitJob = { ...request, requestHash };
+    let job: Job;
+    try {
+      job = await deps.queue.add(COMMIT_JOB, data, {
+        jobId: commitJobId(request.identityId, request.idempotencyKey, requestHash),
+        attempts: 5,
+        backoff: { type: 'exponential', delay: 250 },
+        // Finished jobs stay a while so concurrent duplicates read one result;
+        // failed ones go, so a retry with the same key and body runs again.
+        removeOnComplete: { age: 600 },
+        removeOnFail: true,
+      });
+    } catch {
+      throw unavailable('The write queue is not reachable.');
+    }
+
+    let result: CommitResult;
+    try {
+      result = (await job.waitUntilFinished(deps.events, deps.commitTimeoutMs)) as CommitResult;
+    } catch {
+      // Timed out or failed: the operation log is the truth.
+      const committed = await lookUp(request);
+      if (committed) return fromLog(committed, requestHash);
+      throw unavailable('The write was queued but not committed in time.');
+    }
+    if (result.requestHash !== requestHash) throw new ApiError(idempotencyMismatch());
+    if (!result.ok) throw new ApiError(result.error);
+    const mine = result.requestId === request.requestId && !result.replayed;
+    return { status: mine ? 201 : 200, receipt: { ...result.receipt, replayed: !mine } };
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * The one place that reads `process.env`. Each entry file calls `loadConfig()`
+ * once and passes the result down; nothing else looks at the environment.
+ */
+import { z } from 'zod';
+
+const intFrom = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+export const ConfigSchema = z.object({
+  /** Port the HTTP service listens on. */
+  PORT: z.coerce.number().int().min(0).max(65535).default(4321),
+  HOST: z.string().default('127.0.0.1'),
+  /** Origin the service is reached at; admission only accepts this Origin. */
+  PUBLIC_ORIGIN: z.string().url().optional(),
+  DATABASE_URL: z.string().default('postgres://postgres@127.0.0.1:5432/agent_knowledge'),
+  REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  /** Prefix for every BullMQ key, so several deployments or tests share one Redis. */
+  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/).default('ak'),
+  /** Where the worker writes the static projections and the API reads them. */
+  PROJECTIONS_DIR: z.string().default('data/projections'),
+  /** The built Astro server entry (output of `astro build`). */
+  ASTRO_ENTRY: z.string().default('dist/server/entry.mjs'),
+  ASTRO_CLIENT_DIR: z.string().default('dist/client'),
+  /** How long a write waits for the worker's commit before answering 503. */
+  COMMIT_TIMEOUT_MS: intFrom(15_000),
+  /** Seconds a client is told to wait after a 503 on a write. */
+  RETRY_AFTER_SECONDS: intFrom(2),
+  WORKER_CONCURRENCY: intFrom(8),
+  /** Rate limits: requests per window, per identity (writes) or client address. */
+  WRITE_RATE_LIMIT: intFrom(120),
+  WRITE_RATE_WINDOW_SECONDS: intFrom(60),
+  READ_RATE_LIMIT: intFrom(1200),
+  READ_RATE_WINDOW_SECONDS: intFrom(60),
+  ADMISSION_RATE_LIMIT: intFrom(20),
+  ADMISSION_RATE_WINDOW_SECONDS: intFrom(3600),
+  /** Trust X-Forwarded-For for the client address (only behind a proxy you run). */
+  TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = z.infer<typeof ConfigSchema> & { PUBLIC_ORIGIN: string };
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = ConfigSchema.parse(env);
+  return { ...parsed, PUBLIC_ORIGIN: parsed.PUBLIC_ORIGIN ?? `http://localhost:${parsed.PORT}` };
+}

@@ -1,0 +1,31 @@
+/**
+ * Where each record's projections live: the route rendered, the file written
+ * and the media type served. The worker writes these files; the API and
+ * nginx serve them.
+ */
+import type { RecordRef } from '../types.ts';
+
+export type ProjectionFormat = 'html' | 'json' | 'markdown';
+
+export const FORMATS: ProjectionFormat[] = ['html', 'json', 'markdown'];
+
+const EXTENSION: Record<ProjectionFormat, string> = { html: '.html', json: '.json', markdown: '.md' };
+const ROUTE_SUFFIX: Record<ProjectionFormat, string> = { html: '', json: '.json', markdown: '.md' };
+
+export const MEDIA_TYPE: Record<ProjectionFormat, string> = {
+  html: 'text/html; charset=utf-8',
+  json: 'application/json',
+  markdown: 'text/markdown; charset=utf-8',
+};
+
+const COLLECTION: Record<RecordRef['type'], string> = { problem: 'problems', solution: 'solutions' };
+
+/** The site route that renders this projection, e.g. `/problems/prb_….md`. */
+export function projectionRoute(ref: RecordRef, format: ProjectionFormat): string {
+  return `/${COLLECTION[ref.type]}/${ref.id}${ROUTE_SUFFIX[format]}`;
+}
+
+/** The file, relative to the projections directory, e.g. `problems/prb_….md`. */
+export function projectionFile(ref: RecordRef, format: ProjectionFormat): string {
+  return `${COLLECTION[ref.type]}/${ref.id}${EXTENSION[format]}`;
+}

@@ -1,0 +1,57 @@
+/** SQL for the ordered change log. */
+import type { RecordRef } from '../../core/types.ts';
+import type { Queryable } from '../pool.ts';
+
+/** Serialises the tail of committing transactions, so cursor order is commit order. */
+const CHANGE_LOG_LOCK = 8150002;
+
+export interface NewChange {
+  kind: string;
+  resourceType: string;
+  resourceId: string;
+  revision: number | null;
+  affects: RecordRef[];
+  public?: boolean;
+  at: Date;
+}
+
+/**
+ * Appends a change; call it last in the transaction. The lock is held until
+ * commit, so no transaction can take a later cursor and commit first, and a
+ * reader of `cursor > n` never skips one.
+ */
+export async function appendChange(db: Queryable, change: NewChange): Promise<string> {
+  await db.query('SELECT pg_advisory_xact_lock($1::bigint)', [CHANGE_LOG_LOCK]);
+  const r = await db.query<{ cursor: string }>(
+    `INSERT INTO changes (kind, resource_type, resource_id, revision, affects, public, committed_at)
+     VALUES ($1::text, $2::text, $3::text, $4::int, $5::jsonb, $6::boolean, $7::timestamptz)
+     RETURNING cursor`,
+    [change.kind, change.resourceType, change.resourceId, change.revision, JSON.stringify(change.affects),
+      change.public ?? true, change.at],
+  );
+  return r.rows[0]!.cursor;
+}
+
+export interface PendingChange {
+  cursor: string;
+  affects: RecordRef[];
+}
+
+/** Locks up to `limit` unrendered changes; other renderers skip them. */
+export async function claimUnrenderedChanges(db: Queryable, limit: number): Promise<PendingChange[]> {
+  const r = await db.query(
+    `SELECT cursor, affects FROM changes WHERE rendered_at IS NULL
+      ORDER BY cursor LIMIT $1::int FOR UPDATE SKIP LOCKED`,
+    [limit],
+  );
+  return r.rows;
+}
+
+export async function markChangesRendered(db: Queryable, cursors: string[]): Promise<void> {
+  await db.query('UPDATE changes SET rendered_at = now() WHERE cursor = ANY($1::bigint[])', [cursors]);
+}
+
+export async function countUnrenderedChanges(db: Queryable): Promise<number> {
+  const r = await db.query<{ n: string }>('SELECT count(*) AS n FROM changes WHERE rendered_at IS NULL');
+  return Number(r.rows[0]!.n);
+}

@@ -1,0 +1,25 @@
+/** The paginated list shape of CONTRACT.md, from a page query that fetched one extra row. */
+export interface Page<T> {
+  items: T[];
+  page: number;
+  limit: number;
+  has_more: boolean;
+  next: string | null;
+}
+
+export function toPage<R, T>(
+  rows: R[], page: number, limit: number, map: (row: R) => T, nextUrl: (page: number) => string,
+): Page<T> {
+  const has_more = rows.length > limit;
+  return { items: rows.slice(0, limit).map(map), page, limit, has_more, next: has_more ? nextUrl(page + 1) : null };
+}
+
+/** A query string of the non-default parameters, in a fixed order. */
+export function queryString(params: Record<string, number | undefined>, defaults: Record<string, number>): string {
+  const parts = Object.entries(params)
+    .filter(([key, value]) => value !== undefined && value !== defaults[key])
+    .map(([key, value]) => `${key}=${value}`);
+  return parts.length ? `?${parts.join('&')}` : '';
+}
+
+export const offsetOf = (page: number, limit: number) => (page - 1) * limit;

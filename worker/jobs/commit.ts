@@ -1,0 +1,70 @@
+/**
+ * Commits one write: in a single transaction it claims the idempotency key,
+ * applies the operation, appends the change and stores the receipt. Domain
+ * failures come back as values (and roll back); only unexpected errors throw,
+ * so BullMQ retries them.
+ */
+import type pg from 'pg';
+import type { ErrorInfo } from '../../core/errors.ts';
+import { idempotencyMismatch } from '../../core/idempotency.ts';
+import type { CommitJob, CommitResult, OperationName } from '../../core/queue-contract.ts';
+import type { OperationReceipt } from '../../core/types.ts';
+import { withTransaction, type Queryable } from '../../db/pool.ts';
+import { appendChange } from '../../db/queries/changes.ts';
+import { claimOperation, findOperation, saveReceipt } from '../../db/queries/operations.ts';
+import type { OperationOutcome } from '../operations/outcome.ts';
+import { createProblem, editProblem } from '../operations/problems.ts';
+import { createSolution, editSolution, reportOutcome } from '../operations/solutions.ts';
+
+type Handler = (tx: Queryable, job: CommitJob, at: Date) => Promise<OperationOutcome>;
+
+const HANDLERS: Record<OperationName, Handler> = {
+  create_problem: createProblem,
+  edit_problem: editProblem,
+  create_solution: createSolution,
+  edit_solution: editSolution,
+  report_outcome: reportOutcome,
+};
+
+/** Carries an error value out of the transaction so that it rolls back. */
+class Rollback extends Error {
+  readonly error: ErrorInfo;
+  constructor(error: ErrorInfo) {
+    super(error.message);
+    this.error = error;
+  }
+}
+
+export async function commitOperation(pool: pg.Pool, job: CommitJob): Promise<CommitResult> {
+  const { requestHash } = job;
+  try {
+    return await withTransaction(pool, async (tx): Promise<CommitResult> => {
+      const at = new Date();
+      const claimed = await claimOperation(tx, {
+        identityId: job.identityId, key: job.idempotencyKey, operation: job.operation, requestHash, at,
+      });
+      if (!claimed) {
+        const prior = (await findOperation(tx, job.identityId, job.idempotencyKey))!;
+        if (prior.request_hash !== requestHash) return { ok: false, error: idempotencyMismatch(), requestHash };
+        return { ok: true, receipt: { ...prior.receipt, replayed: true }, requestHash, requestId: job.requestId, replayed: true };
+      }
+      const outcome = await HANDLERS[job.operation](tx, job, at);
+      if (!outcome.ok) throw new Rollback(outcome.error);
+      const cursor = await appendChange(tx, { ...outcome.change, at });
+      const receipt: OperationReceipt = {
+        operation: job.operation,
+        idempotency_key: job.idempotencyKey,
+        status: 'committed',
+        replayed: false,
+        resource: outcome.resource,
+        change_cursor: cursor,
+        committed_at: at.toISOString(),
+      };
+      await saveReceipt(tx, job.identityId, job.idempotencyKey, receipt);
+      return { ok: true, receipt, requestHash, requestId: job.requestId, replayed: false };
+    });
+  } catch (error) {
+    if (error instanceof Rollback) return { ok: false, error: error.error, requestHash };
+    throw new Error(`commit of ${job.operation} failed`, { cause: error });
+  }
+}

@@ -1,0 +1,22 @@
+/** Worker process entry: reads config, builds dependencies, owns shutdown. */
+import { loadConfig } from '../core/config.ts';
+import { createLogger } from '../core/logger.ts';
+import { redisConnectionOptions } from '../core/redis.ts';
+import { createPool } from '../db/pool.ts';
+import { startWorker } from './runtime.ts';
+
+const config = loadConfig();
+const logger = createLogger(config.LOG_LEVEL, 'worker');
+const pool = createPool(config.DATABASE_URL, config.WORKER_CONCURRENCY + 4);
+const runtime = await startWorker({ config, pool, connection: redisConnectionOptions(config.REDIS_URL), logger });
+logger.info('worker started');
+
+let stopping = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (stopping) process.exit(1); // a second signal forces
+    stopping = true;
+    logger.info({ signal }, 'draining jobs');
+    void runtime.close().then(() => pool.end()).then(() => process.exit(0));
+  });
+}
