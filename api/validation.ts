@@ -12,20 +12,28 @@ const REASONS: Record<string, string> = {
   custom: 'invalid_value',
 };
 
-export function validationError(error: z.ZodError, where: 'body' | 'query'): ApiError {
+/** The value at `path` in `input`, to tell a missing field from a mistyped one. */
+function valueAt(input: unknown, path: PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) value = value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  return value;
+}
+
+export function validationError(error: z.ZodError, where: 'body' | 'query', input: unknown): ApiError {
   const issue = error.issues[0]!;
+  const missing = issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined;
   let field = issue.path.map(String).join('.');
   let message = issue.message;
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? '';
     field = field ? `${field}.${key}` : key;
     message = `unknown field; the ${where} accepts only the documented fields`;
-  } else if (issue.code === 'invalid_type' && issue.input === undefined) {
+  } else if (missing) {
     message = 'is required';
   }
   const subject = field || (where === 'body' ? 'the request body' : 'the query');
   return apiError('invalid_arguments', `${subject}: ${message}`, {
-    reason: issue.code === 'invalid_type' && issue.input === undefined ? 'missing_field' : (REASONS[issue.code] ?? 'invalid_value'),
+    reason: missing ? 'missing_field' : (REASONS[issue.code] ?? 'invalid_value'),
     field: field || undefined,
   });
 }
@@ -33,6 +41,6 @@ export function validationError(error: z.ZodError, where: 'body' | 'query'): Api
 /** Parses `input` or throws the 400 that names what is wrong. */
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, where: 'body' | 'query'): z.infer<S> {
   const result = schema.safeParse(input);
-  if (!result.success) throw validationError(result.error, where);
+  if (!result.success) throw validationError(result.error, where, input);
   return result.data;
 }

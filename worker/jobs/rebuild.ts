@@ -1,0 +1,54 @@
+/**
+ * Full rebuild: renders every record's projections and removes projection
+ * files of records that no longer exist. Unchanged bytes are not rewritten
+ * (see publish.ts), so a rebuild over a current directory writes nothing.
+ */
+import { readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Renderer } from '../../core/render/astro-renderer.ts';
+import type { RecordRef } from '../../core/types.ts';
+import type { Queryable } from '../../db/pool.ts';
+import { listAllProblemIds } from '../../db/queries/problems.ts';
+import { listAllSolutionIds } from '../../db/queries/solutions.ts';
+import { emptyCounts, renderRecord, type RenderCounts } from '../render/render-record.ts';
+
+export interface RebuildProgress {
+  done: number;
+  total: number;
+}
+
+export async function listAllRecords(db: Queryable): Promise<RecordRef[]> {
+  const problems = (await listAllProblemIds(db)).map((id): RecordRef => ({ type: 'problem', id }));
+  const solutions = (await listAllSolutionIds(db)).map((id): RecordRef => ({ type: 'solution', id }));
+  return [...problems, ...solutions];
+}
+
+export async function rebuildAll(
+  db: Queryable, renderer: Renderer, dir: string, onProgress: (p: RebuildProgress) => void = () => {},
+): Promise<RenderCounts> {
+  const records = await listAllRecords(db);
+  const counts = emptyCounts();
+  let done = 0;
+  for (const ref of records) {
+    await renderRecord(renderer, dir, ref, counts);
+    onProgress({ done: ++done, total: records.length });
+  }
+  counts.removed += await removeOrphans(dir, new Set(records.map((r) => r.id)));
+  return counts;
+}
+
+/** Deletes projection files (and stray temp files) whose record is not in `live`. */
+async function removeOrphans(dir: string, live: Set<string>): Promise<number> {
+  let removed = 0;
+  for (const folder of ['problems', 'solutions']) {
+    const names = await readdir(path.join(dir, folder)).catch(() => [] as string[]);
+    for (const name of names) {
+      const id = name.split('.')[0]!;
+      if (!live.has(id) || name.endsWith('.tmp')) {
+        await rm(path.join(dir, folder, name), { force: true });
+        removed++;
+      }
+    }
+  }
+  return removed;
+}
