@@ -30,8 +30,11 @@ export async function startApiService(config: Config, pool: pg.Pool, logger: Log
   redis.on('error', () => {});
   const queue = new Queue(COMMIT_QUEUE, { connection: failFast, prefix: config.QUEUE_PREFIX });
   queue.on('error', () => {});
+  // Every write waiting for its commit holds one listener on each until it settles.
+  queue.setMaxListeners(0);
   const events = new QueueEvents(COMMIT_QUEUE, { connection, prefix: config.QUEUE_PREFIX });
   events.on('error', () => {});
+  events.setMaxListeners(0);
   await events.waitUntilReady();
   const renderer = await createAstroRenderer(config.ASTRO_ENTRY, pool);
 
