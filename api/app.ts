@@ -3,19 +3,19 @@
  * side effects, so tests build it directly.
  */
 import { Hono } from 'hono';
-import { CreateProblemSchema, CreateSolutionSchema, EditProblemSchema, EditSolutionSchema, ReportOutcomeSchema } from '../core/schemas/knowledge.ts';
 import type { AppDeps, AppEnv } from './app-deps.ts';
 import { createErrorHandler, handleNotFound } from './errors.ts';
 import { clientAddress } from './rate-limit.ts';
 import { requestId } from './request-id.ts';
-import { resource } from './routing.ts';
+import { resource, type Methods } from './routing.ts';
 import { serveApiIndex } from './routes/api-index.ts';
 import { createAssetHandler } from './routes/assets.ts';
 import { createCollectionHandlers } from './routes/collections.ts';
 import { createAdmissionHandler, createWhoamiHandler } from './routes/identity.ts';
-import { createWriteHandler } from './routes/knowledge-writes.ts';
+import { createWriteHandler } from './routes/writes.ts';
 import { createProjectionReader } from './routes/projections.ts';
 import { CACHE } from './representation.ts';
+import { WRITE_OPERATIONS } from './write-operations.ts';
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const { config } = deps;
@@ -34,7 +34,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const projection = createProjectionReader(deps);
   const collections = createCollectionHandlers(deps);
   const asset = createAssetHandler(deps);
-  const write = (spec: Parameters<typeof createWriteHandler>[1]) => createWriteHandler(deps, spec);
 
   resource(app, '/', { GET: (c) => asset(c, 'index.html', CACHE.collection) });
   resource(app, '/_astro/:file', { GET: (c) => asset(c, `_astro/${c.req.param('file')}`) });
@@ -43,23 +42,15 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   resource(app, '/api/public/admission', { POST: createAdmissionHandler(deps) });
   resource(app, '/api/whoami', { GET: createWhoamiHandler(deps) });
 
-  resource(app, '/api/problems', {
-    GET: collections.problems,
-    POST: write({ operation: 'create_problem', scopes: ['knowledge'], schema: CreateProblemSchema }),
-  });
-  resource(app, '/api/problems/:id', {
-    PATCH: write({ operation: 'edit_problem', scopes: ['edit_own'], schema: EditProblemSchema, param: 'id' }),
-  });
-  resource(app, '/api/solutions', {
-    GET: collections.solutions,
-    POST: write({ operation: 'create_solution', scopes: ['knowledge'], schema: CreateSolutionSchema }),
-  });
-  resource(app, '/api/solutions/:id', {
-    PATCH: write({ operation: 'edit_solution', scopes: ['edit_own'], schema: EditSolutionSchema, param: 'id' }),
-  });
-  resource(app, '/api/solutions/:id/outcomes', {
-    POST: write({ operation: 'report_outcome', scopes: ['feedback'], schema: ReportOutcomeSchema, param: 'id' }),
-  });
+  // Paths carry their reads and writes together, so OPTIONS and 405 list both.
+  const paths = new Map<string, Methods>([
+    ['/api/problems', { GET: collections.problems }],
+    ['/api/solutions', { GET: collections.solutions }],
+  ]);
+  for (const op of WRITE_OPERATIONS) {
+    paths.set(op.path, { ...paths.get(op.path), [op.method]: createWriteHandler(deps, op) });
+  }
+  for (const [path, methods] of paths) resource(app, path, methods);
 
   resource(app, '/api/v1/problems/:id', { GET: (c) => projection(c, 'problem', `${c.req.param('id') ?? ''}.json`) });
   resource(app, '/api/v1/solutions/:id', { GET: (c) => projection(c, 'solution', `${c.req.param('id') ?? ''}.json`) });

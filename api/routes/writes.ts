@@ -1,22 +1,13 @@
-/** The problem, solution and outcome writes: one handler shape for all of them. */
+/** Every HTTP write: one handler shape, parameterised by its entry in WRITE_OPERATIONS. */
 import type { Context } from 'hono';
-import type { z } from 'zod';
 import { apiError } from '../../core/errors.ts';
-import type { OperationName } from '../../core/queue-contract.ts';
-import { IdempotencyKeySchema, type Scope } from '../../core/schemas/fields.ts';
+import { IdempotencyKeySchema } from '../../core/schemas/fields.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { authenticate, authorizationOf, requireScope } from '../auth.ts';
 import { readJsonBody } from '../body.ts';
 import { CACHE } from '../representation.ts';
 import { parseOrThrow } from '../validation.ts';
-
-export interface WriteSpec {
-  operation: OperationName;
-  scopes: readonly Scope[];
-  schema: z.ZodType<Record<string, unknown>>;
-  /** Name of the path parameter that identifies the target record, if any. */
-  param?: string;
-}
+import type { WriteOperation } from '../write-operations.ts';
 
 function idempotencyKeyOf(c: Context): string {
   const key = c.req.header('idempotency-key');
@@ -33,7 +24,7 @@ function idempotencyKeyOf(c: Context): string {
   return key;
 }
 
-export function createWriteHandler({ config, pool, rateLimit, submitWrite }: AppDeps, spec: WriteSpec) {
+export function createWriteHandler({ config, pool, rateLimit, submitWrite }: AppDeps, spec: WriteOperation) {
   return async function handleWrite(c: Context): Promise<Response> {
     const credential = await authenticate(pool, authorizationOf(c));
     await rateLimit(c, 'write', credential.identity_id, {
