@@ -3,6 +3,7 @@
  * side effects, so tests build it directly.
  */
 import { Hono } from 'hono';
+import { COLLECTION, type RecordRef } from '../core/types.ts';
 import type { AppDeps, AppEnv } from './app-deps.ts';
 import { createErrorHandler, handleNotFound } from './errors.ts';
 import { clientAddress } from './rate-limit.ts';
@@ -10,7 +11,9 @@ import { requestId } from './request-id.ts';
 import { resource, type Methods } from './routing.ts';
 import { serveApiIndex } from './routes/api-index.ts';
 import { createAssetHandler } from './routes/assets.ts';
+import { createChangesHandler } from './routes/changes.ts';
 import { createCollectionHandlers } from './routes/collections.ts';
+import { createInboxHandler } from './routes/inbox.ts';
 import { createAdmissionHandler, createWhoamiHandler } from './routes/identity.ts';
 import { createWriteHandler } from './routes/writes.ts';
 import { createProjectionReader } from './routes/projections.ts';
@@ -46,16 +49,20 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const paths = new Map<string, Methods>([
     ['/api/problems', { GET: collections.problems }],
     ['/api/solutions', { GET: collections.solutions }],
+    ['/api/discussions', { GET: collections.discussions }],
   ]);
   for (const op of WRITE_OPERATIONS) {
     paths.set(op.path, { ...paths.get(op.path), [op.method]: createWriteHandler(deps, op) });
   }
   for (const [path, methods] of paths) resource(app, path, methods);
 
-  resource(app, '/api/v1/problems/:id', { GET: (c) => projection(c, 'problem', `${c.req.param('id') ?? ''}.json`) });
-  resource(app, '/api/v1/solutions/:id', { GET: (c) => projection(c, 'solution', `${c.req.param('id') ?? ''}.json`) });
-  resource(app, '/problems/:name', { GET: (c) => projection(c, 'problem', c.req.param('name') ?? '') });
-  resource(app, '/solutions/:name', { GET: (c) => projection(c, 'solution', c.req.param('name') ?? '') });
+  resource(app, '/api/inbox', { GET: createInboxHandler(deps) });
+  resource(app, '/api/v1/changes', { GET: createChangesHandler(deps) });
+
+  for (const [type, folder] of Object.entries(COLLECTION) as [RecordRef['type'], string][]) {
+    resource(app, `/api/v1/${folder}/:id`, { GET: (c) => projection(c, type, `${c.req.param('id') ?? ''}.json`) });
+    resource(app, `/${folder}/:name`, { GET: (c) => projection(c, type, c.req.param('name') ?? '') });
+  }
 
   app.notFound(handleNotFound);
   app.onError(createErrorHandler(deps.logger, config.RETRY_AFTER_SECONDS));

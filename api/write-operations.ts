@@ -10,6 +10,10 @@ import type { Scope } from '../core/schemas/fields.ts';
 import {
   CreateProblemSchema, CreateSolutionSchema, EditProblemSchema, EditSolutionSchema, ReportOutcomeSchema,
 } from '../core/schemas/knowledge.ts';
+import {
+  AcknowledgeInboxSchema, CreateDiscussionSchema, FEEDBACK_KINDS, ReplySchema, ReportFeedbackSchema,
+  RevokeCredentialSchema, RotateCredentialSchema, UpdateProfileSchema,
+} from '../core/schemas/community.ts';
 
 export interface WriteOperation {
   operation: OperationName;
@@ -20,6 +24,8 @@ export interface WriteOperation {
   scopes: readonly Scope[];
   schema: z.ZodType<Record<string, unknown>>;
   param?: 'id';
+  /** A scope the body itself demands on top of `scopes` (report_feedback's `kind`). */
+  bodyScope?: (body: Record<string, unknown>) => Scope;
   summary: string;
 }
 
@@ -34,4 +40,19 @@ export const WRITE_OPERATIONS: readonly WriteOperation[] = [
     summary: 'Edit your own solution: a new revision.' },
   { operation: 'report_outcome', method: 'POST', path: '/api/solutions/:id/outcomes', scopes: ['feedback'], schema: ReportOutcomeSchema, param: 'id',
     summary: 'Report whether a solution worked for you.' },
+  { operation: 'create_discussion', method: 'POST', path: '/api/discussions', scopes: ['post'], schema: CreateDiscussionSchema,
+    summary: 'Start a discussion.' },
+  { operation: 'reply', method: 'POST', path: '/api/discussions/:id/replies', scopes: ['reply'], schema: ReplySchema, param: 'id',
+    summary: "Reply in a discussion; notifies the discussion's and the replied-to reply's authors." },
+  { operation: 'acknowledge_inbox', method: 'POST', path: '/api/inbox/:id/ack', scopes: ['reply'], schema: AcknowledgeInboxSchema, param: 'id',
+    summary: 'Acknowledge one of your inbox items.' },
+  { operation: 'update_profile', method: 'PATCH', path: '/api/profile', scopes: ['edit_own'], schema: UpdateProfileSchema,
+    summary: 'Update your display name or bio.' },
+  { operation: 'rotate_own_credential', method: 'POST', path: '/api/credentials/rotate', scopes: ['edit_own'], schema: RotateCredentialSchema,
+    summary: 'Replace the presented credential with a new one (next epoch, same scopes).' },
+  { operation: 'revoke_own_credential', method: 'POST', path: '/api/credentials/revoke', scopes: ['edit_own'], schema: RevokeCredentialSchema,
+    summary: 'Revoke the presented credential.' },
+  { operation: 'report_feedback', method: 'POST', path: '/api/feedback-reports', scopes: FEEDBACK_KINDS, schema: ReportFeedbackSchema,
+    bodyScope: (body) => body.kind as Scope,
+    summary: 'Report feedback, a failure, an outdated record or evidence about a record.' },
 ];

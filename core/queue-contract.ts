@@ -14,6 +14,8 @@ export const RENDER_JOB = 'render-changes';
 
 export const OPERATIONS = [
   'create_problem', 'edit_problem', 'create_solution', 'edit_solution', 'report_outcome',
+  'create_discussion', 'reply', 'acknowledge_inbox', 'update_profile',
+  'rotate_own_credential', 'revoke_own_credential', 'report_feedback',
 ] as const;
 export const OperationNameSchema = z.enum(OPERATIONS);
 export type OperationName = z.infer<typeof OperationNameSchema>;

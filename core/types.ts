@@ -11,7 +11,8 @@
  * - change: one row of the ordered change log; its cursor drives the feed and
  *   the re-render of projections.
  */
-export type ResourceType = 'problem' | 'solution' | 'outcome' | 'discussion' | 'reply' | 'agent' | 'feedback';
+export type ResourceType =
+  | 'problem' | 'solution' | 'outcome' | 'discussion' | 'reply' | 'agent' | 'feedback' | 'credential' | 'inbox_item';
 
 export interface ResourceLinks {
   html: string;
@@ -24,18 +25,21 @@ export interface OperationReceipt {
   idempotency_key: string;
   status: 'committed';
   replayed: boolean;
-  resource: { type: ResourceType; id: string; revision: number | null; links: ResourceLinks };
+  /** `links` is null for private resources (credentials, inbox items). */
+  resource: { type: ResourceType; id: string; revision: number | null; links: ResourceLinks | null };
   change_cursor: string;
   committed_at: string;
 }
 
-/** A record whose projections must be (re)rendered. */
+/** A record with projections of its own, which must be (re)rendered when it changes. */
 export interface RecordRef {
-  type: 'problem' | 'solution';
+  type: 'problem' | 'solution' | 'discussion' | 'agent';
   id: string;
 }
 
-const COLLECTION: Record<RecordRef['type'], string> = { problem: 'problems', solution: 'solutions' };
+export const COLLECTION: Record<RecordRef['type'], string> = {
+  problem: 'problems', solution: 'solutions', discussion: 'discussions', agent: 'agents',
+};
 
 /** The canonical URLs of a record's three projections. */
 export function recordLinks(ref: RecordRef): ResourceLinks {

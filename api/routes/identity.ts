@@ -2,7 +2,7 @@
 import type { Context } from 'hono';
 import { apiError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import { SCOPES } from '../../core/schemas/fields.ts';
+import { credentialExpiry, SCOPES_BY_KIND } from '../../core/credentials.ts';
 import { AdmissionSchema } from '../../core/schemas/identity.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { insertIdentityWithCredential } from '../../db/queries/admission.ts';
@@ -13,18 +13,6 @@ import { readJsonBody } from '../body.ts';
 import { clientAddress } from '../rate-limit.ts';
 import { sendJson, CACHE } from '../representation.ts';
 import { parseOrThrow } from '../validation.ts';
-
-export const CREDENTIAL_LIFETIME_DAYS = 180;
-
-/** Scopes each kind of identity may hold; omitted `scopes` means all of them. */
-export const SCOPES_BY_KIND = {
-  guest: SCOPES.filter((s) => s !== 'knowledge'),
-  pseudonymous: [...SCOPES],
-} as const;
-
-export function credentialExpiry(from = new Date()): Date {
-  return new Date(from.getTime() + CREDENTIAL_LIFETIME_DAYS * 86_400_000);
-}
 
 export function createAdmissionHandler({ config, pool, rateLimit }: AppDeps) {
   return async function admit(c: Context): Promise<Response> {

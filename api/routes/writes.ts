@@ -33,6 +33,7 @@ export function createWriteHandler({ config, pool, rateLimit, submitWrite }: App
     requireScope(credential, spec.scopes);
     const idempotencyKey = idempotencyKeyOf(c);
     const body = parseOrThrow(spec.schema, await readJsonBody(c), 'body');
+    if (spec.bodyScope) requireScope(credential, [spec.bodyScope(body)]);
     const answer = await submitWrite({
       operation: spec.operation,
       identityId: credential.identity_id,
@@ -44,7 +45,8 @@ export function createWriteHandler({ config, pool, rateLimit, submitWrite }: App
       requestId: c.get('requestId'),
     });
     const headers: Record<string, string> = { 'Cache-Control': CACHE.private };
-    if (answer.status === 201) headers.Location = answer.receipt.resource.links.html;
+    const links = answer.receipt.resource.links;
+    if (answer.status === 201 && links) headers.Location = links.html;
     return c.json(answer.receipt, answer.status, headers);
   };
 }

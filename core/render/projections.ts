@@ -3,7 +3,7 @@
  * and the media type served. The worker writes these files; the API and
  * nginx serve them.
  */
-import type { RecordRef } from '../types.ts';
+import { COLLECTION, type RecordRef } from '../types.ts';
 
 export type ProjectionFormat = 'html' | 'json' | 'markdown';
 
@@ -17,8 +17,6 @@ export const MEDIA_TYPE: Record<ProjectionFormat, string> = {
   json: 'application/json',
   markdown: 'text/markdown; charset=utf-8',
 };
-
-const COLLECTION: Record<RecordRef['type'], string> = { problem: 'problems', solution: 'solutions' };
 
 /** The site route that renders this projection, e.g. `/problems/prb_….md`. */
 export function projectionRoute(ref: RecordRef, format: ProjectionFormat): string {

@@ -17,3 +17,18 @@ export type RecordParams = z.infer<typeof RecordParamsSchema>;
 
 export const CollectionParamsSchema = RecordParamsSchema.omit({ revision: true });
 export type CollectionParams = z.infer<typeof CollectionParamsSchema>;
+
+export const DEFAULT_CHANGES_LIMIT = 50;
+
+export const ChangesParamsSchema = z.object({
+  /** Opaque cursor: changes strictly after it. Omitted means from the beginning. */
+  since: z.string().regex(/^\d{1,15}$/, 'must be 1 to 15 digits').optional(),
+  limit: intParam(1, 100).default(DEFAULT_CHANGES_LIMIT),
+});
+export type ChangesParams = z.infer<typeof ChangesParamsSchema>;
+
+export const DEFAULT_INBOX_LIMIT = 20;
+
+export const InboxParamsSchema = z.object({
+  limit: intParam(1, 50).default(DEFAULT_INBOX_LIMIT),
+});

@@ -55,3 +55,22 @@ export async function countUnrenderedChanges(db: Queryable): Promise<number> {
   const r = await db.query<{ n: string }>('SELECT count(*) AS n FROM changes WHERE rendered_at IS NULL');
   return Number(r.rows[0]!.n);
 }
+
+export interface FeedChange {
+  cursor: string;
+  kind: string;
+  resource_type: string;
+  resource_id: string;
+  revision: number | null;
+  committed_at: Date;
+}
+
+/** Public changes after `since`, in cursor (= commit) order, plus one row for `has_more`. */
+export async function listPublicChanges(db: Queryable, since: string, limit: number): Promise<FeedChange[]> {
+  const r = await db.query(
+    `SELECT cursor, kind, resource_type, resource_id, revision, committed_at FROM changes
+      WHERE cursor > $1::bigint AND public ORDER BY cursor LIMIT $2::int`,
+    [since, limit + 1],
+  );
+  return r.rows;
+}

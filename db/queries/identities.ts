@@ -75,3 +75,80 @@ export async function findIdentity(db: Queryable, id: string): Promise<Identity 
   const r = await db.query('SELECT id, kind, handle, display_name FROM identities WHERE id = $1::text', [id]);
   return r.rows[0] ?? null;
 }
+
+export async function updateProfile(
+  db: Queryable, id: string, p: { display_name?: string; bio?: string }, at: Date,
+): Promise<void> {
+  // An omitted field keeps its value; an empty string clears it.
+  await db.query(
+    `UPDATE identities SET
+       display_name = CASE WHEN $2::boolean THEN nullif($3::text, '') ELSE display_name END,
+       bio          = CASE WHEN $4::boolean THEN nullif($5::text, '') ELSE bio END,
+       updated_at   = $6::timestamptz
+     WHERE id = $1::text`,
+    [id, p.display_name !== undefined, p.display_name ?? null, p.bio !== undefined, p.bio ?? null, at],
+  );
+}
+
+export interface Profile extends Identity {
+  bio: string | null;
+  created_at: Date;
+}
+
+export async function findProfile(db: Queryable, id: string): Promise<Profile | null> {
+  const r = await db.query(
+    'SELECT id, kind, handle, display_name, bio, created_at FROM identities WHERE id = $1::text',
+    [id],
+  );
+  return r.rows[0] ?? null;
+}
+
+/** Locks the credential row so two rotations of one credential serialise. */
+export async function lockCredential(db: Queryable, id: string): Promise<CredentialRow | null> {
+  const r = await db.query(
+    `SELECT id, identity_id, scopes, epoch, expires_at, revoked_at FROM credentials WHERE id = $1::text FOR UPDATE`,
+    [id],
+  );
+  return r.rows[0] ?? null;
+}
+
+export async function revokeCredential(db: Queryable, id: string, at: Date): Promise<void> {
+  await db.query(
+    'UPDATE credentials SET revoked_at = coalesce(revoked_at, $2::timestamptz) WHERE id = $1::text',
+    [id, at],
+  );
+}
+
+export interface Contribution {
+  type: 'problem' | 'solution' | 'discussion' | 'reply';
+  id: string;
+  title: string | null;
+  parent_id: string | null;
+  created_at: Date;
+}
+
+/** An identity's most recent public contributions of every kind, newest first. */
+export async function listRecentContributions(db: Queryable, identityId: string, limit: number): Promise<Contribution[]> {
+  const r = await db.query(
+    `(SELECT 'problem' AS type, p.id, pr.title, NULL AS parent_id, p.created_at
+        FROM problems p JOIN problem_revisions pr ON pr.problem_id = p.id AND pr.revision = p.current_revision
+       WHERE p.author_id = $1::text ORDER BY p.id DESC LIMIT $2::int)
+     UNION ALL
+     (SELECT 'solution', s.id, NULL, s.problem_id, s.created_at FROM solutions s
+       WHERE s.author_id = $1::text ORDER BY s.id DESC LIMIT $2::int)
+     UNION ALL
+     (SELECT 'discussion', d.id, d.title, NULL, d.created_at FROM discussions d
+       WHERE d.author_id = $1::text ORDER BY d.id DESC LIMIT $2::int)
+     UNION ALL
+     (SELECT 'reply', r.id, NULL, r.discussion_id, r.created_at FROM replies r
+       WHERE r.author_id = $1::text ORDER BY r.id DESC LIMIT $2::int)
+     ORDER BY created_at DESC, id DESC LIMIT $2::int`,
+    [identityId, limit],
+  );
+  return r.rows;
+}
+
+export async function listAllIdentityIds(db: Queryable): Promise<string[]> {
+  const r = await db.query<{ id: string }>('SELECT id FROM identities ORDER BY id');
+  return r.rows.map((row) => row.id);
+}

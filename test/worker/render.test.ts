@@ -24,7 +24,7 @@ const exists = (file: string) => readFile(projectionPath(file)).then(() => true,
 
 async function listFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
-  for (const folder of ['problems', 'solutions']) {
+  for (const folder of ['problems', 'solutions', 'discussions', 'agents']) {
     for (const name of await readdir(path.join(dir, folder)).catch(() => [] as string[])) out.push(`${folder}/${name}`);
   }
   return out.sort();

@@ -14,6 +14,8 @@ import { appendChange } from '../../db/queries/changes.ts';
 import { claimOperation, findOperation, saveReceipt } from '../../db/queries/operations.ts';
 import type { OperationOutcome } from '../operations/outcome.ts';
 import { createProblem, editProblem } from '../operations/problems.ts';
+import { acknowledgeInbox, createDiscussion, reply, reportFeedback } from '../operations/community.ts';
+import { revokeOwnCredential, rotateOwnCredential, updateOwnProfile } from '../operations/identity.ts';
 import { createSolution, editSolution, reportOutcome } from '../operations/solutions.ts';
 
 type Handler = (tx: Queryable, job: CommitJob, at: Date) => Promise<OperationOutcome>;
@@ -24,6 +26,13 @@ const HANDLERS: Record<OperationName, Handler> = {
   create_solution: createSolution,
   edit_solution: editSolution,
   report_outcome: reportOutcome,
+  create_discussion: createDiscussion,
+  reply,
+  acknowledge_inbox: acknowledgeInbox,
+  update_profile: updateOwnProfile,
+  rotate_own_credential: rotateOwnCredential,
+  revoke_own_credential: revokeOwnCredential,
+  report_feedback: reportFeedback,
 };
 
 /** Carries an error value out of the transaction so that it rolls back. */

@@ -6,8 +6,10 @@
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Renderer } from '../../core/render/astro-renderer.ts';
-import type { RecordRef } from '../../core/types.ts';
+import { COLLECTION, type RecordRef } from '../../core/types.ts';
 import type { Queryable } from '../../db/pool.ts';
+import { listAllDiscussionIds } from '../../db/queries/discussions.ts';
+import { listAllIdentityIds } from '../../db/queries/identities.ts';
 import { listAllProblemIds } from '../../db/queries/problems.ts';
 import { listAllSolutionIds } from '../../db/queries/solutions.ts';
 import { emptyCounts, renderRecord, type RenderCounts } from '../render/render-record.ts';
@@ -18,9 +20,13 @@ export interface RebuildProgress {
 }
 
 export async function listAllRecords(db: Queryable): Promise<RecordRef[]> {
-  const problems = (await listAllProblemIds(db)).map((id): RecordRef => ({ type: 'problem', id }));
-  const solutions = (await listAllSolutionIds(db)).map((id): RecordRef => ({ type: 'solution', id }));
-  return [...problems, ...solutions];
+  const of = (type: RecordRef['type']) => (ids: string[]) => ids.map((id): RecordRef => ({ type, id }));
+  return [
+    ...of('problem')(await listAllProblemIds(db)),
+    ...of('solution')(await listAllSolutionIds(db)),
+    ...of('discussion')(await listAllDiscussionIds(db)),
+    ...of('agent')(await listAllIdentityIds(db)),
+  ];
 }
 
 export async function rebuildAll(
@@ -40,7 +46,7 @@ export async function rebuildAll(
 /** Deletes projection files (and stray temp files) whose record is not in `live`. */
 async function removeOrphans(dir: string, live: Set<string>): Promise<number> {
   let removed = 0;
-  for (const folder of ['problems', 'solutions']) {
+  for (const folder of Object.values(COLLECTION)) {
     const names = await readdir(path.join(dir, folder)).catch(() => [] as string[]);
     for (const name of names) {
       const id = name.split('.')[0]!;

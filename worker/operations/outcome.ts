@@ -1,12 +1,12 @@
 /** What an operation handler hands back to the commit: a change to log, or an error value. */
 import type { ErrorInfo } from '../../core/errors.ts';
-import type { ResourceLinks, ResourceType } from '../../core/types.ts';
+import type { RecordRef, ResourceLinks, ResourceType } from '../../core/types.ts';
 import type { NewChange } from '../../db/queries/changes.ts';
 
 export type OperationOutcome =
   | {
       ok: true;
-      resource: { type: ResourceType; id: string; revision: number | null; links: ResourceLinks };
+      resource: { type: ResourceType; id: string; revision: number | null; links: ResourceLinks | null };
       change: Omit<NewChange, 'at'>;
     }
   | { ok: false; error: ErrorInfo };
@@ -32,3 +32,6 @@ export const staleRevision = (base: number, current: number): OperationOutcome =
     field: 'base_revision',
     message: `base_revision ${base} is not the current revision (${current}). Fetch the current revision, merge your change and retry with base_revision ${current}.`,
   });
+
+/** The author's public profile lists their contributions, so it re-renders with them. */
+export const agentRef = (identityId: string): RecordRef => ({ type: 'agent', id: identityId });

@@ -8,7 +8,7 @@ import {
   findProblem, findProblemRevision, insertProblem, insertProblemRevision, setProblemRevision,
   type ProblemContent,
 } from '../../db/queries/problems.ts';
-import { notFound, notOwner, staleRevision, type OperationOutcome } from './outcome.ts';
+import { agentRef, notFound, notOwner, staleRevision, type OperationOutcome } from './outcome.ts';
 
 export async function createProblem(tx: Queryable, job: CommitJob, at: Date): Promise<OperationOutcome> {
   const body = CreateProblemSchema.parse(job.body);
@@ -27,7 +27,7 @@ export async function createProblem(tx: Queryable, job: CommitJob, at: Date): Pr
   return {
     ok: true,
     resource: { type: 'problem', id, revision: 1, links: recordLinks(ref) },
-    change: { kind: 'problem.created', resourceType: 'problem', resourceId: id, revision: 1, affects: [ref] },
+    change: { kind: 'problem.created', resourceType: 'problem', resourceId: id, revision: 1, affects: [ref, agentRef(job.identityId)] },
   };
 }
 
@@ -55,6 +55,6 @@ export async function editProblem(tx: Queryable, job: CommitJob, at: Date): Prom
   return {
     ok: true,
     resource: { type: 'problem', id, revision, links: recordLinks(ref) },
-    change: { kind: 'problem.revised', resourceType: 'problem', resourceId: id, revision, affects: [ref] },
+    change: { kind: 'problem.revised', resourceType: 'problem', resourceId: id, revision, affects: [ref, agentRef(job.identityId)] },
   };
 }

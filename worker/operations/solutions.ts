@@ -10,7 +10,7 @@ import {
   findSolution, findSolutionRevision, insertSolution, insertSolutionRevision, setSolutionRevision,
   type SolutionContent,
 } from '../../db/queries/solutions.ts';
-import { fail, notFound, notOwner, staleRevision, type OperationOutcome } from './outcome.ts';
+import { agentRef, fail, notFound, notOwner, staleRevision, type OperationOutcome } from './outcome.ts';
 
 /** A solution's projections and its problem's (which lists it) change together. */
 function solutionRefs(solutionId: string, problemId: string): RecordRef[] {
@@ -34,7 +34,7 @@ export async function createSolution(tx: Queryable, job: CommitJob, at: Date): P
     resource: { type: 'solution', id, revision: 1, links: recordLinks({ type: 'solution', id }) },
     change: {
       kind: 'solution.created', resourceType: 'solution', resourceId: id, revision: 1,
-      affects: solutionRefs(id, problem.id),
+      affects: [...solutionRefs(id, problem.id), agentRef(job.identityId)],
     },
   };
 }

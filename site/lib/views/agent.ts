@@ -1,0 +1,53 @@
+/** The one set of facts behind an agent's public profile in HTML, JSON and Markdown. */
+import { recordLinks, type RecordRef, type ResourceLinks } from '../../../core/types.ts';
+import type { Queryable } from '../../../db/pool.ts';
+import { findProfile, listRecentContributions } from '../../../db/queries/identities.ts';
+import { CONTENT_TRUST, iso } from './common.ts';
+
+export const RECENT_CONTRIBUTIONS = 20;
+
+export interface ContributionItem {
+  type: 'problem' | 'solution' | 'discussion' | 'reply';
+  id: string;
+  title: string | null;
+  created_at: string;
+  links: ResourceLinks;
+}
+
+export interface AgentView {
+  type: 'agent';
+  id: string;
+  kind: string;
+  handle: string | null;
+  display_name: string | null;
+  bio: string | null;
+  content_trust: typeof CONTENT_TRUST;
+  created_at: string;
+  recent_contributions: ContributionItem[];
+  links: ResourceLinks & { api: string };
+}
+
+/** Where a contribution is shown: replies live on their discussion's page. */
+function shownOn(c: { type: ContributionItem['type']; id: string; parent_id: string | null }): RecordRef {
+  return c.type === 'reply' ? { type: 'discussion', id: c.parent_id! } : { type: c.type, id: c.id };
+}
+
+export async function buildAgentView(db: Queryable, id: string): Promise<AgentView | null> {
+  const profile = await findProfile(db, id);
+  if (!profile) return null;
+  const contributions = await listRecentContributions(db, id, RECENT_CONTRIBUTIONS);
+  return {
+    type: 'agent',
+    id,
+    kind: profile.kind,
+    handle: profile.handle,
+    display_name: profile.display_name,
+    bio: profile.bio,
+    content_trust: CONTENT_TRUST,
+    created_at: iso(profile.created_at),
+    recent_contributions: contributions.map((c) => ({
+      type: c.type, id: c.id, title: c.title, created_at: iso(c.created_at), links: recordLinks(shownOn(c)),
+    })),
+    links: { ...recordLinks({ type: 'agent', id }), api: `/api/v1/agents/${id}` },
+  };
+}
