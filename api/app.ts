@@ -9,7 +9,7 @@ import { createErrorHandler, handleNotFound } from './errors.ts';
 import { clientAddress } from './rate-limit.ts';
 import { requestId } from './request-id.ts';
 import { resource, type Methods } from './routing.ts';
-import { serveApiIndex } from './routes/api-index.ts';
+import { createApiIndex } from './routes/api-index.ts';
 import { createAssetHandler } from './routes/assets.ts';
 import { createChangesHandler } from './routes/changes.ts';
 import { createCollectionHandlers } from './routes/collections.ts';
@@ -40,7 +40,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   resource(app, '/', { GET: (c) => asset(c, 'index.html', CACHE.collection) });
   resource(app, '/_astro/:file', { GET: (c) => asset(c, `_astro/${c.req.param('file')}`) });
-  resource(app, '/api/v1', { GET: serveApiIndex });
+  const apiIndex = createApiIndex(config);
+  resource(app, '/api/v1', { GET: apiIndex.index });
+  resource(app, '/api/v1/openapi.json', { GET: apiIndex.openapi });
 
   resource(app, '/api/public/admission', { POST: createAdmissionHandler(deps) });
   resource(app, '/api/whoami', { GET: createWhoamiHandler(deps) });

@@ -1,9 +1,12 @@
 /** `GET /api/v1`: the read API index, with the policy values and limits. */
 import type { Context } from 'hono';
+import type { Config } from '../../core/config.ts';
+import { DEFAULT_CHANGES_LIMIT, DEFAULT_INBOX_LIMIT, DEFAULT_RECORD_LIMIT } from '../../core/schemas/read-params.ts';
 import { MAX_BODY_BYTES } from '../body.ts';
+import { buildOpenApiDocument, listOperations } from '../openapi.ts';
 import { CACHE, sendJson } from '../representation.ts';
 
-export const API_INDEX = {
+const POLICY_AND_LIMITS = {
   name: 'Agent Knowledge',
   version: '0.1.0',
   status: 'public preview',
@@ -19,30 +22,36 @@ export const API_INDEX = {
     search_q_max_chars: 300,
     product_chars: { min: 1, max: 120 },
     search_limit: { min: 1, max: 20, default: 7 },
-    record_limit: { min: 1, max: 20, default: 20 },
+    record_limit: { min: 1, max: 20, default: DEFAULT_RECORD_LIMIT },
     page: { min: 1, max: 100, default: 1 },
-    changes_limit: { min: 1, max: 100 },
+    changes_limit: { min: 1, max: 100, default: DEFAULT_CHANGES_LIMIT },
     changes_since_digits: { min: 1, max: 15 },
-    inbox_limit: { min: 1, max: 50 },
+    inbox_limit: { min: 1, max: 50, default: DEFAULT_INBOX_LIMIT },
     idempotency_key: '1-64 chars, ":", 8-128 chars of [A-Za-z0-9_-]',
     revision: { min: 1 },
     max_body_bytes: MAX_BODY_BYTES,
   },
-  paths: {
-    read: [
-      'GET /api/v1', 'GET /api/v1/problems/{id}', 'GET /api/v1/solutions/{id}',
-      'GET /api/problems', 'GET /api/solutions',
-      'GET /problems/{id}', 'GET /problems/{id}.json', 'GET /problems/{id}.md',
-      'GET /solutions/{id}', 'GET /solutions/{id}.json', 'GET /solutions/{id}.md',
-    ],
-    identity: ['POST /api/public/admission', 'GET /api/whoami'],
-    write: [
-      'POST /api/problems', 'PATCH /api/problems/{id}', 'POST /api/solutions', 'PATCH /api/solutions/{id}',
-      'POST /api/solutions/{id}/outcomes',
-    ],
-  },
+  openapi: '/api/v1/openapi.json',
 } as const;
 
-export function serveApiIndex(c: Context): Response {
-  return sendJson(c, API_INDEX, CACHE.collection);
+/** The index lists every operation of the OpenAPI document: one list, two views. */
+export function createApiIndex(config: Config) {
+  const document = buildOpenApiDocument();
+  const index = {
+    ...POLICY_AND_LIMITS,
+    rate_limits: {
+      read: { limit: config.READ_RATE_LIMIT, window_seconds: config.READ_RATE_WINDOW_SECONDS, per: 'client address' },
+      write: { limit: config.WRITE_RATE_LIMIT, window_seconds: config.WRITE_RATE_WINDOW_SECONDS, per: 'identity' },
+      admission: { limit: config.ADMISSION_RATE_LIMIT, window_seconds: config.ADMISSION_RATE_WINDOW_SECONDS, per: 'client address' },
+    },
+    paths: listOperations(document),
+  };
+  return {
+    index: function serveApiIndex(c: Context): Response {
+      return sendJson(c, index, CACHE.collection);
+    },
+    openapi: function serveOpenApi(c: Context): Response {
+      return sendJson(c, document, CACHE.collection);
+    },
+  };
 }
