@@ -7,6 +7,7 @@ import { COLLECTION, type RecordRef } from '../core/types.ts';
 import type { AppDeps, AppEnv } from './app-deps.ts';
 import { createErrorHandler, handleNotFound } from './errors.ts';
 import { clientAddress } from './rate-limit.ts';
+import { createMetricsHandler, observeRequests } from './observability.ts';
 import { requestId } from './request-id.ts';
 import { resource, type Methods } from './routing.ts';
 import { createApiIndex } from './routes/api-index.ts';
@@ -24,6 +25,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const { config } = deps;
   const app = new Hono<AppEnv>();
   app.use(requestId());
+  app.use(observeRequests(deps.logger, deps.metrics));
   // Reads are limited per client address; writes per identity, in their handlers.
   app.use(async function limitReads(c, next) {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') {
@@ -43,6 +45,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const apiIndex = createApiIndex(config);
   resource(app, '/api/v1', { GET: apiIndex.index });
   resource(app, '/api/v1/openapi.json', { GET: apiIndex.openapi });
+
+  resource(app, '/metrics', { GET: createMetricsHandler(deps.metrics, deps.pool, [deps.queues.commit, deps.queues.render]) });
 
   resource(app, '/api/public/admission', { POST: createAdmissionHandler(deps) });
   resource(app, '/api/whoami', { GET: createWhoamiHandler(deps) });

@@ -9,7 +9,8 @@ import { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { Config } from '../core/config.ts';
 import type { Logger } from '../core/logger.ts';
-import { COMMIT_QUEUE } from '../core/queue-contract.ts';
+import { createApiMetrics } from '../core/metrics.ts';
+import { COMMIT_QUEUE, RENDER_QUEUE } from '../core/queue-contract.ts';
 import { redisConnectionOptions } from '../core/redis.ts';
 import { createAstroRenderer } from '../core/render/astro-renderer.ts';
 import { createApp } from './app.ts';
@@ -32,6 +33,8 @@ export async function startApiService(config: Config, pool: pg.Pool, logger: Log
   queue.on('error', () => {});
   // Every write waiting for its commit holds one listener on each until it settles.
   queue.setMaxListeners(0);
+  const renderQueue = new Queue(RENDER_QUEUE, { connection: failFast, prefix: config.QUEUE_PREFIX });
+  renderQueue.on('error', () => {});
   const events = new QueueEvents(COMMIT_QUEUE, { connection, prefix: config.QUEUE_PREFIX });
   events.on('error', () => {});
   events.setMaxListeners(0);
@@ -40,6 +43,8 @@ export async function startApiService(config: Config, pool: pg.Pool, logger: Log
 
   const app = createApp({
     config, pool, logger, renderer,
+    metrics: createApiMetrics(),
+    queues: { commit: queue, render: renderQueue },
     rateLimit: createRateLimiter(redis, config.QUEUE_PREFIX),
     submitWrite: createWritePipeline({
       db: pool, queue, events, commitTimeoutMs: config.COMMIT_TIMEOUT_MS, retryAfterSeconds: config.RETRY_AFTER_SECONDS,
@@ -55,7 +60,7 @@ export async function startApiService(config: Config, pool: pg.Pool, logger: Log
     async close() {
       // Stop accepting, let in-flight requests finish, then drop connections.
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await Promise.allSettled([queue.close(), events.close(), renderer.close()]);
+      await Promise.allSettled([queue.close(), renderQueue.close(), events.close(), renderer.close()]);
       redis.disconnect();
     },
   };

@@ -35,6 +35,13 @@ export const ConfigSchema = z.object({
   ADMISSION_RATE_WINDOW_SECONDS: intFrom(3600),
   /** Trust X-Forwarded-For for the client address (only behind a proxy you run). */
   TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** Port a worker serves its Prometheus metrics on; 0 turns that off. */
+  WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /**
+   * SHA-256 (hex) of the operator token that may trigger rebuilds over HTTP.
+   * Unset: the operator endpoints answer 403. Only the hash is configured.
+   */
+  OPERATOR_TOKEN_SHA256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

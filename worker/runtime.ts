@@ -7,6 +7,7 @@ import { Queue, Worker, type ConnectionOptions } from 'bullmq';
 import type pg from 'pg';
 import type { Config } from '../core/config.ts';
 import type { Logger } from '../core/logger.ts';
+import { createWorkerMetrics, type WorkerMetrics } from '../core/metrics.ts';
 import {
   COMMIT_QUEUE, CommitJobSchema, RENDER_JOB, RENDER_QUEUE, renderJobId, type CommitResult,
 } from '../core/queue-contract.ts';
@@ -22,6 +23,7 @@ export interface WorkerDeps {
 }
 
 export interface WorkerRuntime {
+  metrics: WorkerMetrics;
   /** Renders every unrendered change now (used at start, by the sweep and by tests). */
   catchUp(): Promise<void>;
   close(): Promise<void>;
@@ -31,6 +33,16 @@ const SWEEP_MS = 30_000;
 
 export async function startWorker({ config, pool, connection, logger }: WorkerDeps): Promise<WorkerRuntime> {
   const renderer = await createAstroRenderer(config.ASTRO_ENTRY, pool);
+  const metrics = createWorkerMetrics();
+  const renderPass = async () => {
+    const stop = metrics.renderLatency.startTimer();
+    const pass = await renderPendingChanges(pool, renderer, config.PROJECTIONS_DIR).finally(stop);
+    metrics.renderedFiles.inc({ result: 'written' }, pass.written);
+    metrics.renderedFiles.inc({ result: 'unchanged' }, pass.unchanged);
+    metrics.renderedFiles.inc({ result: 'removed' }, pass.removed);
+    if (pass.changes > 0) logger.info(pass, 'rendered');
+    return pass;
+  };
   const prefix = config.QUEUE_PREFIX;
   const renderQueue = new Queue(RENDER_QUEUE, { connection, prefix });
 
@@ -40,9 +52,10 @@ export async function startWorker({ config, pool, connection, logger }: WorkerDe
       const data = CommitJobSchema.parse(job.data);
       const started = performance.now();
       const result = await commitOperation(pool, data);
+      const seconds = (performance.now() - started) / 1000;
+      metrics.commitLatency.observe({ operation: data.operation, result: result.ok ? 'committed' : result.error.code }, seconds);
       if (result.ok && !result.replayed) {
-        logger.info({ operation: data.operation, cursor: result.receipt.change_cursor,
-          ms: Math.round(performance.now() - started) }, 'committed');
+        logger.info({ operation: data.operation, cursor: result.receipt.change_cursor, ms: Math.round(seconds * 1000) }, 'committed');
         // If this add is lost (a crash right here), the sweep renders the change.
         await renderQueue.add(RENDER_JOB, {}, {
           jobId: renderJobId(result.receipt.change_cursor), removeOnComplete: true, removeOnFail: 1000,
@@ -56,9 +69,7 @@ export async function startWorker({ config, pool, connection, logger }: WorkerDe
   const renderWorker = new Worker(
     RENDER_QUEUE,
     async function processRender() {
-      const pass = await renderPendingChanges(pool, renderer, config.PROJECTIONS_DIR);
-      if (pass.changes > 0) logger.info(pass, 'rendered');
-      return pass;
+      return renderPass();
     },
     { connection, prefix, concurrency: 2 },
   );
@@ -69,7 +80,7 @@ export async function startWorker({ config, pool, connection, logger }: WorkerDe
   }
 
   const catchUp = async () => {
-    await renderPendingChanges(pool, renderer, config.PROJECTIONS_DIR);
+    await renderPass();
   };
   await catchUp().catch((error: unknown) => logger.error({ err: error }, 'start-up catch-up failed'));
   const sweep = setInterval(() => {
@@ -78,6 +89,7 @@ export async function startWorker({ config, pool, connection, logger }: WorkerDe
   sweep.unref();
 
   return {
+    metrics,
     catchUp,
     async close() {
       clearInterval(sweep);

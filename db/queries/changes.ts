@@ -74,3 +74,23 @@ export async function listPublicChanges(db: Queryable, since: string, limit: num
   );
   return r.rows;
 }
+
+export interface RenderState {
+  last_committed: string;
+  last_rendered: string;
+  unrendered: number;
+  oldest_unrendered_seconds: number;
+}
+
+/** Where rendering stands against committing, for status and metrics. */
+export async function readRenderState(db: Queryable): Promise<RenderState> {
+  const r = await db.query(
+    `SELECT coalesce(max(cursor), 0)::text AS last_committed,
+            coalesce(max(cursor) FILTER (WHERE rendered_at IS NOT NULL), 0)::text AS last_rendered,
+            count(*) FILTER (WHERE rendered_at IS NULL)::int AS unrendered,
+            coalesce(extract(epoch FROM now() - min(committed_at) FILTER (WHERE rendered_at IS NULL)), 0)::float8
+              AS oldest_unrendered_seconds
+       FROM changes`,
+  );
+  return r.rows[0];
+}

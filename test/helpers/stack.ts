@@ -19,6 +19,8 @@ import { cloneDatabase } from './database.ts';
 
 export interface Stack {
   base: string;
+  /** Every log line of the API and worker, when started with `captureLogs`. */
+  logs: string[];
   config: Config;
   pool: pg.Pool;
   api: ApiService;
@@ -28,7 +30,7 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-export async function startStack(overrides: Record<string, string> = {}, options: { worker?: boolean } = {}): Promise<Stack> {
+export async function startStack(overrides: Record<string, string> = {}, options: { worker?: boolean; captureLogs?: boolean } = {}): Promise<Stack> {
   const database = await cloneDatabase(inject('templateDatabase'));
   const projections = await mkdtemp(path.join(tmpdir(), 'ak-projections-'));
   const config = loadConfig({
@@ -41,11 +43,14 @@ export async function startStack(overrides: Record<string, string> = {}, options
     PUBLIC_ORIGIN: 'http://service.test',
     ...overrides,
   });
-  const logger = createLogger(config.LOG_LEVEL, 'test');
+  const logs: string[] = [];
+  const sink = { write: (line: string) => void logs.push(line) };
+  const logger = options.captureLogs ? createLogger('trace', 'test', sink) : createLogger(config.LOG_LEVEL, 'test');
   const pool = createPool(config.DATABASE_URL, 20);
   const api = await startApiService(config, pool, logger);
   const stack: Stack = {
     base: `http://127.0.0.1:${api.port}`,
+    logs,
     config,
     pool,
     api,

@@ -1,0 +1,45 @@
+/**
+ * One log line and one metric sample per request, labelled by route pattern.
+ * Nothing from headers or bodies is logged: secrets cannot leak this way.
+ */
+import type { Queue } from 'bullmq';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { Logger } from '../core/logger.ts';
+import type { ApiMetrics } from '../core/metrics.ts';
+import type { Queryable } from '../db/pool.ts';
+import { readRenderState } from '../db/queries/changes.ts';
+import type { AppEnv } from './app-deps.ts';
+
+export function observeRequests(logger: Logger, metrics: ApiMetrics): MiddlewareHandler<AppEnv> {
+  return async function observeRequest(c, next) {
+    const started = performance.now();
+    await next();
+    const seconds = (performance.now() - started) / 1000;
+    const route = c.req.routePath || 'unmatched';
+    const labels = { method: c.req.method, route, status: String(c.res.status) };
+    metrics.requests.inc(labels);
+    metrics.latency.observe(labels, seconds);
+    logger.info({ requestId: c.get('requestId'), ...labels, ms: Math.round(seconds * 1000) }, 'request');
+  };
+}
+
+/** `/metrics`: refreshes the gauges that are read at scrape time, then renders the registry. */
+export function createMetricsHandler(metrics: ApiMetrics, db: Queryable, queues: Queue[]) {
+  return async function serveMetrics(c: Context): Promise<Response> {
+    const refreshes: Promise<unknown>[] = queues.map(async (queue) => {
+      const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
+      for (const [state, n] of Object.entries(counts)) metrics.queueDepth.set({ queue: queue.name, state }, n);
+    });
+    refreshes.push(readRenderState(db).then((state) => {
+      metrics.lastCommitted.set(Number(state.last_committed));
+      metrics.lastRendered.set(Number(state.last_rendered));
+      metrics.renderLagChanges.set(state.unrendered);
+      metrics.renderLagSeconds.set(state.oldest_unrendered_seconds);
+    }));
+    // A dependency being away must not hide the metrics that do exist.
+    await Promise.allSettled(refreshes);
+    return c.body(await metrics.registry.metrics(), 200, {
+      'Content-Type': metrics.registry.contentType, 'Cache-Control': 'no-store',
+    });
+  };
+}
