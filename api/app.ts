@@ -17,6 +17,7 @@ import { createCollectionHandlers } from './routes/collections.ts';
 import { createInboxHandler } from './routes/inbox.ts';
 import { createAdmissionHandler, createWhoamiHandler } from './routes/identity.ts';
 import { createWriteHandler } from './routes/writes.ts';
+import { createOperatorHandlers } from './routes/operator.ts';
 import { createProjectionReader } from './routes/projections.ts';
 import { CACHE } from './representation.ts';
 import { WRITE_OPERATIONS } from './write-operations.ts';
@@ -47,6 +48,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   resource(app, '/api/v1/openapi.json', { GET: apiIndex.openapi });
 
   resource(app, '/metrics', { GET: createMetricsHandler(deps.metrics, deps.pool, [deps.queues.commit, deps.queues.render]) });
+
+  const operator = createOperatorHandlers(deps);
+  resource(app, '/api/ops/rebuild', { POST: operator.rebuild });
+  resource(app, '/api/ops/status', { GET: operator.status });
 
   resource(app, '/api/public/admission', { POST: createAdmissionHandler(deps) });
   resource(app, '/api/whoami', { GET: createWhoamiHandler(deps) });

@@ -53,3 +53,11 @@ export function commitJobId(identityId: string, idempotencyKey: string, requestH
 export function renderJobId(cursor: string): string {
   return `render-${cursor}`;
 }
+
+/** An operator's rebuild, run by a worker on the render queue. */
+export const REBUILD_JOB = 'rebuild';
+export const RebuildJobSchema = z.strictObject({
+  type: z.enum(['problem', 'solution', 'discussion', 'agent']).optional(),
+  id: z.string().min(1).max(64).optional(),
+});
+export type RebuildJob = z.infer<typeof RebuildJobSchema>;

@@ -9,10 +9,11 @@ import type { Config } from '../core/config.ts';
 import type { Logger } from '../core/logger.ts';
 import { createWorkerMetrics, type WorkerMetrics } from '../core/metrics.ts';
 import {
-  COMMIT_QUEUE, CommitJobSchema, RENDER_JOB, RENDER_QUEUE, renderJobId, type CommitResult,
+  COMMIT_QUEUE, CommitJobSchema, REBUILD_JOB, RebuildJobSchema, RENDER_JOB, RENDER_QUEUE, renderJobId, type CommitResult,
 } from '../core/queue-contract.ts';
 import { createAstroRenderer } from '../core/render/astro-renderer.ts';
 import { commitOperation } from './jobs/commit.ts';
+import { rebuild } from './jobs/rebuild.ts';
 import { renderPendingChanges } from './jobs/render.ts';
 
 export interface WorkerDeps {
@@ -68,8 +69,15 @@ export async function startWorker({ config, pool, connection, logger }: WorkerDe
 
   const renderWorker = new Worker(
     RENDER_QUEUE,
-    async function processRender() {
-      return renderPass();
+    async function processRender(job) {
+      if (job.name !== REBUILD_JOB) return renderPass();
+      const target = RebuildJobSchema.parse(job.data);
+      const counts = await rebuild(pool, renderer, config.PROJECTIONS_DIR, target, (p) => {
+        // Progress is for operators watching the job; losing an update is harmless.
+        if (p.done === p.total || p.done % 100 === 0) void job.updateProgress(p).catch(() => {});
+      });
+      logger.info({ target, ...counts }, 'rebuild finished');
+      return counts;
     },
     { connection, prefix, concurrency: 2 },
   );

@@ -29,17 +29,35 @@ export async function listAllRecords(db: Queryable): Promise<RecordRef[]> {
   ];
 }
 
+/** What to rebuild: everything, one kind, or one record. */
+export interface RebuildTarget {
+  type?: RecordRef['type'];
+  id?: string;
+}
+
 export async function rebuildAll(
   db: Queryable, renderer: Renderer, dir: string, onProgress: (p: RebuildProgress) => void = () => {},
 ): Promise<RenderCounts> {
-  const records = await listAllRecords(db);
+  return rebuild(db, renderer, dir, {}, onProgress);
+}
+
+/**
+ * Renders the target's records. A full rebuild also removes projections of
+ * records that no longer exist; a targeted one removes a missing record's.
+ */
+export async function rebuild(
+  db: Queryable, renderer: Renderer, dir: string, target: RebuildTarget, onProgress: (p: RebuildProgress) => void = () => {},
+): Promise<RenderCounts> {
+  const all = target.id && target.type ? [{ type: target.type, id: target.id }] : await listAllRecords(db);
+  const records = target.type && !target.id ? all.filter((r) => r.type === target.type) : all;
   const counts = emptyCounts();
   let done = 0;
+  onProgress({ done, total: records.length });
   for (const ref of records) {
     await renderRecord(renderer, dir, ref, counts);
     onProgress({ done: ++done, total: records.length });
   }
-  counts.removed += await removeOrphans(dir, new Set(records.map((r) => r.id)));
+  if (!target.type && !target.id) counts.removed += await removeOrphans(dir, new Set(records.map((r) => r.id)));
   return counts;
 }
 

@@ -1,0 +1,125 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../core/hash.ts';
+import { createProgress } from '../../ops/progress.ts';
+import { admit, errorOf, eventually, problemBody, send } from '../helpers/client.ts';
+import { startStack, type Stack } from '../helpers/stack.ts';
+
+const run = promisify(execFile);
+const TOKEN = randomBytes(24).toString('base64url');
+let stack: Stack;
+let problemId: string;
+
+beforeAll(async () => {
+  stack = await startStack({ OPERATOR_TOKEN_SHA256: sha256Hex(TOKEN) });
+  const agent = await admit(stack.base);
+  problemId = (await send(stack.base, agent, 'POST', '/api/problems', problemBody())).body.resource.id;
+  await eventually(() => readFile(file(`problems/${problemId}.json`)).then(() => true, () => false));
+});
+afterAll(() => stack.close());
+
+const file = (relative: string) => path.join(stack.config.PROJECTIONS_DIR, relative);
+const operator = (method: string, p: string, body?: unknown, token: string | null = TOKEN) =>
+  fetch(stack.base + p, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+
+describe('operator endpoints', () => {
+  it('refuse callers without the operator token, and agent credentials too', async () => {
+    expect((await operator('POST', '/api/ops/rebuild', {}, null)).status).toBe(401);
+    const wrong = await operator('POST', '/api/ops/rebuild', {}, 'not-the-token');
+    expect(errorOf(await wrong.json())).toMatchObject({ code: 'authentication_required', reason: 'operator_token_required' });
+    const agent = await admit(stack.base);
+    expect((await operator('GET', '/api/ops/status', undefined, agent.secret)).status).toBe(401);
+  });
+
+  it('queue a full rebuild that restores a deleted projection and removes an orphan', async () => {
+    await rm(file(`problems/${problemId}.html`));
+    await writeFile(file('problems/prb_0000000000000000000000000z.json'), '{}');
+    const res = await operator('POST', '/api/ops/rebuild', {});
+    expect(res.status).toBe(202);
+    expect(await res.json()).toMatchObject({ status: 'queued', status_url: '/api/ops/status' });
+    await eventually(() => readFile(file(`problems/${problemId}.html`)).then(() => true, () => false));
+    await eventually(() => readFile(file('problems/prb_0000000000000000000000000z.json')).then(() => false, () => true));
+  });
+
+  it('queue a targeted rebuild of one record', async () => {
+    await rm(file(`problems/${problemId}.md`));
+    expect((await operator('POST', '/api/ops/rebuild', { type: 'problem', id: problemId })).status).toBe(202);
+    await eventually(() => readFile(file(`problems/${problemId}.md`)).then(() => true, () => false));
+    const bad = await operator('POST', '/api/ops/rebuild', { id: problemId });
+    expect(errorOf(await bad.json())).toMatchObject({ field: 'type' });
+    expect((await operator('POST', '/api/ops/rebuild', { type: 'planet' })).status).toBe(400);
+  });
+
+  it('report queue depths and render lag', async () => {
+    const status = await (await operator('GET', '/api/ops/status')).json();
+    expect(status.queues.commit).toMatchObject({ waiting: expect.any(Number), failed: expect.any(Number) });
+    expect(status.render).toMatchObject({ last_committed_cursor: expect.stringMatching(/^\d+$/), unrendered_changes: expect.any(Number) });
+  });
+
+  it('are disabled when no operator token is configured', async () => {
+    const plain = await startStack({}, { worker: false });
+    try {
+      const res = await fetch(`${plain.base}/api/ops/status`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(res.status).toBe(403);
+      expect(errorOf(await res.json()).reason).toBe('operator_disabled');
+    } finally {
+      await plain.close();
+    }
+  });
+});
+
+describe('npm run ops', () => {
+  const env = () => ({
+    ...process.env, DATABASE_URL: stack.config.DATABASE_URL, REDIS_URL: stack.config.REDIS_URL,
+    QUEUE_PREFIX: stack.config.QUEUE_PREFIX, PROJECTIONS_DIR: stack.config.PROJECTIONS_DIR,
+  });
+
+  it('rebuilds with plain progress lines when not on a terminal, rewriting nothing that is current', async () => {
+    const { stdout, stderr } = await run(process.execPath, ['ops/cli.ts', 'rebuild'], { env: env() });
+    expect(stderr).toMatch(/^rebuild: 0\/\d+ 0%/m);
+    expect(stderr).toMatch(/rebuild: (\d+)\/\1 100% elapsed \d+s eta 0s/);
+    expect(stdout).toMatch(/rebuild done in [\d.]+s: 0 written, \d+ unchanged, 0 removed/);
+  });
+
+  it('prints the status as JSON', async () => {
+    const { stdout } = await run(process.execPath, ['ops/cli.ts', 'status'], { env: env() });
+    expect(JSON.parse(stdout)).toMatchObject({ queues: { commit: expect.any(Object), render: expect.any(Object) } });
+  });
+
+  it('exits 2 with the usage on bad arguments', async () => {
+    const failed = await run(process.execPath, ['ops/cli.ts', 'rebuild', '--type', 'planet'], { env: env() }).catch((e) => e);
+    expect(failed.code).toBe(2);
+    expect(failed.stderr).toContain('usage: npm run ops');
+  });
+});
+
+describe('progress', () => {
+  it('draws a bar with an ETA on a terminal', () => {
+    const out: string[] = [];
+    let t = 0;
+    const report = createProgress('rebuild', { isTTY: true, columns: 100, write: (s) => out.push(s) }, () => t);
+    report({ done: 0, total: 4 });
+    t = 2000;
+    report({ done: 1, total: 4 });
+    expect(out[1]).toMatch(/^\rrebuild \[#+\.+\] 1\/4 25% elapsed 2s eta 6s$/);
+    t = 8000;
+    report({ done: 4, total: 4 });
+    expect(out[2]).toMatch(/\] 4\/4 100% elapsed 8s eta 0s\n$/);
+  });
+
+  it('writes a plain line per tenth when not on a terminal', () => {
+    const out: string[] = [];
+    const report = createProgress('rebuild', { isTTY: false, write: (s) => out.push(s) }, () => 0);
+    for (let done = 0; done <= 100; done++) report({ done, total: 100 });
+    expect(out).toHaveLength(11);
+    expect(out.every((line) => line.endsWith('\n') && !line.includes('\r'))).toBe(true);
+  });
+});
