@@ -1,12 +1,14 @@
 /**
- * Fixed-window rate limits in Redis, one counter per (bucket, subject,
- * window). Answers carry RateLimit-* headers; a refusal is 429 with an
- * integer Retry-After. If Redis cannot answer, requests pass: a limiter
- * outage must not take reads down.
+ * Fixed-window rate limits, one counter per (bucket, subject, window), kept
+ * in Redis or, without Redis, in PostgreSQL. Answers carry RateLimit-*
+ * headers; a refusal is 429 with an integer Retry-After. If the counter
+ * store cannot answer, requests pass: a limiter outage must not take reads down.
  */
 import type { Context } from 'hono';
 import type { Redis } from 'ioredis';
 import { apiError } from '../core/errors.ts';
+import type { Queryable } from '../db/pool.ts';
+import { incrementCounter } from '../db/queries/rate-limits.ts';
 
 export interface RateRule {
   limit: number;
@@ -15,15 +17,30 @@ export interface RateRule {
 
 export type RateLimiter = (c: Context, bucket: string, subject: string, rule: RateRule) => Promise<void>;
 
-export function createRateLimiter(redis: Redis, prefix: string): RateLimiter {
+/** Counts one hit on a key that lives `ttlSeconds`, returning the count so far. */
+export type Counter = (key: string, ttlSeconds: number) => Promise<number>;
+
+export function redisCounter(redis: Redis): Counter {
+  return async function countInRedis(key, ttlSeconds) {
+    const [[, count]] = (await redis.multi().incr(key).expire(key, ttlSeconds).exec()) as [[unknown, number]];
+    return count;
+  };
+}
+
+export function postgresCounter(db: Queryable): Counter {
+  return function countInPostgres(key, ttlSeconds) {
+    return incrementCounter(db, key, ttlSeconds);
+  };
+}
+
+export function createRateLimiter(counter: Counter, prefix: string): RateLimiter {
   return async function enforceRateLimit(c, bucket, subject, rule) {
     const now = Date.now() / 1000;
     const window = Math.floor(now / rule.windowSeconds);
     const key = `${prefix}:rl:${bucket}:${subject}:${window}`;
     let count: number;
     try {
-      const [[, incr]] = (await redis.multi().incr(key).expire(key, rule.windowSeconds + 1).exec()) as [[unknown, number]];
-      count = incr;
+      count = await counter(key, rule.windowSeconds + 1);
     } catch {
       return;
     }

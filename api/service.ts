@@ -4,17 +4,17 @@
  */
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
-import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { Config } from '../core/config.ts';
 import type { Logger } from '../core/logger.ts';
 import { createApiMetrics } from '../core/metrics.ts';
 import { COMMIT_QUEUE, RENDER_QUEUE } from '../core/queue-contract.ts';
+import { createQueue, createQueueEvents, queueBackendOf } from '../core/queues.ts';
 import { redisConnectionOptions } from '../core/redis.ts';
 import { createAstroRenderer } from '../core/render/astro-renderer.ts';
 import { createApp } from './app.ts';
-import { createRateLimiter } from './rate-limit.ts';
+import { createRateLimiter, postgresCounter, redisCounter, type Counter } from './rate-limit.ts';
 import { createWritePipeline } from './write-pipeline.ts';
 
 export interface ApiService {
@@ -24,28 +24,25 @@ export interface ApiService {
 }
 
 export async function startApiService(config: Config, pool: pg.Pool, logger: Logger): Promise<ApiService> {
-  const connection = redisConnectionOptions(config.REDIS_URL);
-  // Requests must fail fast (503) while Redis is away, not queue up behind it.
-  const failFast = { ...connection, maxRetriesPerRequest: 1, enableOfflineQueue: false };
-  const redis = new Redis({ ...failFast, lazyConnect: false });
-  redis.on('error', () => {});
-  const queue = new Queue(COMMIT_QUEUE, { connection: failFast, prefix: config.QUEUE_PREFIX });
-  queue.on('error', () => {});
-  // Every write waiting for its commit holds one listener on each until it settles.
-  queue.setMaxListeners(0);
-  const renderQueue = new Queue(RENDER_QUEUE, { connection: failFast, prefix: config.QUEUE_PREFIX });
-  renderQueue.on('error', () => {});
-  const events = new QueueEvents(COMMIT_QUEUE, { connection, prefix: config.QUEUE_PREFIX });
-  events.on('error', () => {});
-  events.setMaxListeners(0);
-  await events.waitUntilReady();
+  const backend = queueBackendOf(config);
+  let redis: Redis | null = null;
+  let counter: Counter = postgresCounter(pool);
+  if (config.REDIS_URL) {
+    // Requests must fail fast (503) while Redis is away, not queue up behind it.
+    redis = new Redis({ ...redisConnectionOptions(config.REDIS_URL), maxRetriesPerRequest: 1, enableOfflineQueue: false });
+    redis.on('error', () => {});
+    counter = redisCounter(redis);
+  }
+  const queue = createQueue(backend, COMMIT_QUEUE, true);
+  const renderQueue = createQueue(backend, RENDER_QUEUE, true);
+  const events = await createQueueEvents(backend, COMMIT_QUEUE);
   const renderer = await createAstroRenderer(config.ASTRO_ENTRY, pool);
 
   const app = createApp({
     config, pool, logger, renderer,
     metrics: createApiMetrics(),
     queues: { commit: queue, render: renderQueue },
-    rateLimit: createRateLimiter(redis, config.QUEUE_PREFIX),
+    rateLimit: createRateLimiter(counter, config.QUEUE_PREFIX),
     submitWrite: createWritePipeline({
       db: pool, queue, events, commitTimeoutMs: config.COMMIT_TIMEOUT_MS, retryAfterSeconds: config.RETRY_AFTER_SECONDS,
     }),
@@ -60,8 +57,8 @@ export async function startApiService(config: Config, pool: pg.Pool, logger: Log
     async close() {
       // Stop accepting, let in-flight requests finish, then drop connections.
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await Promise.allSettled([queue.close(), renderQueue.close(), events.close(), renderer.close()]);
-      redis.disconnect();
+      await Promise.allSettled([queue.close(), renderQueue.close(), events?.close(), renderer.close()]);
+      redis?.disconnect();
     },
   };
 }

@@ -37,7 +37,8 @@ export interface WriteAnswer {
 export interface WritePipelineDeps {
   db: Queryable;
   queue: Queue;
-  events: QueueEvents;
+  /** Completion events (Redis); null means poll the job's stored state instead. */
+  events: QueueEvents | null;
   commitTimeoutMs: number;
   retryAfterSeconds: number;
 }
@@ -47,6 +48,26 @@ export type SubmitWrite = (request: WriteRequest) => Promise<WriteAnswer>;
 function fromLog(row: OperationRow, requestHash: string): WriteAnswer {
   if (row.request_hash !== requestHash) throw new ApiError(idempotencyMismatch());
   return { status: 200, receipt: { ...row.receipt, replayed: true } };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The job's result, or null if it did not finish in time or failed. With
+ * events it is pushed; without, the job's state is read back from the queue's
+ * store (on the PostgreSQL backend: the database) with a short backoff.
+ */
+async function awaitResult(job: Job, deps: WritePipelineDeps): Promise<CommitResult | null> {
+  if (deps.events) {
+    return (job.waitUntilFinished(deps.events, deps.commitTimeoutMs) as Promise<CommitResult>).catch(() => null);
+  }
+  const until = Date.now() + deps.commitTimeoutMs;
+  for (let delay = 5; Date.now() < until; delay = Math.min(delay * 2, 100)) {
+    const current = await deps.queue.getJob(job.id!).catch(() => undefined);
+    if (current?.finishedOn) return current.failedReason ? null : ((current.returnvalue as CommitResult | undefined) ?? null);
+    await sleep(delay);
+  }
+  return null;
 }
 
 export function createWritePipeline(deps: WritePipelineDeps): SubmitWrite {
@@ -85,10 +106,8 @@ export function createWritePipeline(deps: WritePipelineDeps): SubmitWrite {
       throw unavailable('The write queue is not reachable.');
     }
 
-    let result: CommitResult;
-    try {
-      result = (await job.waitUntilFinished(deps.events, deps.commitTimeoutMs)) as CommitResult;
-    } catch {
+    const result = await awaitResult(job, deps);
+    if (!result) {
       // Timed out or failed: the operation log is the truth.
       const committed = await lookUp(request);
       if (committed) return fromLog(committed, requestHash);

@@ -12,8 +12,16 @@ export const ConfigSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
   /** Origin the service is reached at; admission only accepts this Origin. */
   PUBLIC_ORIGIN: z.string().url().optional(),
-  DATABASE_URL: z.string().default('postgres://postgres@127.0.0.1:5432/agent_knowledge'),
-  REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  /**
+   * Unset: `npm start` runs an embedded PostgreSQL (PGlite, data under
+   * EMBEDDED_DATA_DIR) and sets this for its processes.
+   */
+  DATABASE_URL: z.string().optional().transform((v) => v || undefined),
+  /** Unset or empty: the queues run on BullMQ's PostgreSQL backend and rate limits count in PostgreSQL. */
+  REDIS_URL: z.string().optional().transform((v) => v || undefined),
+  EMBEDDED_DATA_DIR: z.string().default('data/pglite'),
+  /** Loopback port the embedded PostgreSQL listens on. */
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   /** Prefix for every BullMQ key, so several deployments or tests share one Redis. */
   QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/).default('ak'),
   /** Where the worker writes the static projections and the API reads them. */
@@ -45,9 +53,19 @@ export const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
-export type Config = z.infer<typeof ConfigSchema> & { PUBLIC_ORIGIN: string };
+export type Config = z.infer<typeof ConfigSchema> & {
+  PUBLIC_ORIGIN: string;
+  DATABASE_URL: string;
+  /** True when no DATABASE_URL was given: the launcher hosts an embedded PostgreSQL. */
+  EMBEDDED_DATABASE: boolean;
+};
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = ConfigSchema.parse(env);
-  return { ...parsed, PUBLIC_ORIGIN: parsed.PUBLIC_ORIGIN ?? `http://localhost:${parsed.PORT}` };
+  return {
+    ...parsed,
+    PUBLIC_ORIGIN: parsed.PUBLIC_ORIGIN ?? `http://localhost:${parsed.PORT}`,
+    DATABASE_URL: parsed.DATABASE_URL ?? `postgres://postgres@127.0.0.1:${parsed.EMBEDDED_PG_PORT}/postgres`,
+    EMBEDDED_DATABASE: parsed.DATABASE_URL === undefined,
+  };
 }

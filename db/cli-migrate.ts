@@ -1,5 +1,6 @@
-/** `npm run migrate`: create the database if needed and apply migrations. */
+/** `npm run migrate`: create the database if needed and apply migrations (BullMQ's too, without Redis). */
 import { loadConfig } from '../core/config.ts';
+import { prepareQueueStore, queueBackendOf } from '../core/queues.ts';
 import { ensureDatabase, migrate } from './migrate.ts';
 import { createPool } from './pool.ts';
 
@@ -8,6 +9,7 @@ await ensureDatabase(config.DATABASE_URL);
 const pool = createPool(config.DATABASE_URL, 1);
 try {
   const applied = await migrate(pool);
+  await prepareQueueStore(queueBackendOf(config), pool);
   console.log(applied.length ? `applied migrations ${applied.join(', ')}` : 'database is up to date');
 } finally {
   await pool.end();

@@ -5,10 +5,9 @@
  * Runs against DATABASE_URL / REDIS_URL like the service does.
  */
 import { parseArgs } from 'node:util';
-import { Queue } from 'bullmq';
 import { loadConfig } from '../core/config.ts';
 import { COMMIT_QUEUE, RENDER_QUEUE } from '../core/queue-contract.ts';
-import { redisConnectionOptions } from '../core/redis.ts';
+import { createQueue, queueBackendOf } from '../core/queues.ts';
 import { createAstroRenderer } from '../core/render/astro-renderer.ts';
 import { COLLECTION, type RecordRef } from '../core/types.ts';
 import { createPool } from '../db/pool.ts';
@@ -34,8 +33,8 @@ const config = loadConfig();
 const pool = createPool(config.DATABASE_URL, 4);
 try {
   if (command === 'status') {
-    const connection = { ...redisConnectionOptions(config.REDIS_URL), maxRetriesPerRequest: 1 };
-    const queues = [COMMIT_QUEUE, RENDER_QUEUE].map((name) => new Queue(name, { connection, prefix: config.QUEUE_PREFIX }));
+    const backend = queueBackendOf(config);
+    const queues = [COMMIT_QUEUE, RENDER_QUEUE].map((name) => createQueue(backend, name, true));
     try {
       console.log(JSON.stringify(await readOperatorStatus(pool, queues), null, 2));
     } finally {

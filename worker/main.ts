@@ -1,7 +1,6 @@
 /** Worker process entry: reads config, builds dependencies, owns shutdown. */
 import { loadConfig } from '../core/config.ts';
 import { createLogger } from '../core/logger.ts';
-import { redisConnectionOptions } from '../core/redis.ts';
 import { createPool } from '../db/pool.ts';
 import { serveWorkerMetrics } from './metrics-server.ts';
 import { startWorker } from './runtime.ts';
@@ -9,7 +8,7 @@ import { startWorker } from './runtime.ts';
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, 'worker');
 const pool = createPool(config.DATABASE_URL, config.WORKER_CONCURRENCY + 4);
-const runtime = await startWorker({ config, pool, connection: redisConnectionOptions(config.REDIS_URL), logger });
+const runtime = await startWorker({ config, pool, logger });
 logger.info('worker started');
 const metricsServer = config.WORKER_METRICS_PORT ? await serveWorkerMetrics(runtime.metrics, config, logger) : null;
 

@@ -3,7 +3,6 @@
  * entry file and the tests start the same thing: the commit worker, the
  * render worker and a periodic catch-up sweep of unrendered changes.
  */
-import { Queue, Worker, type ConnectionOptions } from 'bullmq';
 import type pg from 'pg';
 import type { Config } from '../core/config.ts';
 import type { Logger } from '../core/logger.ts';
@@ -11,6 +10,7 @@ import { createWorkerMetrics, type WorkerMetrics } from '../core/metrics.ts';
 import {
   COMMIT_QUEUE, CommitJobSchema, REBUILD_JOB, RebuildJobSchema, RENDER_JOB, RENDER_QUEUE, renderJobId, type CommitResult,
 } from '../core/queue-contract.ts';
+import { createQueue, createWorker, queueBackendOf } from '../core/queues.ts';
 import { createAstroRenderer } from '../core/render/astro-renderer.ts';
 import { commitOperation } from './jobs/commit.ts';
 import { rebuild } from './jobs/rebuild.ts';
@@ -19,7 +19,6 @@ import { renderPendingChanges } from './jobs/render.ts';
 export interface WorkerDeps {
   config: Config;
   pool: pg.Pool;
-  connection: ConnectionOptions;
   logger: Logger;
 }
 
@@ -32,7 +31,7 @@ export interface WorkerRuntime {
 
 const SWEEP_MS = 30_000;
 
-export async function startWorker({ config, pool, connection, logger }: WorkerDeps): Promise<WorkerRuntime> {
+export async function startWorker({ config, pool, logger }: WorkerDeps): Promise<WorkerRuntime> {
   const renderer = await createAstroRenderer(config.ASTRO_ENTRY, pool);
   const metrics = createWorkerMetrics();
   const renderPass = async () => {
@@ -44,10 +43,11 @@ export async function startWorker({ config, pool, connection, logger }: WorkerDe
     if (pass.changes > 0) logger.info(pass, 'rendered');
     return pass;
   };
-  const prefix = config.QUEUE_PREFIX;
-  const renderQueue = new Queue(RENDER_QUEUE, { connection, prefix });
+  const backend = queueBackendOf(config);
+  const renderQueue = createQueue(backend, RENDER_QUEUE);
 
-  const commitWorker = new Worker(
+  const commitWorker = createWorker(
+    backend,
     COMMIT_QUEUE,
     async function processCommit(job): Promise<CommitResult> {
       const data = CommitJobSchema.parse(job.data);
@@ -64,10 +64,11 @@ export async function startWorker({ config, pool, connection, logger }: WorkerDe
       }
       return result;
     },
-    { connection, prefix, concurrency: config.WORKER_CONCURRENCY },
+    config.WORKER_CONCURRENCY,
   );
 
-  const renderWorker = new Worker(
+  const renderWorker = createWorker(
+    backend,
     RENDER_QUEUE,
     async function processRender(job) {
       if (job.name !== REBUILD_JOB) return renderPass();
@@ -79,7 +80,7 @@ export async function startWorker({ config, pool, connection, logger }: WorkerDe
       logger.info({ target, ...counts }, 'rebuild finished');
       return counts;
     },
-    { connection, prefix, concurrency: 2 },
+    2,
   );
 
   for (const worker of [commitWorker, renderWorker]) {

@@ -37,14 +37,21 @@ export interface PendingChange {
   affects: RecordRef[];
 }
 
-/** Locks up to `limit` unrendered changes; other renderers skip them. */
-export async function claimUnrenderedChanges(db: Queryable, limit: number): Promise<PendingChange[]> {
+/**
+ * Leases up to `limit` unrendered changes for `leaseSeconds`; other renderers
+ * skip them until the lease lapses (so a renderer that died loses nothing).
+ */
+export async function leaseUnrenderedChanges(db: Queryable, limit: number, leaseSeconds: number): Promise<PendingChange[]> {
   const r = await db.query(
-    `SELECT cursor, affects FROM changes WHERE rendered_at IS NULL
-      ORDER BY cursor LIMIT $1::int FOR UPDATE SKIP LOCKED`,
-    [limit],
+    `UPDATE changes SET render_lease_until = now() + make_interval(secs => $2::int)
+      WHERE cursor IN (
+        SELECT cursor FROM changes
+         WHERE rendered_at IS NULL AND (render_lease_until IS NULL OR render_lease_until < now())
+         ORDER BY cursor LIMIT $1::int FOR UPDATE SKIP LOCKED)
+      RETURNING cursor, affects`,
+    [limit, leaseSeconds],
   );
-  return r.rows;
+  return r.rows.sort((a, b) => (BigInt(a.cursor) < BigInt(b.cursor) ? -1 : 1));
 }
 
 export async function markChangesRendered(db: Queryable, cursors: string[]): Promise<void> {

@@ -12,7 +12,6 @@ import type pg from 'pg';
 import { startApiService, type ApiService } from '../../api/service.ts';
 import { loadConfig, type Config } from '../../core/config.ts';
 import { createLogger } from '../../core/logger.ts';
-import { redisConnectionOptions } from '../../core/redis.ts';
 import { createPool } from '../../db/pool.ts';
 import { startWorker, type WorkerRuntime } from '../../worker/runtime.ts';
 import { cloneDatabase } from './database.ts';
@@ -56,7 +55,7 @@ export async function startStack(overrides: Record<string, string> = {}, options
     api,
     worker: null,
     async startWorker() {
-      stack.worker = await startWorker({ config, pool, connection: redisConnectionOptions(config.REDIS_URL), logger });
+      stack.worker = await startWorker({ config, pool, logger });
       return stack.worker;
     },
     async stopWorker() {

@@ -7,11 +7,13 @@ import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Renderer } from '../../core/render/astro-renderer.ts';
 import { COLLECTION, type RecordRef } from '../../core/types.ts';
+import type pg from 'pg';
 import type { Queryable } from '../../db/pool.ts';
 import { listAllDiscussionIds } from '../../db/queries/discussions.ts';
 import { listAllIdentityIds } from '../../db/queries/identities.ts';
 import { listAllProblemIds } from '../../db/queries/problems.ts';
 import { listAllSolutionIds } from '../../db/queries/solutions.ts';
+import { withRecordLock } from '../render/record-lock.ts';
 import { emptyCounts, renderRecord, type RenderCounts } from '../render/render-record.ts';
 
 export interface RebuildProgress {
@@ -36,9 +38,9 @@ export interface RebuildTarget {
 }
 
 export async function rebuildAll(
-  db: Queryable, renderer: Renderer, dir: string, onProgress: (p: RebuildProgress) => void = () => {},
+  pool: pg.Pool, renderer: Renderer, dir: string, onProgress: (p: RebuildProgress) => void = () => {},
 ): Promise<RenderCounts> {
-  return rebuild(db, renderer, dir, {}, onProgress);
+  return rebuild(pool, renderer, dir, {}, onProgress);
 }
 
 /**
@@ -46,15 +48,17 @@ export async function rebuildAll(
  * records that no longer exist; a targeted one removes a missing record's.
  */
 export async function rebuild(
-  db: Queryable, renderer: Renderer, dir: string, target: RebuildTarget, onProgress: (p: RebuildProgress) => void = () => {},
+  pool: pg.Pool, renderer: Renderer, dir: string, target: RebuildTarget, onProgress: (p: RebuildProgress) => void = () => {},
 ): Promise<RenderCounts> {
-  const all = target.id && target.type ? [{ type: target.type, id: target.id }] : await listAllRecords(db);
+  const all = target.id && target.type ? [{ type: target.type, id: target.id }] : await listAllRecords(pool);
   const records = target.type && !target.id ? all.filter((r) => r.type === target.type) : all;
   const counts = emptyCounts();
   let done = 0;
   onProgress({ done, total: records.length });
   for (const ref of records) {
-    await renderRecord(renderer, dir, ref, counts);
+    // The same per-record lock as incremental renders: a rebuild never
+    // overwrites a newer render with an older read.
+    await withRecordLock(pool, ref.id, () => renderRecord(renderer, dir, ref, counts));
     onProgress({ done: ++done, total: records.length });
   }
   if (!target.type && !target.id) counts.removed += await removeOrphans(dir, new Set(records.map((r) => r.id)));

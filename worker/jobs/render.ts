@@ -7,11 +7,13 @@
 import type pg from 'pg';
 import type { Renderer } from '../../core/render/astro-renderer.ts';
 import type { RecordRef } from '../../core/types.ts';
-import { withTransaction } from '../../db/pool.ts';
-import { claimUnrenderedChanges, markChangesRendered } from '../../db/queries/changes.ts';
+import { leaseUnrenderedChanges, markChangesRendered } from '../../db/queries/changes.ts';
+import { withRecordLock } from '../render/record-lock.ts';
 import { emptyCounts, renderRecord, type RenderCounts } from '../render/render-record.ts';
 
 const BATCH = 200;
+/** Long enough for a batch to render; a dead renderer's changes come back after it. */
+const LEASE_SECONDS = 120;
 
 export interface RenderPass extends RenderCounts {
   changes: number;
@@ -21,26 +23,20 @@ export interface RenderPass extends RenderCounts {
 export async function renderPendingChanges(pool: pg.Pool, renderer: Renderer, dir: string): Promise<RenderPass> {
   const pass: RenderPass = { ...emptyCounts(), changes: 0, records: 0 };
   for (;;) {
-    const claimed = await withTransaction(pool, async (tx) => {
-      const changes = await claimUnrenderedChanges(tx, BATCH);
-      if (changes.length === 0) return 0;
-      const records = uniqueRecords(changes.flatMap((c) => c.affects));
-      for (const ref of records) {
-        // Two renderers never write one record at once, and whoever renders
-        // second reads the newer committed state: no stale file wins.
-        await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1::text, 0))', [ref.id]);
-        await renderRecord(renderer, dir, ref, pass);
-      }
-      await markChangesRendered(tx, changes.map((c) => c.cursor));
-      pass.records += records.length;
-      return changes.length;
-    });
-    pass.changes += claimed;
-    if (claimed < BATCH) return pass;
+    const changes = await leaseUnrenderedChanges(pool, BATCH, LEASE_SECONDS);
+    if (changes.length === 0) return pass;
+    const records = uniqueRecords(changes.flatMap((c) => c.affects));
+    for (const ref of records) {
+      await withRecordLock(pool, ref.id, () => renderRecord(renderer, dir, ref, pass));
+    }
+    await markChangesRendered(pool, changes.map((c) => c.cursor));
+    pass.records += records.length;
+    pass.changes += changes.length;
+    if (changes.length < BATCH) return pass;
   }
 }
 
-/** Records in a fixed order (also the lock order, so renderers cannot deadlock). */
+/** Records in a fixed order, so renderers take record locks in one order. */
 export function uniqueRecords(refs: RecordRef[]): RecordRef[] {
   const seen = new Map<string, RecordRef>();
   for (const ref of refs) seen.set(ref.id, ref);
