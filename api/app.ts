@@ -16,6 +16,7 @@ import { createWriteHandler } from './routes/writes.ts';
 import { createProjectionReader } from './routes/projections.ts';
 import { CACHE } from './representation.ts';
 import { WRITE_OPERATIONS } from './write-operations.ts';
+import { createWriteSubmitter } from './write-submission.ts';
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const { config } = deps;
@@ -34,6 +35,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const projection = createProjectionReader(deps);
   const collections = createCollectionHandlers(deps);
   const asset = createAssetHandler(deps);
+  const submitWrite = createWriteSubmitter(deps);
 
   resource(app, '/', { GET: (c) => asset(c, 'index.html', CACHE.collection) });
   resource(app, '/_astro/:file', { GET: (c) => asset(c, `_astro/${c.req.param('file')}`) });
@@ -48,7 +50,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     ['/api/solutions', { GET: collections.solutions }],
   ]);
   for (const op of WRITE_OPERATIONS) {
-    paths.set(op.path, { ...paths.get(op.path), [op.method]: createWriteHandler(deps, op) });
+    paths.set(op.path, { ...paths.get(op.path), [op.method]: createWriteHandler(submitWrite, op) });
   }
   for (const [path, methods] of paths) resource(app, path, methods);
 
