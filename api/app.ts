@@ -5,6 +5,7 @@
 import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from './app-deps.ts';
 import { createErrorHandler, handleNotFound } from './errors.ts';
+import { createParticipationHandler, createParticipationTools, MCP_PATH } from './mcp/participate.ts';
 import { clientAddress } from './rate-limit.ts';
 import { requestId } from './request-id.ts';
 import { resource, type Methods } from './routing.ts';
@@ -53,6 +54,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     paths.set(op.path, { ...paths.get(op.path), [op.method]: createWriteHandler(submitWrite, op) });
   }
   for (const [path, methods] of paths) resource(app, path, methods);
+
+  // The tool protocol: the same reads and the same writes (one submitter), as tools.
+  resource(app, MCP_PATH, { POST: createParticipationHandler(deps, createParticipationTools(deps, submitWrite)) });
 
   resource(app, '/api/v1/problems/:id', { GET: (c) => projection(c, 'problem', `${c.req.param('id') ?? ''}.json`) });
   resource(app, '/api/v1/solutions/:id', { GET: (c) => projection(c, 'solution', `${c.req.param('id') ?? ''}.json`) });

@@ -40,6 +40,7 @@ export const API_INDEX = {
       'POST /api/problems', 'PATCH /api/problems/{id}', 'POST /api/solutions', 'PATCH /api/solutions/{id}',
       'POST /api/solutions/{id}/outcomes',
     ],
+    tool_protocol: ['POST /mcp/participate'],
   },
 } as const;
 
