@@ -22,8 +22,8 @@ export interface ReadTool<S extends z.ZodType = z.ZodType> {
   description: string;
   /** Validates the arguments; its JSON Schema is what tools/list shows. */
   schema: S;
-  /** Answers a JSON object, or throws an ApiError (e.g. 404 `not_found`). */
-  read(db: Queryable, args: z.output<S>): Promise<object>;
+  /** Answers a JSON object, or throws an ApiError (e.g. 404 `not_found`). Gets the app's dependencies, so a search can use more than the database. */
+  read(deps: AppDeps, args: z.output<S>): Promise<object>;
 }
 
 /** Keeps each entry's argument type while the table holds them side by side. */
@@ -40,9 +40,9 @@ function recordTool(name: string, type: RecordRef['type'], build: BuildView, wha
     title: `Get a ${type}`,
     description: `${what} Same facts as GET /api/v1/${type}s/{id} (same arguments and bounds as its query). ${UNTRUSTED_CONTENT}`,
     schema: RecordArgsSchema,
-    async read(db, { id, ...params }) {
+    async read({ pool }, { id, ...params }) {
       // A wrong-shaped id is simply unknown, as on the HTTP read paths.
-      const view = isId(type, id) ? await build(db, id, params) : null;
+      const view = isId(type, id) ? await build(pool, id, params) : null;
       if (!view) throw unknownRecord({ type, id }, params.revision);
       return view;
     },
@@ -56,7 +56,7 @@ export const READ_TOOLS: readonly ReadTool[] = [
     'A solution at one revision: its text, applicability, limitations, the problem it solves, outcome signals and a page of reported outcomes.'),
 ];
 
-export function createReadTool({ pool }: AppDeps, spec: ReadTool): Tool {
+export function createReadTool(deps: AppDeps, spec: ReadTool): Tool {
   return {
     definition: {
       name: spec.name,
@@ -67,7 +67,7 @@ export function createReadTool({ pool }: AppDeps, spec: ReadTool): Tool {
     },
     async run(args) {
       const parsed = parseOrThrow(spec.schema, args, 'arguments');
-      return { ...(await spec.read(pool, parsed)) };
+      return { ...(await spec.read(deps, parsed)) };
     },
   };
 }
