@@ -6,6 +6,7 @@ import { Hono } from 'hono';
 import { COLLECTION, type RecordRef } from '../core/types.ts';
 import type { AppDeps, AppEnv } from './app-deps.ts';
 import { createErrorHandler, handleNotFound } from './errors.ts';
+import { createParticipationHandler, createParticipationTools, MCP_PATH } from './mcp/participate.ts';
 import { clientAddress } from './rate-limit.ts';
 import { createMetricsHandler, observeRequests } from './observability.ts';
 import { requestId } from './request-id.ts';
@@ -21,6 +22,7 @@ import { createOperatorHandlers } from './routes/operator.ts';
 import { createProjectionReader } from './routes/projections.ts';
 import { CACHE } from './representation.ts';
 import { WRITE_OPERATIONS } from './write-operations.ts';
+import { createWriteSubmitter } from './write-submission.ts';
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const { config } = deps;
@@ -40,6 +42,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const projection = createProjectionReader(deps);
   const collections = createCollectionHandlers(deps);
   const asset = createAssetHandler(deps);
+  const submitWrite = createWriteSubmitter(deps);
 
   resource(app, '/', { GET: (c) => asset(c, 'index.html', CACHE.collection) });
   resource(app, '/_astro/:file', { GET: (c) => asset(c, `_astro/${c.req.param('file')}`) });
@@ -63,9 +66,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     ['/api/discussions', { GET: collections.discussions }],
   ]);
   for (const op of WRITE_OPERATIONS) {
-    paths.set(op.path, { ...paths.get(op.path), [op.method]: createWriteHandler(deps, op) });
+    paths.set(op.path, { ...paths.get(op.path), [op.method]: createWriteHandler(submitWrite, op) });
   }
   for (const [path, methods] of paths) resource(app, path, methods);
+
+  // The tool protocol: the same reads and the same writes (one submitter), as tools.
+  resource(app, MCP_PATH, { POST: createParticipationHandler(deps, createParticipationTools(deps, submitWrite)) });
 
   resource(app, '/api/inbox', { GET: createInboxHandler(deps) });
   resource(app, '/api/v1/changes', { GET: createChangesHandler(deps) });

@@ -11,8 +11,23 @@ import { findCredentialByHash, type AuthenticatedCredential } from '../db/querie
 
 export type CredentialProblem = 'missing' | 'invalid' | 'expired' | 'revoked';
 
+/**
+ * How the credential reached us: an HTTP request to the API, or the HTTP
+ * requests of a tool-protocol connection to /mcp/participate. The recovery
+ * names the check the client can run on the channel it is using.
+ */
+export type Channel = 'http' | 'tool';
+
 /** A base64url secret of at least 32 bytes (43 characters), bounded above. */
 const SECRET_SHAPE = /^[A-Za-z0-9_-]{43,512}$/;
+
+const HELP = '/agent-help/authentication.json';
+
+/** SPEC 5.8: `verify_direct_credential` is GET /api/whoami; `verify_oauth_connection` is the whoami tool. */
+const RETRY: Record<Channel, Record<string, string>> = {
+  http: { method: 'GET', path: '/api/whoami' },
+  tool: { tool: 'whoami', path: '/mcp/participate' },
+};
 
 const MESSAGES: Record<CredentialProblem, string> = {
   missing: 'No credential was sent. Send "Authorization: Bearer <secret>" and verify it with GET /api/whoami; do not create a new identity because of this error.',
@@ -21,28 +36,43 @@ const MESSAGES: Record<CredentialProblem, string> = {
   revoked: 'The credential was revoked. Use the credential that replaced it, or create a new one through POST /api/public/admission.',
 };
 
-export function credentialError(problem: CredentialProblem): ApiError {
+/**
+ * A tool-protocol connection that carries no credential is not connected
+ * yet: an OAuth client whose browser flow has not finished, or a client whose
+ * configuration lacks the bearer header. Either way a human fixes the
+ * connection (no new identity), then the client calls the whoami tool.
+ */
+function connectionRequired(): ApiError {
+  return apiError('connection_required', 'This tool-protocol connection carries no credential. Connect it (finish the OAuth browser flow, or configure the client to send "Authorization: Bearer <secret>" on its requests to /mcp/participate), then call the whoami tool; do not create a new identity or tool configuration because of this error.', {
+    reason: 'missing',
+    recovery: { next_action: 'verify_oauth_connection', human_action_required: true, help: HELP, retry: RETRY.tool },
+  });
+}
+
+export function credentialError(problem: CredentialProblem, channel: Channel = 'http'): ApiError {
+  if (problem === 'missing' && channel === 'tool') return connectionRequired();
   return apiError(problem === 'missing' ? 'missing_credential' : 'invalid_or_revoked_credential', MESSAGES[problem], {
     reason: problem,
     recovery: {
       // A missing header usually means a client that has a credential forgot to send it.
       next_action: problem === 'missing' ? 'verify_direct_credential' : 'authentication_required',
       human_action_required: false,
-      help: '/agent-help/authentication.json',
-      retry: { method: 'GET', path: '/api/whoami' },
+      help: HELP,
+      retry: RETRY[channel],
     },
   });
 }
 
-export async function authenticate(db: Queryable, authorization: string | undefined): Promise<AuthenticatedCredential> {
+export async function authenticate(db: Queryable, authorization: string | undefined, channel: Channel = 'http'): Promise<AuthenticatedCredential> {
+  const refuse = (problem: CredentialProblem) => credentialError(problem, channel);
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization ?? '');
-  if (!authorization || !match) throw credentialError(authorization ? 'invalid' : 'missing');
+  if (!authorization || !match) throw refuse(authorization ? 'invalid' : 'missing');
   const secret = match[1]!;
-  if (!SECRET_SHAPE.test(secret)) throw credentialError('invalid');
+  if (!SECRET_SHAPE.test(secret)) throw refuse('invalid');
   const credential = await findCredentialByHash(db, credentialHash(secret));
-  if (!credential) throw credentialError('invalid');
-  if (credential.revoked_at) throw credentialError('revoked');
-  if (credential.expires_at.getTime() <= Date.now()) throw credentialError('expired');
+  if (!credential) throw refuse('invalid');
+  if (credential.revoked_at) throw refuse('revoked');
+  if (credential.expires_at.getTime() <= Date.now()) throw refuse('expired');
   return credential;
 }
 

@@ -13,21 +13,30 @@ export function renderError(c: Context, error: ApiError): Response {
   return c.json(body, status as 400, headers);
 }
 
+/**
+ * Any thrown value as an ApiError: refusals pass through, an unreachable
+ * backing service is 503, anything else is a logged 500 that says nothing
+ * about its cause. The HTTP handler and the tool protocol both use it.
+ */
+export function toApiError(error: unknown, logger: Logger, requestId: string | undefined, retryAfterSeconds: number): ApiError {
+  if (error instanceof ApiError) {
+    if (error.status >= 500) logger.error({ requestId, code: error.info.code }, error.message);
+    return error;
+  }
+  if (isConnectionError(error)) {
+    logger.warn({ requestId, err: error }, 'dependency unavailable');
+    return apiError('temporarily_unavailable', 'A backing service is not reachable right now. Retry shortly.', {
+      reason: 'dependency_unavailable',
+      retryAfter: retryAfterSeconds,
+    });
+  }
+  logger.error({ requestId, err: error }, 'unhandled error');
+  return apiError('internal_error', 'Something went wrong on our side. The request id identifies it in our logs.');
+}
+
 export function createErrorHandler(logger: Logger, retryAfterSeconds: number) {
   return function handleError(error: Error, c: Context): Response {
-    if (error instanceof ApiError) {
-      if (error.status >= 500) logger.error({ requestId: c.get('requestId'), code: error.info.code }, error.message);
-      return renderError(c, error);
-    }
-    if (isConnectionError(error)) {
-      logger.warn({ requestId: c.get('requestId'), err: error }, 'dependency unavailable');
-      return renderError(c, apiError('temporarily_unavailable', 'A backing service is not reachable right now. Retry shortly.', {
-        reason: 'dependency_unavailable',
-        retryAfter: retryAfterSeconds,
-      }));
-    }
-    logger.error({ requestId: c.get('requestId'), err: error }, 'unhandled error');
-    return renderError(c, apiError('internal_error', 'Something went wrong on our side. The request id identifies it in our logs.'));
+    return renderError(c, toApiError(error, logger, c.get('requestId'), retryAfterSeconds));
   };
 }
 

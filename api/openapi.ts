@@ -105,6 +105,12 @@ export function buildOpenApiDocument(): Json {
       413: error('Too large.'), 415: error('JSON required.'), 429: error('Rate limited.'),
     },
   });
+  add('/mcp/participate', 'post', {
+    summary: 'Tool protocol (MCP, Streamable HTTP, stateless): whoami, read tools and one tool per write operation.',
+    description: 'JSON-RPC 2.0 over POST. Writes need a bearer credential and share idempotency keys with HTTP.',
+    requestBody: { required: true, ...json({ type: 'object' }) },
+    responses: { 200: { description: 'JSON-RPC response.', ...json({ type: 'object' }) }, 403: error('Foreign Origin.'), 415: error('JSON required.') },
+  });
   for (const op of WRITE_OPERATIONS) {
     const path = op.path.replace(':id', '{id}');
     add(path, op.method.toLowerCase(), {

@@ -19,7 +19,12 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
   return value;
 }
 
-export function validationError(error: z.ZodError, where: 'body' | 'query', input: unknown): ApiError {
+/** Where the input came from: an HTTP body or query, or a tool call's arguments. */
+export type InputSource = 'body' | 'query' | 'arguments';
+
+const SUBJECT: Record<InputSource, string> = { body: 'the request body', query: 'the query', arguments: 'the tool arguments' };
+
+export function validationError(error: z.ZodError, where: InputSource, input: unknown): ApiError {
   const issue = error.issues[0]!;
   const missing = issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined;
   let field = issue.path.map(String).join('.');
@@ -27,11 +32,11 @@ export function validationError(error: z.ZodError, where: 'body' | 'query', inpu
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? '';
     field = field ? `${field}.${key}` : key;
-    message = `unknown field; the ${where} accepts only the documented fields`;
+    message = `unknown field; ${SUBJECT[where]} may hold only the documented fields`;
   } else if (missing) {
     message = 'is required';
   }
-  const subject = field || (where === 'body' ? 'the request body' : 'the query');
+  const subject = field || SUBJECT[where];
   return apiError('invalid_arguments', `${subject}: ${message}`, {
     reason: missing ? 'missing_field' : (REASONS[issue.code] ?? 'invalid_value'),
     field: field || undefined,
@@ -39,7 +44,7 @@ export function validationError(error: z.ZodError, where: 'body' | 'query', inpu
 }
 
 /** Parses `input` or throws the 400 that names what is wrong. */
-export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, where: 'body' | 'query'): z.infer<S> {
+export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, where: InputSource): z.infer<S> {
   const result = schema.safeParse(input);
   if (!result.success) throw validationError(result.error, where, input);
   return result.data;

@@ -32,6 +32,7 @@ const POLICY_AND_LIMITS = {
     max_body_bytes: MAX_BODY_BYTES,
   },
   openapi: '/api/v1/openapi.json',
+  tool_protocol: '/mcp/participate',
 } as const;
 
 /** The index lists every operation of the OpenAPI document: one list, two views. */

@@ -6,7 +6,7 @@ import { credentialExpiry, SCOPES_BY_KIND } from '../../core/credentials.ts';
 import { AdmissionSchema } from '../../core/schemas/identity.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { insertIdentityWithCredential } from '../../db/queries/admission.ts';
-import { credentialHashExists, handleExists } from '../../db/queries/identities.ts';
+import { credentialHashExists, handleExists, type AuthenticatedCredential } from '../../db/queries/identities.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { authenticate, authorizationOf } from '../auth.ts';
 import { readJsonBody } from '../body.ts';
@@ -70,17 +70,22 @@ export function createAdmissionHandler({ config, pool, rateLimit }: AppDeps) {
   };
 }
 
+/** What whoami answers for a valid credential, over HTTP and as the whoami tool. */
+export function whoamiFacts(credential: AuthenticatedCredential) {
+  const { identity } = credential;
+  return {
+    authenticated: true as const,
+    identity: { id: identity.id, kind: identity.kind, handle: identity.handle },
+    credential: {
+      id: credential.id, scopes: credential.scopes, epoch: credential.epoch,
+      expires_at: credential.expires_at.toISOString(),
+    },
+  };
+}
+
 export function createWhoamiHandler({ pool }: AppDeps) {
   return async function whoami(c: Context): Promise<Response> {
     const credential = await authenticate(pool, authorizationOf(c));
-    const { identity } = credential;
-    return sendJson(c, {
-      authenticated: true,
-      identity: { id: identity.id, kind: identity.kind, handle: identity.handle },
-      credential: {
-        id: credential.id, scopes: credential.scopes, epoch: credential.epoch,
-        expires_at: credential.expires_at.toISOString(),
-      },
-    }, CACHE.private);
+    return sendJson(c, whoamiFacts(credential), CACHE.private);
   };
 }

@@ -34,12 +34,14 @@ function queryOf(p: RecordParams): string {
   return `?${q}`;
 }
 
-export function createProjectionReader({ config, renderer }: AppDeps) {
-  const unknown = (ref: RecordRef, params?: RecordParams) =>
-    apiError('not_found', params?.revision
-      ? `No ${ref.type} ${ref.id} with revision ${params.revision}.`
-      : `No ${ref.type} has the id ${ref.id}.`, { reason: params?.revision ? 'unknown_revision' : `unknown_${ref.type}` });
+/** The 404 of a record read (HTTP or tool): no such record, or no such revision of it. */
+export function unknownRecord(ref: RecordRef, revision?: number) {
+  return apiError('not_found', revision
+    ? `No ${ref.type} ${ref.id} with revision ${revision}.`
+    : `No ${ref.type} has the id ${ref.id}.`, { reason: revision ? 'unknown_revision' : `unknown_${ref.type}` });
+}
 
+export function createProjectionReader({ config, renderer }: AppDeps) {
   return async function serveProjection(c: Context, type: RecordRef['type'], name: string): Promise<Response> {
     const parsed = parseProjectionName(type, name);
     if (!parsed) throw apiError('not_found', `No ${type} is named ${JSON.stringify(name)}.`, { reason: `unknown_${type}` });
@@ -51,7 +53,7 @@ export function createProjectionReader({ config, renderer }: AppDeps) {
     }
     // Not the default view, or not rendered yet: render it now.
     const out = await renderer.render(projectionRoute(ref, format) + queryOf(params));
-    if (out.status === 404) throw unknown(ref, params);
+    if (out.status === 404) throw unknownRecord(ref, params.revision);
     if (out.status !== 200) throw new Error(`rendering ${ref.id} answered ${out.status}`);
     return sendRepresentation(c, { body: out.body, contentType: MEDIA_TYPE[format], cacheControl: CACHE.record });
   };

@@ -1,17 +1,22 @@
-/** Query parameters of the record and collection reads (SPEC 4.3, 8). */
+/** Parameters of the record and collection reads (SPEC 4.3, 8), as query strings and as tool arguments. */
 import { z } from 'zod';
-
-/** A query value as an integer in [min, max]; digits only, so "1e1" or "2.0" are refused. */
-const intParam = (min: number, max: number) =>
-  z.string().regex(/^\d{1,9}$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(min).max(max));
 
 export const DEFAULT_RECORD_LIMIT = 20;
 
+// One set of bounds, whether a value arrives as a query string or a JSON number.
+const REVISION = z.number().int().min(1).max(999_999_999);
+const PAGE = z.number().int().min(1).max(100);
+const LIMIT = z.number().int().min(1).max(20);
+
+/** A query value as an integer in range; digits only, so "1e1" or "2.0" are refused. */
+const intParam = (range: z.ZodNumber) =>
+  z.string().regex(/^\d{1,9}$/, 'must be a whole number').transform(Number).pipe(range);
+
 // Unknown parameters are ignored (a CDN or a tracker may add some); known ones are strict.
 export const RecordParamsSchema = z.object({
-  revision: intParam(1, 999_999_999).optional(),
-  page: intParam(1, 100).default(1),
-  limit: intParam(1, 20).default(DEFAULT_RECORD_LIMIT),
+  revision: intParam(REVISION).optional(),
+  page: intParam(PAGE).default(1),
+  limit: intParam(LIMIT).default(DEFAULT_RECORD_LIMIT),
 });
 export type RecordParams = z.infer<typeof RecordParamsSchema>;
 
@@ -23,12 +28,25 @@ export const DEFAULT_CHANGES_LIMIT = 50;
 export const ChangesParamsSchema = z.object({
   /** Opaque cursor: changes strictly after it. Omitted means from the beginning. */
   since: z.string().regex(/^\d{1,15}$/, 'must be 1 to 15 digits').optional(),
-  limit: intParam(1, 100).default(DEFAULT_CHANGES_LIMIT),
+  limit: intParam(z.number().int().min(1).max(100)).default(DEFAULT_CHANGES_LIMIT),
 });
 export type ChangesParams = z.infer<typeof ChangesParamsSchema>;
 
 export const DEFAULT_INBOX_LIMIT = 20;
 
 export const InboxParamsSchema = z.object({
-  limit: intParam(1, 50).default(DEFAULT_INBOX_LIMIT),
+  limit: intParam(z.number().int().min(1).max(50)).default(DEFAULT_INBOX_LIMIT),
 });
+
+/**
+ * The record parameters as tool arguments (`get_problem`, `get_solution`):
+ * the record id plus the same bounds as the query. A tool states its
+ * arguments exactly, so unknown ones are refused rather than ignored.
+ */
+export const RecordArgsSchema = z.strictObject({
+  id: z.string().min(1).max(64).describe('The record id, e.g. "prb_…" or "sol_…".'),
+  revision: REVISION.optional().describe('Pin this exact revision; omit for the current one.'),
+  page: PAGE.default(1).describe('Page of the list inside the record (solutions or outcomes).'),
+  limit: LIMIT.default(DEFAULT_RECORD_LIMIT).describe('Items per page of that list.'),
+});
+export type RecordArgs = z.infer<typeof RecordArgsSchema>;
