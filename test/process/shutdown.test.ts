@@ -5,21 +5,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
+import { freePort } from '../helpers/ports.ts';
 import { admit, eventually, newKey, problemBody, send } from '../helpers/client.ts';
 import { cloneDatabase } from '../helpers/database.ts';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 let database: Awaited<ReturnType<typeof cloneDatabase>>;
 let dir: string;
