@@ -225,7 +225,7 @@ describe('nginx in front of the service', () => {
 
   it('does not expose /metrics, which the service serves to whoever reaches it directly', async () => {
     expect((await viaService('/metrics')).status).toBe(200);
-    for (const url of ['/metrics', '/metrics?format=text', '//metrics']) {
+    for (const url of ['/metrics', '/metrics?format=text', '//metrics', '/metrics/', '/./metrics', '/%6detrics']) {
       const edge = await viaNginx(url);
       expect(edge.status).toBe(404);
       expect(edge.body.toString()).not.toContain('ak_http_requests_total');
