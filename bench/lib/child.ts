@@ -5,6 +5,7 @@
  * its result as one JSON document on stdout.
  */
 import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 export async function runNodeChild<T>(script: string, args: string[], env: Record<string, string>, timeoutMs: number): Promise<T> {
   const child = spawn(process.execPath, [script, ...args], {
@@ -22,7 +23,7 @@ export async function runNodeChild<T>(script: string, args: string[], env: Recor
 
 /** Runs a bench client from bench/clients/ with its arguments. */
 export function runClient<T>(name: string, args: unknown, timeoutMs: number): Promise<T> {
-  const script = new URL(`../clients/${name}.ts`, import.meta.url).pathname;
+  const script = fileURLToPath(new URL(`../clients/${name}.ts`, import.meta.url));
   return runNodeChild<T>(script, [], { BENCH_ARGS: JSON.stringify(args) }, timeoutMs);
 }
 
