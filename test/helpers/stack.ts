@@ -29,8 +29,15 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-export async function startStack(overrides: Record<string, string> = {}, options: { worker?: boolean; captureLogs?: boolean } = {}): Promise<Stack> {
-  const database = await cloneDatabase(inject('templateDatabase'));
+export interface StackOptions {
+  worker?: boolean;
+  captureLogs?: boolean;
+  /** The migrated database to clone; inside vitest, the run's template (benches pass their own). */
+  templateDatabase?: string;
+}
+
+export async function startStack(overrides: Record<string, string> = {}, options: StackOptions = {}): Promise<Stack> {
+  const database = await cloneDatabase(options.templateDatabase ?? inject('templateDatabase'));
   const projections = await mkdtemp(path.join(tmpdir(), 'ak-projections-'));
   const config = loadConfig({
     DATABASE_URL: database.url,

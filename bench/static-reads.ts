@@ -1,0 +1,86 @@
+/**
+ * Static projection reads: GET (200) and conditional GET (304) throughput of
+ * one problem page from the Node service, against nginx serving the same
+ * file with the shipped config. Same URL, connections and duration.
+ */
+import { admit, send } from '../test/helpers/client.ts';
+import { runHttpLoad, type HttpLoadResult } from './lib/autocannon.ts';
+import { round } from './lib/stats.ts';
+import type { Bench, Comparison } from './lib/types.ts';
+import { problemContent } from './lib/seed.ts';
+import { projectionWritten, rendersCaughtUp } from './lib/wait.ts';
+
+const CONNECTIONS = 32;
+const SECONDS = 8;
+const WARMUP_SECONDS = 2;
+const SOLUTIONS = 3;
+
+export const staticReads: Bench = {
+  name: 'static-reads',
+  title: 'projection GET and If-None-Match GET (304) throughput: the service vs nginx serving the same file',
+  budgetSeconds: 60,
+  async run(ctx) {
+    const stack = await ctx.startStack();
+    const agent = await admit(stack.base);
+    const created = await send(stack.base, agent, 'POST', '/api/problems', problemContent('static', 1));
+    if (created.status !== 201) throw new Error(`the write answered ${created.status}`);
+    const id = created.body.resource.id as string;
+    for (let i = 0; i < SOLUTIONS; i++) {
+      await send(stack.base, agent, 'POST', '/api/solutions', {
+        problem_id: id, body: `Raise fs.inotify.max_user_watches (variant ${i}).`, applicability: 'Linux hosts.',
+      });
+    }
+    // The page with all its solutions, written by the worker.
+    await projectionWritten(stack.config.PROJECTIONS_DIR, `problems/${id}.html`);
+    await rendersCaughtUp(stack.pool, 15_000);
+    const nginx = await ctx.startNginx(stack);
+
+    const path = `/problems/${id}`;
+    const service = await fetch(stack.base + path);
+    const edge = await fetch(nginx.base + path);
+    const page = Buffer.from(await service.arrayBuffer());
+    const etag = service.headers.get('etag')!;
+    if (edge.headers.get('etag') !== etag || edge.headers.get('x-request-id') !== null) {
+      throw new Error('nginx does not serve the service\'s file from disk; see test/deploy/nginx.test.ts');
+    }
+    await edge.arrayBuffer();
+    ctx.log(`page ${path}: ${page.length} bytes of HTML, ETag ${etag}; ${CONNECTIONS} connections, ${SECONDS} s per run`);
+
+    const load = async (label: string, base: string, headers?: Record<string, string>): Promise<HttpLoadResult> => {
+      const result = await runHttpLoad({ url: base + path, connections: CONNECTIONS, seconds: SECONDS, headers });
+      ctx.log(`${label.padEnd(16)} ${Math.round(result.requestsPerSecond).toLocaleString('en')} req/s, p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms, statuses ${JSON.stringify(result.statuses)}`);
+      return result;
+    };
+    await runHttpLoad({ url: stack.base + path, connections: CONNECTIONS, seconds: WARMUP_SECONDS });
+    await runHttpLoad({ url: nginx.base + path, connections: CONNECTIONS, seconds: WARMUP_SECONDS });
+    const conditional = { 'If-None-Match': etag };
+    const serviceGet = await load('service GET', stack.base);
+    const nginxGet = await load('nginx GET', nginx.base);
+    const service304 = await load('service 304', stack.base, conditional);
+    const nginx304 = await load('nginx 304', nginx.base, conditional);
+
+    const notes: string[] = [];
+    for (const [label, r, status] of [['service GET', serviceGet, '200'], ['nginx GET', nginxGet, '200'], ['service 304', service304, '304'], ['nginx 304', nginx304, '304']] as const) {
+      const other = r.requests - (r.statuses[status] ?? 0);
+      if (other > 0 || r.errors > 0) notes.push(`${label}: ${other} answers were not ${status}, ${r.errors} errors`);
+    }
+    notes.push('autocannon (one process, one core) shares the machine with the server it measures; nginx may be held back by the client.');
+
+    const nginxLabel = 'nginx, same file';
+    const comparisons: Comparison[] = [
+      { metric: 'GET 200 throughput, service', unit: 'req/s', value: serviceGet.requestsPerSecond, baselineLabel: nginxLabel, baseline: nginxGet.requestsPerSecond, better: 'higher' },
+      { metric: 'GET 304 throughput, service', unit: 'req/s', value: service304.requestsPerSecond, baselineLabel: nginxLabel, baseline: nginx304.requestsPerSecond, better: 'higher' },
+      { metric: 'GET 200 latency p99, service', unit: 'ms', value: serviceGet.latencyMs.p99, baselineLabel: nginxLabel, baseline: nginxGet.latencyMs.p99, better: 'lower' },
+      { metric: 'GET 304 latency p99, service', unit: 'ms', value: service304.latencyMs.p99, baselineLabel: nginxLabel, baseline: nginx304.latencyMs.p99, better: 'lower' },
+    ];
+    return {
+      comparisons,
+      details: {
+        path, pageBytes: page.length, connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS,
+        nginxWorkers: 1,
+        runs: Object.fromEntries(Object.entries({ serviceGet, nginxGet, service304, nginx304 }).map(([k, r]) => [k, { ...r, requestsPerSecond: round(r.requestsPerSecond) }])),
+      },
+      notes,
+    };
+  },
+};

@@ -1,0 +1,120 @@
+/**
+ * docker-compose.yml and the Dockerfile cannot run here (no Docker), so this
+ * checks what can go wrong without running them: the YAML parses, services
+ * run the package's npm scripts with environments the service's config
+ * accepts, they share one projections volume where each one looks for it,
+ * and nginx gets a value for every placeholder of the shipped config.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { ConfigSchema, loadConfig } from '../../core/config.ts';
+import { NGINX_CONFIG } from '../helpers/nginx.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+interface Service {
+  build?: { context: string; target: string };
+  image?: string;
+  command?: string[];
+  environment?: Record<string, string>;
+  volumes?: string[];
+  depends_on?: Record<string, { condition: string }>;
+  deploy?: { replicas?: number };
+}
+
+let compose: { services: Record<string, Service>; volumes: Record<string, unknown> };
+let scripts: Record<string, string>;
+let dockerfile: string;
+
+beforeAll(async () => {
+  compose = parse(await readFile(path.join(ROOT, 'docker-compose.yml'), 'utf8'));
+  scripts = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')).scripts;
+  dockerfile = await readFile(path.join(ROOT, 'Dockerfile'), 'utf8');
+});
+
+const service = (name: string): Service => {
+  const found = compose.services[name];
+  if (!found) throw new Error(`docker-compose.yml has no service ${name}`);
+  return found;
+};
+
+/** `name:/path[:ro]` → where a named volume is mounted and whether read-only. */
+function mountOf(s: Service, volume: string): { target: string; readOnly: boolean } | null {
+  const entry = (s.volumes ?? []).find((v) => v.split(':')[0] === volume);
+  if (!entry) return null;
+  const [, target, mode] = entry.split(':');
+  return { target: target!, readOnly: mode === 'ro' };
+}
+
+/** Compose's `${VAR:-default}` as Compose would expand it with nothing set. */
+const withDefaults = (env: Record<string, string>) =>
+  Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v).replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1')]));
+
+/** Stage name → its FROM image, from the Dockerfile. */
+const stages = () => new Map([...dockerfile.matchAll(/^FROM\s+(\S+)\s+AS\s+(\S+)/gim)].map((m) => [m[2]!, m[1]!]));
+
+describe('docker-compose.yml', () => {
+  it('has Postgres, Redis, a one-shot migration, the API, the worker and nginx', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(['api', 'migrate', 'nginx', 'postgres', 'redis', 'worker']);
+  });
+
+  it.each([
+    ['migrate', 'migrate', 'node db/cli-migrate.ts'],
+    ['api', 'start:api', 'node api/server.ts'],
+    ['worker', 'start:worker', 'node worker/main.ts'],
+  ])('runs %s with `npm run %s`, the package script that starts %s', (name, script, entry) => {
+    expect(service(name).command).toEqual(['npm', 'run', script]);
+    expect(scripts[script]).toBe(entry);
+  });
+
+  it('builds the service from the Dockerfile\'s node:24 stage and nginx from its edge stage', () => {
+    const images = stages();
+    expect(images.get('build')).toMatch(/^node:24\b/);
+    expect(images.get('app')).toMatch(/^node:24\b/);
+    for (const name of ['migrate', 'api', 'worker']) expect(service(name).build).toEqual({ context: '.', target: 'app' });
+    expect(service('nginx').build).toEqual({ context: '.', target: 'edge' });
+    expect(images.get('edge')).toMatch(/^nginx:/);
+    expect(dockerfile).toMatch(/^COPY deploy\/nginx\/agent-knowledge\.conf \/etc\/nginx\/templates\/default\.conf\.template$/m);
+  });
+
+  it('gives the service only settings its config knows, and values it accepts', () => {
+    const known = new Set(Object.keys(ConfigSchema.shape));
+    for (const name of ['migrate', 'api', 'worker']) {
+      const env = withDefaults(service(name).environment ?? {});
+      for (const key of Object.keys(env)) expect([name, key, known.has(key)]).toEqual([name, key, true]);
+      expect(() => loadConfig(env)).not.toThrow();
+    }
+    const api = loadConfig(withDefaults(service('api').environment!));
+    expect(api.HOST).toBe('0.0.0.0');
+    expect(api.TRUST_PROXY).toBe(true);
+  });
+
+  it('runs several API processes and migrates before any of them or the worker starts', () => {
+    expect(service('api').deploy?.replicas).toBeGreaterThanOrEqual(2);
+    expect(service('migrate').depends_on?.postgres).toEqual({ condition: 'service_healthy' });
+    for (const name of ['api', 'worker']) {
+      expect(service(name).depends_on?.migrate).toEqual({ condition: 'service_completed_successfully' });
+      expect(service(name).depends_on?.redis).toEqual({ condition: 'service_healthy' });
+    }
+  });
+
+  it('shares one projections volume: the worker writes where the API and nginx read', () => {
+    expect(compose.volumes).toHaveProperty('projections');
+    const worker = mountOf(service('worker'), 'projections');
+    const api = mountOf(service('api'), 'projections');
+    const nginx = mountOf(service('nginx'), 'projections');
+    expect(worker).toEqual({ target: service('worker').environment!.PROJECTIONS_DIR, readOnly: false });
+    expect(api).toEqual({ target: service('api').environment!.PROJECTIONS_DIR, readOnly: true });
+    expect(nginx).toEqual({ target: service('nginx').environment!.AK_PROJECTIONS_DIR, readOnly: true });
+  });
+
+  it('gives nginx a value for every placeholder of the shipped config, pointing at the API and the built assets', async () => {
+    const placeholders = new Set([...(await readFile(NGINX_CONFIG, 'utf8')).matchAll(/\$\{(AK_[A-Z_]+)\}/g)].map((m) => m[1]!));
+    const env = service('nginx').environment!;
+    expect(Object.keys(env).sort()).toEqual([...placeholders].sort());
+    expect(env.AK_UPSTREAM).toBe(`api:${service('api').environment!.PORT}`);
+    expect(dockerfile).toContain(`COPY --from=build /app/dist/client ${env.AK_CLIENT_DIR}`);
+  });
+});
