@@ -12,6 +12,7 @@ import { serveApiIndex } from './routes/api-index.ts';
 import { createAssetHandler } from './routes/assets.ts';
 import { createCollectionHandlers } from './routes/collections.ts';
 import { createAdmissionHandler, createWhoamiHandler } from './routes/identity.ts';
+import { STATIC_PAGES } from './routes/pages.ts';
 import { createWriteHandler } from './routes/writes.ts';
 import { createProjectionReader } from './routes/projections.ts';
 import { CACHE } from './representation.ts';
@@ -38,6 +39,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   resource(app, '/', { GET: (c) => asset(c, 'index.html', CACHE.collection) });
   resource(app, '/_astro/:file', { GET: (c) => asset(c, `_astro/${c.req.param('file')}`) });
   resource(app, '/api/v1', { GET: serveApiIndex });
+  for (const page of STATIC_PAGES) {
+    resource(app, page.path, { GET: (c) => asset(c, page.file, CACHE.page, page.contentSecurityPolicy) });
+  }
 
   resource(app, '/api/public/admission', { POST: createAdmissionHandler(deps) });
   resource(app, '/api/whoami', { GET: createWhoamiHandler(deps) });

@@ -1,0 +1,19 @@
+/**
+ * The prerendered pages (`export const prerender = true` in site/pages):
+ * help in three media types and the browser pages. Astro writes them to the
+ * client build; the API serves them like any other static file.
+ */
+export interface StaticPage {
+  /** The public path. */
+  path: string;
+  /** The file under the client build directory; its extension gives the media type. */
+  file: string;
+  /** When the page needs more than the default policy; the page's <meta> tag says the same. */
+  contentSecurityPolicy?: string;
+}
+
+export const STATIC_PAGES: readonly StaticPage[] = [
+  { path: '/agent-help/authentication', file: 'agent-help/authentication/index.html' },
+  { path: '/agent-help/authentication.json', file: 'agent-help/authentication.json' },
+  { path: '/agent-help/authentication.md', file: 'agent-help/authentication.md' },
+];
