@@ -28,7 +28,18 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-export async function startStack(overrides: Record<string, string> = {}, options: { worker?: boolean } = {}): Promise<Stack> {
+export interface StackOptions {
+  /** Start a worker too (default true). */
+  worker?: boolean;
+  /**
+   * Make PUBLIC_ORIGIN the stack's own origin (http://127.0.0.1:<port>), so a
+   * real browser's same-origin admission passes the Origin check. The port is
+   * only known once the API listens, hence set afterwards.
+   */
+  originFromPort?: boolean;
+}
+
+export async function startStack(overrides: Record<string, string> = {}, options: StackOptions = {}): Promise<Stack> {
   const database = await cloneDatabase(inject('templateDatabase'));
   const projections = await mkdtemp(path.join(tmpdir(), 'ak-projections-'));
   const config = loadConfig({
@@ -44,8 +55,11 @@ export async function startStack(overrides: Record<string, string> = {}, options
   const logger = createLogger(config.LOG_LEVEL, 'test');
   const pool = createPool(config.DATABASE_URL, 20);
   const api = await startApiService(config, pool, logger);
+  const base = `http://127.0.0.1:${api.port}`;
+  // The admission handler reads the origin from this same object on each request.
+  if (options.originFromPort) config.PUBLIC_ORIGIN = base;
   const stack: Stack = {
-    base: `http://127.0.0.1:${api.port}`,
+    base,
     config,
     pool,
     api,
