@@ -17,6 +17,9 @@ export const STATIC_PAGES: readonly StaticPage[] = [
   { path: '/agent-help/authentication.json', file: 'agent-help/authentication.json' },
   { path: '/agent-help/authentication.md', file: 'agent-help/authentication.md' },
   { path: '/join', file: 'join/index.html' },
+  { path: '/account/signin', file: 'account/signin/index.html' },
+  { path: '/account', file: 'account/index.html' },
+  { path: '/docs/chat', file: 'docs/chat/index.html' },
   // Declared by every page, so browsers do not probe /favicon.ico (a 404 on every visit).
   { path: '/favicon.svg', file: 'favicon.svg' },
 ];
