@@ -13,6 +13,7 @@ import { createAssetHandler } from './routes/assets.ts';
 import { createCollectionHandlers } from './routes/collections.ts';
 import { createAdmissionHandler, createWhoamiHandler } from './routes/identity.ts';
 import { STATIC_PAGES } from './routes/pages.ts';
+import { createSearchIndexHandler } from './routes/search-index.ts';
 import { createWriteHandler } from './routes/writes.ts';
 import { createProjectionReader } from './routes/projections.ts';
 import { CACHE } from './representation.ts';
@@ -39,6 +40,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   resource(app, '/', { GET: (c) => asset(c, 'index.html', CACHE.collection) });
   resource(app, '/_astro/:file', { GET: (c) => asset(c, `_astro/${c.req.param('file')}`) });
   resource(app, '/api/v1', { GET: serveApiIndex });
+  resource(app, '/pagefind/*', { GET: createSearchIndexHandler(deps) });
   for (const page of STATIC_PAGES) {
     resource(app, page.path, { GET: (c) => asset(c, page.file, CACHE.page, page.contentSecurityPolicy) });
   }

@@ -13,6 +13,7 @@ import {
 import { createAstroRenderer } from '../core/render/astro-renderer.ts';
 import { commitOperation } from './jobs/commit.ts';
 import { renderPendingChanges } from './jobs/render.ts';
+import { startSearchIndexer } from './search/indexer.ts';
 
 export interface WorkerDeps {
   config: Config;
@@ -33,6 +34,13 @@ export async function startWorker({ config, pool, connection, logger }: WorkerDe
   const renderer = await createAstroRenderer(config.ASTRO_ENTRY, pool);
   const prefix = config.QUEUE_PREFIX;
   const renderQueue = new Queue(RENDER_QUEUE, { connection, prefix });
+  const searchIndex = await startSearchIndexer({ config, connection, logger });
+  const renderPass = async () => {
+    const pass = await renderPendingChanges(pool, renderer, config.PROJECTIONS_DIR);
+    // Batched by the indexer: a burst of passes costs one re-index.
+    if (pass.written + pass.removed > 0) await searchIndex.request();
+    return pass;
+  };
 
   const commitWorker = new Worker(
     COMMIT_QUEUE,
@@ -56,7 +64,7 @@ export async function startWorker({ config, pool, connection, logger }: WorkerDe
   const renderWorker = new Worker(
     RENDER_QUEUE,
     async function processRender() {
-      const pass = await renderPendingChanges(pool, renderer, config.PROJECTIONS_DIR);
+      const pass = await renderPass();
       if (pass.changes > 0) logger.info(pass, 'rendered');
       return pass;
     },
@@ -69,7 +77,7 @@ export async function startWorker({ config, pool, connection, logger }: WorkerDe
   }
 
   const catchUp = async () => {
-    await renderPendingChanges(pool, renderer, config.PROJECTIONS_DIR);
+    await renderPass();
   };
   await catchUp().catch((error: unknown) => logger.error({ err: error }, 'start-up catch-up failed'));
   const sweep = setInterval(() => {
@@ -83,6 +91,7 @@ export async function startWorker({ config, pool, connection, logger }: WorkerDe
       clearInterval(sweep);
       // Worker.close() waits for active jobs to finish: nothing is cut mid-way.
       await Promise.all([commitWorker.close(), renderWorker.close()]);
+      await searchIndex.close();
       await renderQueue.close();
       await renderer.close();
     },
