@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { etagOf } from '../../core/etag.ts';
+import { countUnrenderedChanges } from '../../db/queries/changes.ts';
 import { admit, errorOf, eventually, problemBody, send, type Agent } from '../helpers/client.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
@@ -35,6 +36,8 @@ beforeAll(async () => {
   }
   await send(stack.base, agent, 'POST', `/api/solutions/${solutionIds[0]}/outcomes`, { signal: 'worked' });
   await rendered(`problems/${problemId}.json`, (t) => t.includes('"worked": 1'));
+  // The JSON is written before the Markdown and the other records of the same pass: wait for the whole pass.
+  await eventually(async () => (await countUnrenderedChanges(stack.pool)) === 0);
 });
 afterAll(() => stack.close());
 
