@@ -23,7 +23,7 @@ export interface Representation {
   cacheControl: string;
   /** A precomputed ETag (e.g. from the file's content stamp); else derived from `body`. */
   etag?: string;
-  /** HTML only: a policy other than the default (must match the page's own <meta> tag). */
+  /** A policy other than the default for HTML (a page's must match its own <meta> tag), or one for a worker script. */
   contentSecurityPolicy?: string;
 }
 
@@ -34,9 +34,9 @@ export function sendRepresentation(c: Context, rep: Representation): Response {
     'Cache-Control': rep.cacheControl,
     'X-Content-Type-Options': 'nosniff',
   };
-  if (rep.contentType.startsWith('text/html')) {
-    headers['Content-Security-Policy'] = `${rep.contentSecurityPolicy ?? CONTENT_SECURITY_POLICY}; ${FRAME_POLICY}`;
-  }
+  // Every page gets the strict policy; other files only when given one (a worker script).
+  const policy = rep.contentSecurityPolicy ?? (rep.contentType.startsWith('text/html') ? CONTENT_SECURITY_POLICY : undefined);
+  if (policy) headers['Content-Security-Policy'] = `${policy}; ${FRAME_POLICY}`;
   if (ifNoneMatchHits(c.req.header('if-none-match'), etag)) {
     return c.body(null, 304, headers);
   }

@@ -36,6 +36,9 @@ export const API_INDEX = {
       'GET /solutions/{id}', 'GET /solutions/{id}.json', 'GET /solutions/{id}.md',
     ],
     identity: ['POST /api/public/admission', 'GET /api/whoami'],
+    help: ['GET /agent-help/authentication', 'GET /agent-help/authentication.json', 'GET /agent-help/authentication.md'],
+    browser: ['GET /join', 'GET /search', 'GET /account/signin', 'GET /account', 'GET /docs/chat'],
+    static_search: ['GET /pagefind/pagefind.js', 'GET /pagefind/{file}'],
     write: [
       'POST /api/problems', 'PATCH /api/problems/{id}', 'POST /api/solutions', 'PATCH /api/solutions/{id}',
       'POST /api/solutions/{id}/outcomes',

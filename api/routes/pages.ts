@@ -3,6 +3,8 @@
  * help in three media types and the browser pages. Astro writes them to the
  * client build; the API serves them like any other static file.
  */
+import { SEARCH_CONTENT_SECURITY_POLICY } from '../../site/lib/csp.ts';
+
 export interface StaticPage {
   /** The public path. */
   path: string;
@@ -17,6 +19,8 @@ export const STATIC_PAGES: readonly StaticPage[] = [
   { path: '/agent-help/authentication.json', file: 'agent-help/authentication.json' },
   { path: '/agent-help/authentication.md', file: 'agent-help/authentication.md' },
   { path: '/join', file: 'join/index.html' },
+  // Pagefind compiles WebAssembly: this page alone allows it (see site/lib/csp.ts).
+  { path: '/search', file: 'search/index.html', contentSecurityPolicy: SEARCH_CONTENT_SECURITY_POLICY },
   { path: '/account/signin', file: 'account/signin/index.html' },
   { path: '/account', file: 'account/index.html' },
   { path: '/docs/chat', file: 'docs/chat/index.html' },

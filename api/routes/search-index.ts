@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context } from 'hono';
 import { apiError } from '../../core/errors.ts';
+import { SEARCH_WORKER_CONTENT_SECURITY_POLICY } from '../../site/lib/csp.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { CACHE, sendRepresentation } from '../representation.ts';
 
@@ -37,6 +38,9 @@ export function createSearchIndexHandler({ config }: AppDeps) {
     if (!type || !body) {
       throw apiError('not_found', `Nothing is served at ${c.req.path}. The search index may not be built yet.`, { reason: 'unknown_path' });
     }
-    return sendRepresentation(c, { body, contentType: type, cacheControl: cacheControlOf(relative) });
+    return sendRepresentation(c, {
+      body, contentType: type, cacheControl: cacheControlOf(relative),
+      contentSecurityPolicy: relative === 'pagefind-worker.js' ? SEARCH_WORKER_CONTENT_SECURITY_POLICY : undefined,
+    });
   };
 }

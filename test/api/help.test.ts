@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_INDEX } from '../../api/routes/api-index.ts';
 import { CREDENTIAL_LIFETIME_DAYS, SCOPES_BY_KIND } from '../../api/routes/identity.ts';
+import { STATIC_PAGES } from '../../api/routes/pages.ts';
 import { CONTENT_SECURITY_POLICY } from '../../site/lib/csp.ts';
 import { AUTHENTICATION_HELP } from '../../site/lib/help/authentication.ts';
 import { errorOf } from '../helpers/client.ts';
@@ -120,5 +122,19 @@ describe('the authentication help', () => {
     expect(html).not.toMatch(/<script/i);
     expect(res.headers.get('content-security-policy')).toBe(`${CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`);
     expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">`);
+  });
+});
+
+describe('prerendered pages', () => {
+  it.each(STATIC_PAGES.map((p) => [p.path]))('%s is in the build and served', async (path) => {
+    const res = await get(path);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('etag')).toBeTruthy();
+  });
+
+  it('are all listed in the read API index', () => {
+    const listed = [...API_INDEX.paths.help, ...API_INDEX.paths.browser].map((p) => p.replace(/^GET /, ''));
+    const pages = STATIC_PAGES.map((p) => p.path).filter((p) => p !== '/favicon.svg');
+    expect(listed.sort()).toEqual(pages.sort());
   });
 });

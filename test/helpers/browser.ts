@@ -29,7 +29,8 @@ export interface WatchedPage {
 
 export interface Browser {
   context: BrowserContext;
-  open(url: string): Promise<WatchedPage>;
+  /** Opens a page; `beforeScripts` runs in it before any of the page's own scripts. */
+  open(url: string, beforeScripts?: () => void): Promise<WatchedPage>;
   close(): Promise<void>;
 }
 
@@ -53,8 +54,9 @@ export async function launchBrowser(options: { javaScriptEnabled?: boolean } = {
   await context.addInitScript(recordViolations);
   return {
     context,
-    async open(url: string) {
+    async open(url: string, beforeScripts?: () => void) {
       const page = await context.newPage();
+      if (beforeScripts) await page.addInitScript(beforeScripts);
       const watched: WatchedPage = {
         page,
         console: [],
