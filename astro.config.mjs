@@ -10,6 +10,8 @@ export default defineConfig({
   adapter: node({ mode: 'middleware' }),
   // CSS goes to files under /_astro/ so the strict CSP needs no inline styles.
   build: { inlineStylesheets: 'never' },
+  // Scripts likewise: Vite would inline small ones, which `script-src 'self'` blocks.
+  vite: { build: { assetsInlineLimit: 0 } },
   devToolbar: { enabled: false },
   // The service checks Origin itself where the contract asks for it.
   security: { checkOrigin: false },

@@ -17,6 +17,8 @@ import { createChangesHandler } from './routes/changes.ts';
 import { createCollectionHandlers } from './routes/collections.ts';
 import { createInboxHandler } from './routes/inbox.ts';
 import { createAdmissionHandler, createWhoamiHandler } from './routes/identity.ts';
+import { STATIC_PAGES } from './routes/pages.ts';
+import { createSearchIndexHandler } from './routes/search-index.ts';
 import { createWriteHandler } from './routes/writes.ts';
 import { createOperatorHandlers } from './routes/operator.ts';
 import { createProjectionReader } from './routes/projections.ts';
@@ -55,6 +57,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const operator = createOperatorHandlers(deps);
   resource(app, '/api/ops/rebuild', { POST: operator.rebuild });
   resource(app, '/api/ops/status', { GET: operator.status });
+
+  resource(app, '/pagefind/*', { GET: createSearchIndexHandler(deps) });
+  for (const page of STATIC_PAGES) {
+    resource(app, page.path, { GET: (c) => asset(c, page.file, CACHE.page, page.contentSecurityPolicy) });
+  }
 
   resource(app, '/api/public/admission', { POST: createAdmissionHandler(deps) });
   resource(app, '/api/whoami', { GET: createWhoamiHandler(deps) });

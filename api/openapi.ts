@@ -11,6 +11,7 @@ import {
   ProjectionSchema, WhoamiSchema,
 } from '../core/schemas/responses.ts';
 import { COLLECTION } from '../core/types.ts';
+import { STATIC_PAGES } from './routes/pages.ts';
 import { WRITE_OPERATIONS } from './write-operations.ts';
 
 type Json = Record<string, unknown>;
@@ -105,6 +106,14 @@ export function buildOpenApiDocument(): Json {
       413: error('Too large.'), 415: error('JSON required.'), 429: error('Rate limited.'),
     },
   });
+  for (const page of STATIC_PAGES) {
+    const type = page.file.endsWith('.json') ? 'application/json' : page.file.endsWith('.md') ? 'text/markdown'
+      : page.file.endsWith('.svg') ? 'image/svg+xml' : 'text/html';
+    add(page.path, 'get', read('A prerendered page (help, browser pages); works without JavaScript except /join and /search.', [], type === 'application/json' ? { type: 'object' } : { type: 'string' }, type));
+  }
+  add('/pagefind/{file}', 'get', read('The static search index (Pagefind) the /search page loads.', [
+    { name: 'file', in: 'path', required: true, schema: { type: 'string' } },
+  ], { type: 'string' }, 'application/octet-stream'));
   add('/mcp/participate', 'post', {
     summary: 'Tool protocol (MCP, Streamable HTTP, stateless): whoami, read tools and one tool per write operation.',
     description: 'JSON-RPC 2.0 over POST. Writes need a bearer credential and share idempotency keys with HTTP.',

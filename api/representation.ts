@@ -12,6 +12,8 @@ export const CACHE = {
   collection: 'public, max-age=10, stale-while-revalidate=60',
   /** Hash-named build assets never change. */
   asset: 'public, max-age=31536000, immutable',
+  /** Prerendered pages change only with a deploy; revalidate by ETag after a few minutes. */
+  page: 'public, max-age=300, stale-while-revalidate=3600',
   private: 'private, no-store',
 } as const;
 
@@ -21,6 +23,8 @@ export interface Representation {
   cacheControl: string;
   /** A precomputed ETag (e.g. from the file's content stamp); else derived from `body`. */
   etag?: string;
+  /** A policy other than the default for HTML (a page's must match its own <meta> tag), or one for a worker script. */
+  contentSecurityPolicy?: string;
 }
 
 export function sendRepresentation(c: Context, rep: Representation): Response {
@@ -30,9 +34,9 @@ export function sendRepresentation(c: Context, rep: Representation): Response {
     'Cache-Control': rep.cacheControl,
     'X-Content-Type-Options': 'nosniff',
   };
-  if (rep.contentType.startsWith('text/html')) {
-    headers['Content-Security-Policy'] = `${CONTENT_SECURITY_POLICY}; ${FRAME_POLICY}`;
-  }
+  // Every page gets the strict policy; other files only when given one (a worker script).
+  const policy = rep.contentSecurityPolicy ?? (rep.contentType.startsWith('text/html') ? CONTENT_SECURITY_POLICY : undefined);
+  if (policy) headers['Content-Security-Policy'] = `${policy}; ${FRAME_POLICY}`;
   if (ifNoneMatchHits(c.req.header('if-none-match'), etag)) {
     return c.body(null, 304, headers);
   }

@@ -34,6 +34,8 @@ export const ConfigSchema = z.object({
   /** Seconds a client is told to wait after a 503 on a write. */
   RETRY_AFTER_SECONDS: intFrom(2),
   WORKER_CONCURRENCY: intFrom(8),
+  /** How long a search re-index waits after the first request, so a burst of writes costs one run. */
+  SEARCH_INDEX_DELAY_MS: z.coerce.number().int().min(0).default(1000),
   /** Rate limits: requests per window, per identity (writes) or client address. */
   WRITE_RATE_LIMIT: intFrom(120),
   WRITE_RATE_WINDOW_SECONDS: intFrom(60),

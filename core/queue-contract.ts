@@ -11,6 +11,11 @@ export const COMMIT_QUEUE = 'commit';
 export const RENDER_QUEUE = 'render';
 export const COMMIT_JOB = 'commit-operation';
 export const RENDER_JOB = 'render-changes';
+/** Rebuilds the static Pagefind index from the rendered record pages (worker/search/). */
+export const SEARCH_INDEX_QUEUE = 'search-index';
+export const SEARCH_INDEX_JOB = 'rebuild-search-index';
+/** One deduplication id for every index request: at most one run waiting and one running. */
+export const SEARCH_INDEX_DEDUPLICATION_ID = 'search-index';
 
 export const OPERATIONS = [
   'create_problem', 'edit_problem', 'create_solution', 'edit_solution', 'report_outcome',

@@ -15,6 +15,7 @@ import { createAstroRenderer } from '../core/render/astro-renderer.ts';
 import { commitOperation } from './jobs/commit.ts';
 import { rebuild } from './jobs/rebuild.ts';
 import { renderPendingChanges } from './jobs/render.ts';
+import { startSearchIndexer } from './search/indexer.ts';
 
 export interface WorkerDeps {
   config: Config;
@@ -34,6 +35,9 @@ const SWEEP_MS = 30_000;
 export async function startWorker({ config, pool, logger }: WorkerDeps): Promise<WorkerRuntime> {
   const renderer = await createAstroRenderer(config.ASTRO_ENTRY, pool);
   const metrics = createWorkerMetrics();
+  const backend = queueBackendOf(config);
+  const renderQueue = createQueue(backend, RENDER_QUEUE);
+  const searchIndex = await startSearchIndexer({ config, logger });
   const renderPass = async () => {
     const stop = metrics.renderLatency.startTimer();
     const pass = await renderPendingChanges(pool, renderer, config.PROJECTIONS_DIR).finally(stop);
@@ -41,10 +45,10 @@ export async function startWorker({ config, pool, logger }: WorkerDeps): Promise
     metrics.renderedFiles.inc({ result: 'unchanged' }, pass.unchanged);
     metrics.renderedFiles.inc({ result: 'removed' }, pass.removed);
     if (pass.changes > 0) logger.info(pass, 'rendered');
+    // Batched by the indexer: a burst of passes costs one re-index.
+    if (pass.written + pass.removed > 0) await searchIndex.request();
     return pass;
   };
-  const backend = queueBackendOf(config);
-  const renderQueue = createQueue(backend, RENDER_QUEUE);
 
   const commitWorker = createWorker(
     backend,
@@ -78,6 +82,7 @@ export async function startWorker({ config, pool, logger }: WorkerDeps): Promise
         if (p.done === p.total || p.done % 100 === 0) void job.updateProgress(p).catch(() => {});
       });
       logger.info({ target, ...counts }, 'rebuild finished');
+      if (counts.written + counts.removed > 0) await searchIndex.request();
       return counts;
     },
     2,
@@ -104,6 +109,7 @@ export async function startWorker({ config, pool, logger }: WorkerDeps): Promise
       clearInterval(sweep);
       // Worker.close() waits for active jobs to finish: nothing is cut mid-way.
       await Promise.all([commitWorker.close(), renderWorker.close()]);
+      await searchIndex.close();
       await renderQueue.close();
       await renderer.close();
     },

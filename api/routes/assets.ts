@@ -9,18 +9,21 @@ import { CACHE, sendRepresentation } from '../representation.ts';
 const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.html': 'text/html; charset=utf-8',
   '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.woff2': 'font/woff2', '.json': 'application/json',
+  '.md': 'text/markdown; charset=utf-8',
 };
 
 export function createAssetHandler({ config }: AppDeps) {
   const root = path.resolve(config.ASTRO_CLIENT_DIR);
-  return async function serveAsset(c: Context, relative: string, cacheControl: string = CACHE.asset): Promise<Response> {
+  return async function serveAsset(
+    c: Context, relative: string, cacheControl: string = CACHE.asset, contentSecurityPolicy?: string,
+  ): Promise<Response> {
     const file = path.resolve(root, `.${path.posix.normalize(`/${relative}`)}`);
     const missing = () => apiError('not_found', `Nothing is served at ${new URL(c.req.url).pathname}.`, { reason: 'unknown_path' });
     if (!file.startsWith(root + path.sep)) throw missing();
     const body = await readFile(file).catch(() => null);
     if (!body) throw missing();
     return sendRepresentation(c, {
-      body, contentType: TYPES[path.extname(file)] ?? 'application/octet-stream', cacheControl,
+      body, contentType: TYPES[path.extname(file)] ?? 'application/octet-stream', cacheControl, contentSecurityPolicy,
     });
   };
 }

@@ -36,7 +36,7 @@ beforeAll(async () => {
   }
   await send(stack.base, agent, 'POST', `/api/solutions/${solutionIds[0]}/outcomes`, { signal: 'worked' });
   await rendered(`problems/${problemId}.json`, (t) => t.includes('"worked": 1'));
-  // One pass writes the problem before its solutions: wait for the whole pass, not the first file.
+  // The JSON is written before the Markdown and the other records of the same pass: wait for the whole pass.
   await eventually(async () => (await countUnrenderedChanges(stack.pool)) === 0);
 });
 afterAll(() => stack.close());

@@ -30,10 +30,17 @@ export interface Stack {
 }
 
 export interface StackOptions {
+  /** Start a worker too (default true). */
   worker?: boolean;
   captureLogs?: boolean;
   /** The migrated database to clone; inside vitest, the run's template (benches pass their own). */
   templateDatabase?: string;
+  /**
+   * Make PUBLIC_ORIGIN the stack's own origin (http://127.0.0.1:<port>), so a
+   * real browser's same-origin admission passes the Origin check. The port is
+   * only known once the API listens, hence set afterwards.
+   */
+  originFromPort?: boolean;
 }
 
 export async function startStack(overrides: Record<string, string> = {}, options: StackOptions = {}): Promise<Stack> {
@@ -54,8 +61,11 @@ export async function startStack(overrides: Record<string, string> = {}, options
   const logger = options.captureLogs ? createLogger('trace', 'test', sink) : createLogger(config.LOG_LEVEL, 'test');
   const pool = createPool(config.DATABASE_URL, 20);
   const api = await startApiService(config, pool, logger);
+  const base = `http://127.0.0.1:${api.port}`;
+  // The admission handler reads the origin from this same object on each request.
+  if (options.originFromPort) config.PUBLIC_ORIGIN = base;
   const stack: Stack = {
-    base: `http://127.0.0.1:${api.port}`,
+    base,
     logs,
     config,
     pool,

@@ -1,0 +1,46 @@
+/**
+ * The static Pagefind bundle the worker publishes under PROJECTIONS_DIR/pagefind
+ * (worker/search/). The browser's search loads it piece by piece.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Context } from 'hono';
+import { apiError } from '../../core/errors.ts';
+import { SEARCH_WORKER_CONTENT_SECURITY_POLICY } from '../../site/lib/csp.ts';
+import type { AppDeps } from '../app-deps.ts';
+import { CACHE, sendRepresentation } from '../representation.ts';
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.json': 'application/json',
+  // Compressed WASM and index chunks: Pagefind fetches them as bytes and decodes them itself.
+  '.pagefind': 'application/octet-stream',
+  '.pf_meta': 'application/octet-stream',
+  '.pf_index': 'application/octet-stream',
+  '.pf_fragment': 'application/octet-stream',
+  '.pf_filter': 'application/octet-stream',
+};
+
+/** The entry names the current index, so it is always revalidated; chunks are named by their content. */
+function cacheControlOf(file: string): string {
+  if (file === 'pagefind-entry.json') return 'no-cache';
+  if (/\.pf_[a-z]+$/.test(file)) return CACHE.asset;
+  return CACHE.record;
+}
+
+export function createSearchIndexHandler({ config }: AppDeps) {
+  const root = path.resolve(config.PROJECTIONS_DIR, 'pagefind');
+  return async function serveSearchIndex(c: Context): Promise<Response> {
+    const relative = c.req.path.slice('/pagefind/'.length);
+    const file = path.resolve(root, `.${path.posix.normalize(`/${relative}`)}`);
+    const type = TYPES[path.extname(file)];
+    const body = type && file.startsWith(root + path.sep) ? await readFile(file).catch(() => null) : null;
+    if (!type || !body) {
+      throw apiError('not_found', `Nothing is served at ${c.req.path}. The search index may not be built yet.`, { reason: 'unknown_path' });
+    }
+    return sendRepresentation(c, {
+      body, contentType: type, cacheControl: cacheControlOf(relative),
+      contentSecurityPolicy: relative === 'pagefind-worker.js' ? SEARCH_WORKER_CONTENT_SECURITY_POLICY : undefined,
+    });
+  };
+}

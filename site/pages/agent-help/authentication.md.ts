@@ -1,0 +1,7 @@
+import type { APIRoute } from 'astro';
+import { authenticationMarkdown } from '../../lib/help/authentication-markdown.ts';
+import { markdownResponse } from '../../lib/markdown.ts';
+
+export const prerender = true;
+
+export const GET: APIRoute = () => markdownResponse(authenticationMarkdown());
