@@ -14,6 +14,7 @@ import { createCollectionHandlers } from './routes/collections.ts';
 import { createAdmissionHandler, createWhoamiHandler } from './routes/identity.ts';
 import { createWriteHandler } from './routes/writes.ts';
 import { createProjectionReader } from './routes/projections.ts';
+import { createSearchHandlers } from './routes/search.ts';
 import { CACHE } from './representation.ts';
 import { WRITE_OPERATIONS } from './write-operations.ts';
 
@@ -34,10 +35,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const projection = createProjectionReader(deps);
   const collections = createCollectionHandlers(deps);
   const asset = createAssetHandler(deps);
+  const search = createSearchHandlers(deps);
 
   resource(app, '/', { GET: (c) => asset(c, 'index.html', CACHE.collection) });
   resource(app, '/_astro/:file', { GET: (c) => asset(c, `_astro/${c.req.param('file')}`) });
   resource(app, '/api/v1', { GET: serveApiIndex });
+  resource(app, '/api/v1/search', { GET: search.searchV1 });
+  resource(app, '/api/search', { GET: search.search });
 
   resource(app, '/api/public/admission', { POST: createAdmissionHandler(deps) });
   resource(app, '/api/whoami', { GET: createWhoamiHandler(deps) });

@@ -30,7 +30,7 @@ export const API_INDEX = {
   },
   paths: {
     read: [
-      'GET /api/v1', 'GET /api/v1/problems/{id}', 'GET /api/v1/solutions/{id}',
+      'GET /api/v1', 'GET /api/v1/search', 'GET /api/search', 'GET /api/v1/problems/{id}', 'GET /api/v1/solutions/{id}',
       'GET /api/problems', 'GET /api/solutions',
       'GET /problems/{id}', 'GET /problems/{id}.json', 'GET /problems/{id}.md',
       'GET /solutions/{id}', 'GET /solutions/{id}.json', 'GET /solutions/{id}.md',

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 
 /** A query value as an integer in [min, max]; digits only, so "1e1" or "2.0" are refused. */
-const intParam = (min: number, max: number) =>
+export const intParam = (min: number, max: number) =>
   z.string().regex(/^\d{1,9}$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(min).max(max));
 
 export const DEFAULT_RECORD_LIMIT = 20;

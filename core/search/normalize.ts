@@ -65,19 +65,25 @@ export function exactKeys(normalized: string): string[] {
 
 /** Fragments of a query line are keys only with this many words: shorter runs collide too easily. */
 const MIN_FRAGMENT_WORDS = 3;
+/** How many words of its own a pasted line may carry before and after the literal (timestamps, levels, loggers, detail). */
+const MAX_EXTRA_WORDS = 8;
 
 /**
- * The exact-match keys of a query: those of `exactKeys`, plus the runs of
- * whole words at the start and at the end of each line. A log line pasted
- * with its own timestamp, level or prefix ("(error) …", "npm ERR! …"), or
- * with trailing detail, still equals the record's literal line exactly.
+ * The exact-match keys of a query: those of `exactKeys`, plus each run of
+ * whole words that drops up to 8 words from the start and the end of a
+ * line. A log line pasted with its own timestamp, level or prefix
+ * ("(error) …", "npm ERR! …"), or with trailing detail, still equals the
+ * record's literal line exactly; its coverage then says how much of the
+ * query the record accounts for.
  */
 export function queryKeys(normalized: string): string[] {
   const keys = new Set(exactKeys(normalized));
   for (const line of normalized.split('\n')) {
     const words = line.split(' ');
-    for (let i = 1; i < words.length; i++) {
-      for (const fragment of [words.slice(0, i).join(' '), words.slice(i).join(' ')]) {
+    const n = words.length;
+    for (let start = 0; start <= Math.min(MAX_EXTRA_WORDS, n - 1); start++) {
+      for (let end = Math.max(start + 1, n - MAX_EXTRA_WORDS); end <= n; end++) {
+        const fragment = words.slice(start, end).join(' ');
         if (wordCount(fragment) >= MIN_FRAGMENT_WORDS && isKeyLine(fragment)) keys.add(fragment);
       }
     }

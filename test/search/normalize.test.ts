@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { exactKeys, isKeyLine, keyHash, normalizeLiteral, queryKeys } from '../../core/search/normalize.ts';
+import { likePattern } from '../../core/search/run-search.ts';
 
 describe('normalizeLiteral masks what differs between machines', () => {
   it.each([
@@ -96,15 +97,31 @@ describe('exactKeys', () => {
 });
 
 describe('queryKeys', () => {
-  it('adds the leading and trailing word runs of each line, so prefixed log lines still match', () => {
-    const keys = queryKeys(normalizeLiteral('[2024-01-01 10:00:00] (error) MISCONF Redis is configured to save'));
+  it('adds the runs of words left when a line loses up to 8 words at either end, so pasted log lines still match', () => {
+    const keys = queryKeys(normalizeLiteral('[2024-01-01 10:00:00] (error) MISCONF Redis is configured to save (pid 7)'));
     expect(keys).toContain('misconf redis is configured to save');
+    expect(keys).toContain('misconf redis is configured to save (pid <n>)');
     expect(keys).toContain('[<time>] (error) misconf redis');
     expect(keys).not.toContain('to save');
+  });
+
+  it('does not drop more than 8 words from either end of a line', () => {
+    const words = Array.from({ length: 20 }, (_, i) => `w${'x'.repeat(i % 3)}ord${String.fromCharCode(97 + i)}`);
+    const keys = queryKeys(words.join(' '));
+    expect(keys).toContain(words.slice(8, 12).join(' '));
+    expect(keys).not.toContain(words.slice(9, 12).join(' '));
+    expect(keys).not.toContain(words.slice(8, 11).join(' '));
   });
 
   it('keeps the stored keys of the text', () => {
     const text = normalizeLiteral('Error: connect ECONNREFUSED ::1:5432\n    at TCPConnectWrap.afterConnect (node:net:1555:16)');
     expect(queryKeys(text)).toEqual(expect.arrayContaining(exactKeys(text)));
+  });
+});
+describe('likePattern', () => {
+  it('escapes LIKE wildcards and refuses text too short for trigrams', () => {
+    expect(likePattern('err_module_not_found 100%')).toBe(String.raw`%err\_module\_not\_found 100\%%`);
+    expect(likePattern(String.raw`a\b`)).toBe(String.raw`%a\\b%`);
+    expect(likePattern('ab')).toBeNull();
   });
 });
