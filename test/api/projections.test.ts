@@ -35,6 +35,8 @@ beforeAll(async () => {
   }
   await send(stack.base, agent, 'POST', `/api/solutions/${solutionIds[0]}/outcomes`, { signal: 'worked' });
   await rendered(`problems/${problemId}.json`, (t) => t.includes('"worked": 1'));
+  // Records render in id order, so the solution's file is written after its problem's.
+  await rendered(`solutions/${solutionIds[0]}.json`, (t) => t.includes('"worked": 1'));
 });
 afterAll(() => stack.close());
 
