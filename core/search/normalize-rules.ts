@@ -32,6 +32,9 @@ export interface NormalizeRule {
   replacement: string;
 }
 
+/** A severity word that opens a line; the line means the same without it. */
+export const SEVERITY_PREFIX = String.raw`(?:error|fatal|warning|warn|critical|severe|panic): *`;
+
 export const NORMALIZE_RULES: readonly NormalizeRule[] = [
   { name: 'control characters', pattern: String.raw`[\u0001-\u0008\u000e-\u001f\u007f]`, replacement: ' ' },
   // Straight, curly and back quotes vary by shell, OS and locale; none carries meaning.
@@ -67,11 +70,16 @@ export const NORMALIZE_RULES: readonly NormalizeRule[] = [
     pattern: String.raw`[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[t ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]+)?)?(?:z|[+-][0-9]{2}:?[0-9]{2})?)?`,
     replacement: '<time>',
   },
+  { name: 'slash dates (nginx, syslog)', pattern: String.raw`[0-9]{4}/[0-9]{2}/[0-9]{2}`, replacement: '<time>' },
   { name: 'clock times', pattern: String.raw`(?<![0-9:])[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?`, replacement: '<time>' },
   { name: 'ipv4 addresses', pattern: String.raw`(?<![0-9.])[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?![0-9])`, replacement: '<ip>' },
   { name: 'bracketed ipv6 addresses', pattern: String.raw`\[[0-9a-f:.]*:[0-9a-f:.]*\]`, replacement: '<ip>' },
   { name: 'ipv6 loopback', pattern: String.raw`(?<![a-z0-9_:])::(?:ffff:<ip>|1)(?![0-9a-f])`, replacement: '<ip>' },
   { name: 'localhost', pattern: String.raw`(?<![a-z0-9_.-])localhost(?![a-z0-9_-])`, replacement: '<ip>' },
+  // ":::3000" is Node's any-address "::" and a port.
+  { name: 'ipv6 any address', pattern: String.raw`(?<![a-z0-9_:])::(?=:[0-9])`, replacement: '<ip>' },
+  // "db.internal (10.1.2.3)": a host name shown with its address is as machine-specific as the address.
+  { name: 'host names with their address', pattern: String.raw`(?<![a-z0-9.<-])[a-z0-9][a-z0-9.-]*(?= \(<ip>\))`, replacement: '<ip>' },
   { name: 'hex numbers', pattern: String.raw`(?<![a-z0-9_])0x[0-9a-f]+`, replacement: '<hex>' },
   // Commit, container and object ids: hex runs of 7+ with both a digit and a letter.
   { name: 'hex ids', pattern: String.raw`(?<![a-z0-9_])(?=[a-f]*[0-9])(?=[0-9]*[a-f])[0-9a-f]{7,}(?![a-z0-9_])`, replacement: '<hex>' },
@@ -87,12 +95,16 @@ export const NORMALIZE_RULES: readonly NormalizeRule[] = [
   },
   { name: 'numbers after a colon (ports, lines)', pattern: String.raw`(?<=:)[0-9]+`, replacement: '<n>' },
   { name: 'long numbers', pattern: String.raw`(?<![a-z0-9_])[0-9]{4,}(?![a-z0-9_])`, replacement: '<n>' },
+  { name: 'java thread names', pattern: String.raw`(?<=exception in thread )[^ \n]+`, replacement: '<thread>' },
+  { name: 'nginx connection numbers', pattern: String.raw`(?<![a-z0-9_])\*[0-9]+`, replacement: '*<n>' },
   {
     name: 'durations and sizes',
     pattern: String.raw`(?<![a-z0-9_.])[0-9]+(?:\.[0-9]+)?(ms|s|sec|secs|seconds|m|min|mins|minutes|h|hr|hours|kb|mb|gb|kib|mib|gib|b|bytes)(?![a-z0-9_])`,
     replacement: '<n>$1',
   },
   { name: 'space around line breaks', pattern: String.raw` *\n[ \n]*`, replacement: '\n' },
+  // Severity words vary by client ("FATAL:" from psql, "error:" from a driver) for one message.
+  { name: 'leading severity words', pattern: String.raw`(^|\n)${SEVERITY_PREFIX}`, replacement: '$1' },
   { name: 'leading and trailing space', pattern: String.raw`^[ \n]+|[ \n]+$`, replacement: '' },
 ];
 

@@ -4,7 +4,7 @@
  * and are mirrored by the SQL function that normalizes stored documents.
  */
 import { createHash } from 'node:crypto';
-import { KEY_LINE, NORMALIZE_RULES } from './normalize-rules.ts';
+import { KEY_LINE, NORMALIZE_RULES, SEVERITY_PREFIX } from './normalize-rules.ts';
 
 const COMPILED = NORMALIZE_RULES.map((rule) => ({ regex: new RegExp(rule.pattern, 'g'), replacement: rule.replacement }));
 
@@ -40,6 +40,7 @@ function charLength(text: string): number {
 const WORD = new RegExp(KEY_LINE.word, 'g');
 const PLACEHOLDER = new RegExp(KEY_LINE.placeholder, 'g');
 const BOILERPLATE = new RegExp(KEY_LINE.boilerplate);
+const LEADING_SEVERITY = new RegExp(`^${SEVERITY_PREFIX}`);
 
 /** Words of a normalized line, placeholders not counted. */
 function wordCount(line: string): number {
@@ -64,7 +65,7 @@ export function exactKeys(normalized: string): string[] {
 }
 
 /** Fragments of a query line are keys only with this many words: shorter runs collide too easily. */
-const MIN_FRAGMENT_WORDS = 3;
+const MIN_FRAGMENT_WORDS = 2;
 /** How many words of its own a pasted line may carry before and after the literal (timestamps, levels, loggers, detail). */
 const MAX_EXTRA_WORDS = 8;
 
@@ -74,7 +75,8 @@ const MAX_EXTRA_WORDS = 8;
  * line. A log line pasted with its own timestamp, level or prefix
  * ("(error) …", "npm ERR! …"), or with trailing detail, still equals the
  * record's literal line exactly; its coverage then says how much of the
- * query the record accounts for.
+ * query the record accounts for. A run needs three words as pasted, so two
+ * common words alone never match exactly.
  */
 export function queryKeys(normalized: string): string[] {
   const keys = new Set(exactKeys(normalized));
@@ -83,8 +85,10 @@ export function queryKeys(normalized: string): string[] {
     const n = words.length;
     for (let start = 0; start <= Math.min(MAX_EXTRA_WORDS, n - 1); start++) {
       for (let end = Math.max(start + 1, n - MAX_EXTRA_WORDS); end <= n; end++) {
-        const fragment = words.slice(start, end).join(' ');
-        if (wordCount(fragment) >= MIN_FRAGMENT_WORDS && isKeyLine(fragment)) keys.add(fragment);
+        const pasted = words.slice(start, end).join(' ');
+        // A fragment stands for a line of its own, so it loses a leading severity word as lines do.
+        const fragment = pasted.replace(LEADING_SEVERITY, '');
+        if (wordCount(pasted) >= MIN_FRAGMENT_WORDS && isKeyLine(fragment)) keys.add(fragment);
       }
     }
   }

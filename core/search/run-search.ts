@@ -15,11 +15,12 @@
  */
 import type { Queryable } from '../../db/pool.ts';
 import {
-  findMatchingDocuments, KIND_RANK, listNewestDocuments,
-  type DocumentPage, type DocumentRow, type DocumentType, type SearchFilters,
+  findMatchingDocuments, findQueryTerms, KIND_RANK, listNewestDocuments,
+  type DocumentPage, type DocumentRow, type DocumentType, type MatchQuery, type SearchFilters,
 } from '../../db/queries/search.ts';
 import type { ResourceLinks } from '../types.ts';
 import { MATCH_KINDS, type MatchKind, type SearchMode, type SearchParams } from '../schemas/search-params.ts';
+import { minimumTerms, prefilterQuery } from './keyword-query.ts';
 import { keyHash, normalizeLiteral, queryKeys } from './normalize.ts';
 
 export interface SearchCandidate {
@@ -90,11 +91,14 @@ export async function runSearch(db: Queryable, params: SearchParams): Promise<Se
     // Nothing to match (q empty, or only quotes and space): the newest records that pass the filters.
     found = await listNewestDocuments(db, filters, offset, params.limit);
   } else {
-    const query = {
+    const terms = await findQueryTerms(db, normalized);
+    const query: Omit<MatchQuery, 'level'> = {
       keys: queryKeys(normalized).map(keyHash),
       wholeKey: keyHash(normalized),
       pattern: likePattern(normalized),
-      words: normalized,
+      terms,
+      prefilter: prefilterQuery(terms),
+      minTerms: minimumTerms(terms.length),
       filters,
       offset,
       limit: params.limit,
@@ -104,6 +108,9 @@ export async function runSearch(db: Queryable, params: SearchParams): Promise<Se
     found = await findMatchingDocuments(db, { ...query, level: KIND_RANK[first] });
     for (const kind of looser) {
       if (found.total > 0) break;
+      // What a stricter kind just failed to find, the looser run need not look for again.
+      if (tried.includes('exact')) query.keys = [];
+      if (tried.includes('substring')) query.pattern = null;
       tried.push(kind);
       found = await findMatchingDocuments(db, { ...query, level: KIND_RANK[kind] });
     }

@@ -68,6 +68,8 @@ BEGIN
   s := regexp_replace(s, '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}', '<uuid>', 'g');
   -- dates and timestamps
   s := regexp_replace(s, '[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[t ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]+)?)?(?:z|[+-][0-9]{2}:?[0-9]{2})?)?', '<time>', 'g');
+  -- slash dates (nginx, syslog)
+  s := regexp_replace(s, '[0-9]{4}/[0-9]{2}/[0-9]{2}', '<time>', 'g');
   -- clock times
   s := regexp_replace(s, '(?<![0-9:])[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?', '<time>', 'g');
   -- ipv4 addresses
@@ -78,6 +80,10 @@ BEGIN
   s := regexp_replace(s, '(?<![a-z0-9_:])::(?:ffff:<ip>|1)(?![0-9a-f])', '<ip>', 'g');
   -- localhost
   s := regexp_replace(s, '(?<![a-z0-9_.-])localhost(?![a-z0-9_-])', '<ip>', 'g');
+  -- ipv6 any address
+  s := regexp_replace(s, '(?<![a-z0-9_:])::(?=:[0-9])', '<ip>', 'g');
+  -- host names with their address
+  s := regexp_replace(s, '(?<![a-z0-9.<-])[a-z0-9][a-z0-9.-]*(?= \(<ip>\))', '<ip>', 'g');
   -- hex numbers
   s := regexp_replace(s, '(?<![a-z0-9_])0x[0-9a-f]+', '<hex>', 'g');
   -- hex ids
@@ -90,10 +96,16 @@ BEGIN
   s := regexp_replace(s, '(?<=:)[0-9]+', '<n>', 'g');
   -- long numbers
   s := regexp_replace(s, '(?<![a-z0-9_])[0-9]{4,}(?![a-z0-9_])', '<n>', 'g');
+  -- java thread names
+  s := regexp_replace(s, '(?<=exception in thread )[^ \n]+', '<thread>', 'g');
+  -- nginx connection numbers
+  s := regexp_replace(s, '(?<![a-z0-9_])\*[0-9]+', '*<n>', 'g');
   -- durations and sizes
   s := regexp_replace(s, '(?<![a-z0-9_.])[0-9]+(?:\.[0-9]+)?(ms|s|sec|secs|seconds|m|min|mins|minutes|h|hr|hours|kb|mb|gb|kib|mib|gib|b|bytes)(?![a-z0-9_])', '<n>\1', 'g');
   -- space around line breaks
   s := regexp_replace(s, ' *\n[ \n]*', E'\n', 'g');
+  -- leading severity words
+  s := regexp_replace(s, '(^|\n)(?:error|fatal|warning|warn|critical|severe|panic): *', '\1', 'g');
   -- leading and trailing space
   s := regexp_replace(s, '^[ \n]+|[ \n]+$', '', 'g');
   RETURN s;

@@ -31,8 +31,12 @@ export interface MatchQuery {
   wholeKey: string;
   /** `%query%` with LIKE's wildcards escaped, or null when too short for trigrams. */
   pattern: string | null;
-  /** The normalized query, for full text. */
-  words: string;
+  /** The query's full-text terms (`findQueryTerms`), what coverage is the share of. */
+  terms: string[];
+  /** A tsquery every keyword match satisfies (keyword-query.ts), or null when the query has no terms. */
+  prefilter: string | null;
+  /** Terms a keyword match must hold. */
+  minTerms: number;
   filters: SearchFilters;
   offset: number;
   limit: number;
@@ -69,7 +73,8 @@ const TOTALS = `count(*)::int AS total,
   (count(*) FILTER (WHERE type = 'solution'))::int AS solutions,
   (count(*) FILTER (WHERE type = 'discussion'))::int AS discussions`;
 
-const COLUMNS = `id, type, title, snippet, product, status, kind, coverage, worked, partially_worked, did_not_work`;
+/** What a candidate shows, read only for the rows of the page. */
+const DOCUMENT_COLUMNS = `d.id, d.type, d.title, d.snippet, d.product, d.status, d.worked, d.partially_worked, d.did_not_work`;
 
 interface PageRow extends Omit<DocumentRow, 'id'> {
   id: string | null;
@@ -102,41 +107,62 @@ function filterParams(f: SearchFilters): unknown[] {
  * ranked by kind, coverage, signals (worked > partially > did not work) and
  * recency; with the totals over all matches.
  */
+/**
+ * The full-text terms of a normalized query, as single-term tsquery texts
+ * ('postgr'): English stems, stop words dropped, each once.
+ */
+export async function findQueryTerms(db: Queryable, words: string): Promise<string[]> {
+  const r = await db.query<{ term: string }>(
+    `SELECT DISTINCT term FROM unnest(string_to_array(plainto_tsquery('english'::regconfig, $1::text)::text, ' & ')) AS term
+      WHERE term <> '' ORDER BY term`,
+    [words],
+  );
+  return r.rows.map((row) => row.term);
+}
+
 export async function findMatchingDocuments(db: Queryable, q: MatchQuery): Promise<DocumentPage> {
+  // One pass: the indexes a level needs are OR-ed into one bitmap, and each
+  // candidate is read once, where its kind, terms held and coverage are
+  // computed. A record that contains the whole query holds all its terms
+  // (but a last word cut short), so at the keywords level only records
+  // holding all terms but one pay for LIKE, and the trigram index is asked
+  // only for queries of under four terms, which "half of the terms" could
+  // otherwise miss. Candidates stay narrow (no text) until the page is cut.
   const r = await db.query<PageRow>(
-    `WITH terms AS (
-       SELECT ARRAY(SELECT DISTINCT t FROM unnest(string_to_array(
-                plainto_tsquery('english'::regconfig, $10::text)::text, ' & ')) AS t)::tsquery[] AS each
-     ), hits AS (
-       SELECT d.id, 0 AS kind, d.exact_keys && ARRAY[$8::text] AS whole
-         FROM search_documents d WHERE d.exact_keys && $7::text[] AND ${FILTERS}
-       UNION ALL
-       SELECT d.id, 1, true
-         FROM search_documents d
-        WHERE $11::int >= 1 AND $9::text IS NOT NULL AND d.text_norm LIKE $9::text AND ${FILTERS}
-       UNION ALL
-       SELECT d.id, 2, false
-         FROM search_documents d
-        WHERE $11::int >= 2 AND numnode(plainto_tsquery('english'::regconfig, $10::text)) > 0
-          AND d.tsv @@ replace(plainto_tsquery('english'::regconfig, $10::text)::text, ' & ', ' | ')::tsquery
-          AND ${FILTERS}
-     ), best AS (
-       SELECT id, min(kind) AS kind, bool_or(whole) AS whole FROM hits GROUP BY id
-     ), ranked AS (
-       SELECT d.id, d.type, d.title, d.snippet, d.product, d.status, d.worked, d.partially_worked, d.did_not_work,
-              d.updated_at, b.kind,
-              CASE WHEN b.whole OR cardinality(t.each) = 0 THEN 1
-                   ELSE (SELECT count(*) FROM unnest(t.each) AS term WHERE d.tsv @@ term)::float8 / cardinality(t.each)
-              END AS coverage
-         FROM best b JOIN search_documents d ON d.id = b.id CROSS JOIN terms t
+    `WITH matched AS MATERIALIZED (
+       SELECT id, type, updated_at, score, kind,
+              CASE WHEN kind = 1 OR whole OR cardinality($10::text[]) = 0 THEN 1
+                   ELSE held::float8 / cardinality($10::text[]) END AS coverage
+         FROM (
+           SELECT d.id, d.type, d.updated_at,
+                  d.worked + 0.5::float8 * d.partially_worked - d.did_not_work AS score,
+                  held.n AS held,
+                  CASE WHEN d.exact_keys && $7::text[] THEN 0
+                       WHEN $9::text IS NOT NULL AND ($11::int = 1 OR held.n >= cardinality($10::text[]) - 1)
+                            AND d.text_norm LIKE $9::text THEN 1
+                       ELSE 2 END AS kind,
+                  d.exact_keys && ARRAY[$8::text] AS whole
+             FROM search_documents d
+            CROSS JOIN LATERAL (
+              SELECT count(*)::int AS n FROM unnest($10::text[]::tsquery[]) AS term WHERE d.tsv @@ term) held
+            WHERE (d.exact_keys && $7::text[]
+                   OR ($9::text IS NOT NULL AND ($11::int = 1 OR ($11::int = 2 AND cardinality($10::text[]) < 4))
+                       AND d.text_norm LIKE $9::text)
+                   OR ($11::int = 2 AND $12::text IS NOT NULL AND d.tsv @@ $12::text::tsquery))
+              AND ${FILTERS}
+         ) candidate
+        WHERE kind < 2 OR held >= $13::int
      )
-     SELECT totals.*, page.* FROM (SELECT ${TOTALS} FROM ranked) totals
-     LEFT JOIN LATERAL (
-       SELECT ${COLUMNS} FROM ranked
-        ORDER BY kind, coverage DESC, worked + 0.5 * partially_worked - did_not_work DESC, updated_at DESC, id DESC
-        OFFSET $5::int LIMIT $6::int
-     ) page ON true`,
-    [...filterParams(q.filters), q.offset, q.limit, q.keys, q.wholeKey, q.pattern, q.words, q.level],
+     SELECT totals.*, page.kind, page.coverage, ${DOCUMENT_COLUMNS}
+       FROM (SELECT ${TOTALS} FROM matched) totals
+       LEFT JOIN LATERAL (
+         SELECT id, kind, coverage, score, updated_at FROM matched
+          ORDER BY kind, coverage DESC, score DESC, updated_at DESC, id DESC
+          OFFSET $5::int LIMIT $6::int
+       ) page ON true
+       LEFT JOIN search_documents d ON d.id = page.id
+      ORDER BY page.kind, page.coverage DESC, page.score DESC, page.updated_at DESC, page.id DESC`,
+    [...filterParams(q.filters), q.offset, q.limit, q.keys, q.wholeKey, q.pattern, q.terms, q.level, q.prefilter, q.minTerms],
   );
   return toDocumentPage(r.rows);
 }
@@ -148,8 +174,7 @@ export async function listNewestDocuments(
   const r = await db.query<PageRow>(
     `SELECT totals.*, page.* FROM (SELECT ${TOTALS} FROM search_documents d WHERE ${FILTERS}) totals
      LEFT JOIN LATERAL (
-       SELECT d.id, d.type, d.title, d.snippet, d.product, d.status, ${KIND_RANK.keywords} AS kind, 0 AS coverage,
-              d.worked, d.partially_worked, d.did_not_work
+       SELECT ${KIND_RANK.keywords} AS kind, 0 AS coverage, ${DOCUMENT_COLUMNS}
          FROM search_documents d WHERE ${FILTERS}
         ORDER BY d.created_at DESC, d.id DESC OFFSET $5::int LIMIT $6::int
      ) page ON true`,

@@ -5,7 +5,7 @@ import { likePattern } from '../../core/search/run-search.ts';
 describe('normalizeLiteral masks what differs between machines', () => {
   it.each([
     ['unix paths with line and column', 'at Object.<anonymous> (/home/alice/app/index.js:12:5)', 'at object.<anonymous> (<path>)'],
-    ['windows paths', String.raw`Error: ENOENT: no such file or directory, open 'C:\Users\Bob\proj\config.json'`, 'error: enoent: no such file or directory, open <path>'],
+    ['windows paths', String.raw`Error: ENOENT: no such file or directory, open 'C:\Users\Bob\proj\config.json'`, 'enoent: no such file or directory, open <path>'],
     ['windows paths with forward slashes', 'open C:/Users/bob/x.txt failed', 'open <path> failed'],
     ['program files', String.raw`"C:\Program Files (x86)\nodejs\node.exe" is not recognized`, '<path> is not recognized'],
     ['home-relative and dot-relative paths', 'see ~/.npm/_logs/debug.log and ./src/app.ts', 'see <path> and <path>'],
@@ -31,6 +31,10 @@ describe('normalizeLiteral masks what differs between machines', () => {
     ['quotes of every kind', 'Cannot find module ‘express’ or "lodash" or `chalk`', 'cannot find module express or lodash or chalk'],
     ['space, tabs and blank lines', '  Error:\tboom  \r\n\r\n   at   x  ', 'error: boom\nat x'],
     ['NUL and control characters', 'bad\u0000byte\u0007here', 'bad byte here'],
+    ['severity words that start a line', 'FATAL:  sorry, too many clients already\nwarning: retrying', 'sorry, too many clients already\nretrying'],
+    ['host names shown with their address', 'connection to server at "db.internal" (10.1.2.3), port 6432 failed', 'connection to server at <ip> (<ip>), port <n> failed'],
+    ['java thread names', 'Exception in thread "pool-1-thread-3" java.lang.OutOfMemoryError', 'exception in thread <thread> java.lang.outofmemoryerror'],
+    ['slash dates and nginx connection numbers', '2025/01/17 22:04:09 [error] 88#88: *7 connect() failed', '<time> <time> [error] 88#88: *<n> connect() failed'],
   ])('%s', (_name, input, expected) => {
     expect(normalizeLiteral(input)).toBe(expected);
   });
@@ -38,6 +42,8 @@ describe('normalizeLiteral masks what differs between machines', () => {
   it.each([
     ['ports differ', 'Error: connect ECONNREFUSED 127.0.0.1:5432', 'Error: connect ECONNREFUSED 127.0.0.1:5433'],
     ['ipv4 and ipv6 loopback', 'Error: connect ECONNREFUSED 127.0.0.1:5432', 'Error: connect ECONNREFUSED ::1:5432'],
+    ['ipv4 and ipv6 any address', 'listen EADDRINUSE: address already in use :::3000', 'listen EADDRINUSE: address already in use 0.0.0.0:8080'],
+    ['severity as printed by different clients', 'FATAL:  password authentication failed for user "app"', 'error: password authentication failed for user "app"'],
     ['OS paths', 'Cannot find module \'/home/a/app/dist/main.js\'', "Cannot find module 'C:\\Users\\b\\app\\dist\\main.js'"],
     ['temp dirs', 'EACCES: permission denied, mkdir \'/tmp/npm-1234-abcd/x\'', "EACCES: permission denied, mkdir '/var/folders/xy/T/npm-99/x'"],
     ['Go trace line numbers', 'main.main()\n\t/home/u/go/src/app/main.go:12 +0x1d', 'main.main()\n\t/build/app/main.go:57 +0x2f'],
@@ -49,6 +55,7 @@ describe('normalizeLiteral masks what differs between machines', () => {
   it.each([
     ['exit codes', 'exited with code 1', 'exited with code 137'],
     ['errno codes', 'Error: ENOENT', 'Error: EACCES'],
+    ['error classes', 'TypeError: x is not a function', 'RangeError: x is not a function'],
     ['HTTP statuses', 'Request failed with status code 404', 'Request failed with status code 500'],
     ['TypeScript error codes', 'error TS2345: Argument', 'error TS2322: Argument'],
   ])('keeps what tells errors apart: %s', (_name, a, b) => {
