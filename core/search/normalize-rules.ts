@@ -19,7 +19,9 @@
  * - replacements with `$1` back-references (translated to `\1` for SQL) and
  *   no other special characters.
  * Text is lower-cased (ASCII letters only, as both engines do it alike)
- * before the rules run. test/search/normalize-sql.test.ts checks that the two
+ * before the rules run. Rules that share a replacement share one pattern:
+ * PostgreSQL keeps only 32 compiled expressions per session, and a trigger
+ * that cycles through more recompiles every one of them for every row. test/search/normalize-sql.test.ts checks that the two
  * engines agree on every evaluation literal and variant.
  *
  * Changing a rule means a new migration that replaces the SQL function and
@@ -66,23 +68,27 @@ export const NORMALIZE_RULES: readonly NormalizeRule[] = [
   },
   { name: 'uuids', pattern: String.raw`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`, replacement: '<uuid>' },
   {
-    name: 'dates and timestamps',
-    pattern: String.raw`[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[t ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]+)?)?(?:z|[+-][0-9]{2}:?[0-9]{2})?)?`,
+    name: 'dates and timestamps (ISO, or with slashes as nginx and syslog write them)',
+    pattern: String.raw`[0-9]{4}(?:-[0-9]{2}-[0-9]{2}(?:[t ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]+)?)?(?:z|[+-][0-9]{2}:?[0-9]{2})?)?|/[0-9]{2}/[0-9]{2})`,
     replacement: '<time>',
   },
-  { name: 'slash dates (nginx, syslog)', pattern: String.raw`[0-9]{4}/[0-9]{2}/[0-9]{2}`, replacement: '<time>' },
   { name: 'clock times', pattern: String.raw`(?<![0-9:])[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?`, replacement: '<time>' },
   { name: 'ipv4 addresses', pattern: String.raw`(?<![0-9.])[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?![0-9])`, replacement: '<ip>' },
-  { name: 'bracketed ipv6 addresses', pattern: String.raw`\[[0-9a-f:.]*:[0-9a-f:.]*\]`, replacement: '<ip>' },
-  { name: 'ipv6 loopback', pattern: String.raw`(?<![a-z0-9_:])::(?:ffff:<ip>|1)(?![0-9a-f])`, replacement: '<ip>' },
-  { name: 'localhost', pattern: String.raw`(?<![a-z0-9_.-])localhost(?![a-z0-9_-])`, replacement: '<ip>' },
-  // ":::3000" is Node's any-address "::" and a port.
-  { name: 'ipv6 any address', pattern: String.raw`(?<![a-z0-9_:])::(?=:[0-9])`, replacement: '<ip>' },
+  {
+    // Bracketed IPv6, the loopback ::1 (and ::ffff:-mapped IPv4), Node's any-address "::" before a
+    // port (":::3000"), and localhost: one rule, as each alternative starts differently.
+    name: 'ipv6 addresses, loopback and localhost',
+    pattern: String.raw`\[[0-9a-f:.]*:[0-9a-f:.]*\]|(?<![a-z0-9_:])::(?:ffff:<ip>|1)(?![0-9a-f])|(?<![a-z0-9_:])::(?=:[0-9])|(?<![a-z0-9_.-])localhost(?![a-z0-9_-])`,
+    replacement: '<ip>',
+  },
   // "db.internal (10.1.2.3)": a host name shown with its address is as machine-specific as the address.
   { name: 'host names with their address', pattern: String.raw`(?<![a-z0-9.<-])[a-z0-9][a-z0-9.-]*(?= \(<ip>\))`, replacement: '<ip>' },
-  { name: 'hex numbers', pattern: String.raw`(?<![a-z0-9_])0x[0-9a-f]+`, replacement: '<hex>' },
-  // Commit, container and object ids: hex runs of 7+ with both a digit and a letter.
-  { name: 'hex ids', pattern: String.raw`(?<![a-z0-9_])(?=[a-f]*[0-9])(?=[0-9]*[a-f])[0-9a-f]{7,}(?![a-z0-9_])`, replacement: '<hex>' },
+  {
+    // 0x… numbers; and commit, container and object ids: hex runs of 7+ with both a digit and a letter.
+    name: 'hex numbers and ids',
+    pattern: String.raw`(?<![a-z0-9_])0x[0-9a-f]+|(?<![a-z0-9_])(?=[a-f]*[0-9])(?=[0-9]*[a-f])[0-9a-f]{7,}(?![a-z0-9_])`,
+    replacement: '<hex>',
+  },
   {
     name: 'versions',
     pattern: String.raw`(?<![0-9.])[0-9]+(?:\.[0-9]+)+(?:-(?:alpha|beta|rc|pre|dev|canary|next|snapshot)(?:\.?[0-9]+)*)?(?![0-9])`,
@@ -93,8 +99,11 @@ export const NORMALIZE_RULES: readonly NormalizeRule[] = [
     pattern: String.raw`(?<![a-z0-9_])(line|port|pid|process|thread|tid|col|column|position|offset|attempt|worker)([ #:=]{1,2})[0-9]+`,
     replacement: '$1$2<n>',
   },
-  { name: 'numbers after a colon (ports, lines)', pattern: String.raw`(?<=:)[0-9]+`, replacement: '<n>' },
-  { name: 'long numbers', pattern: String.raw`(?<![a-z0-9_])[0-9]{4,}(?![a-z0-9_])`, replacement: '<n>' },
+  {
+    name: 'numbers after a colon (ports, lines) and long numbers',
+    pattern: String.raw`(?<=:)[0-9]+|(?<![a-z0-9_])[0-9]{4,}(?![a-z0-9_])`,
+    replacement: '<n>',
+  },
   { name: 'java thread names', pattern: String.raw`(?<=exception in thread )[^ \n]+`, replacement: '<thread>' },
   { name: 'nginx connection numbers', pattern: String.raw`(?<![a-z0-9_])\*[0-9]+`, replacement: '*<n>' },
   {
@@ -118,8 +127,7 @@ export const NORMALIZE_RULES: readonly NormalizeRule[] = [
 export const KEY_LINE = {
   minChars: 12,
   minWords: 2,
-  /** A word: a run of two or more letters, outside placeholders. */
-  word: '[a-z]{2,}',
-  placeholder: '<[a-z]+>',
+  /** A word: a run of two or more letters (the capture); placeholders match whole, uncaptured, so they never count. */
+  word: '<[a-z]+>|([a-z]{2,})',
   boilerplate: String.raw`^(?:at [^\n]*|file <path>[^\n]*|traceback \(most recent call last\):|during handling of the above exception, another exception occurred:|the above exception was the direct cause of the following exception:|goroutine [^ \n]+ \[[^\]\n]*\]:?|stack backtrace:|caused by:|note: run with rust_backtrace=[^\n]*|npm err! a complete log of this run can be found in:[^\n]*)$`,
 } as const;

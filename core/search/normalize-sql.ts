@@ -34,8 +34,7 @@ $fn$;
 CREATE FUNCTION ak_search_is_key_line(line text) RETURNS boolean
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
   SELECT length(line) >= ${KEY_LINE.minChars}
-     AND (SELECT count(*) FROM regexp_matches(regexp_replace(line, ${sqlLiteral(KEY_LINE.placeholder)}, ' ', 'g'),
-                                              ${sqlLiteral(KEY_LINE.word)}, 'g')) >= ${KEY_LINE.minWords}
+     AND (SELECT count(m[1]) FROM regexp_matches(line, ${sqlLiteral(KEY_LINE.word)}, 'g') AS m) >= ${KEY_LINE.minWords}
      AND line !~ ${sqlLiteral(KEY_LINE.boilerplate)}
 $fn$;
 
@@ -44,7 +43,7 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
   SELECT coalesce(array_agg(DISTINCT md5(k)), '{}'::text[]) FROM (
     SELECT normalized AS k WHERE normalized <> ''
     UNION ALL
-    SELECT line FROM regexp_split_to_table(normalized, E'\\n') AS line WHERE ak_search_is_key_line(line)
+    SELECT line FROM unnest(string_to_array(normalized, E'\\n')) AS line WHERE ak_search_is_key_line(line)
   ) keys
 $fn$;
 `;

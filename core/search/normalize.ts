@@ -38,13 +38,14 @@ function charLength(text: string): number {
 }
 
 const WORD = new RegExp(KEY_LINE.word, 'g');
-const PLACEHOLDER = new RegExp(KEY_LINE.placeholder, 'g');
 const BOILERPLATE = new RegExp(KEY_LINE.boilerplate);
 const LEADING_SEVERITY = new RegExp(`^${SEVERITY_PREFIX}`);
 
 /** Words of a normalized line, placeholders not counted. */
 function wordCount(line: string): number {
-  return line.replace(PLACEHOLDER, ' ').match(WORD)?.length ?? 0;
+  let n = 0;
+  for (const match of line.matchAll(WORD)) if (match[1] !== undefined) n++;
+  return n;
 }
 
 /** Whether a line can identify an error alone (mirrored by SQL `ak_search_is_key_line`). */

@@ -66,36 +66,24 @@ BEGIN
   s := regexp_replace(s, '(?<![a-z0-9_.~/\\<-])[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.[a-z][a-z0-9]{0,5}:[0-9]+(?::[0-9]+)?', '<path>', 'g');
   -- uuids
   s := regexp_replace(s, '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}', '<uuid>', 'g');
-  -- dates and timestamps
-  s := regexp_replace(s, '[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[t ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]+)?)?(?:z|[+-][0-9]{2}:?[0-9]{2})?)?', '<time>', 'g');
-  -- slash dates (nginx, syslog)
-  s := regexp_replace(s, '[0-9]{4}/[0-9]{2}/[0-9]{2}', '<time>', 'g');
+  -- dates and timestamps (ISO, or with slashes as nginx and syslog write them)
+  s := regexp_replace(s, '[0-9]{4}(?:-[0-9]{2}-[0-9]{2}(?:[t ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]+)?)?(?:z|[+-][0-9]{2}:?[0-9]{2})?)?|/[0-9]{2}/[0-9]{2})', '<time>', 'g');
   -- clock times
   s := regexp_replace(s, '(?<![0-9:])[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?', '<time>', 'g');
   -- ipv4 addresses
   s := regexp_replace(s, '(?<![0-9.])[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?![0-9])', '<ip>', 'g');
-  -- bracketed ipv6 addresses
-  s := regexp_replace(s, '\[[0-9a-f:.]*:[0-9a-f:.]*\]', '<ip>', 'g');
-  -- ipv6 loopback
-  s := regexp_replace(s, '(?<![a-z0-9_:])::(?:ffff:<ip>|1)(?![0-9a-f])', '<ip>', 'g');
-  -- localhost
-  s := regexp_replace(s, '(?<![a-z0-9_.-])localhost(?![a-z0-9_-])', '<ip>', 'g');
-  -- ipv6 any address
-  s := regexp_replace(s, '(?<![a-z0-9_:])::(?=:[0-9])', '<ip>', 'g');
+  -- ipv6 addresses, loopback and localhost
+  s := regexp_replace(s, '\[[0-9a-f:.]*:[0-9a-f:.]*\]|(?<![a-z0-9_:])::(?:ffff:<ip>|1)(?![0-9a-f])|(?<![a-z0-9_:])::(?=:[0-9])|(?<![a-z0-9_.-])localhost(?![a-z0-9_-])', '<ip>', 'g');
   -- host names with their address
   s := regexp_replace(s, '(?<![a-z0-9.<-])[a-z0-9][a-z0-9.-]*(?= \(<ip>\))', '<ip>', 'g');
-  -- hex numbers
-  s := regexp_replace(s, '(?<![a-z0-9_])0x[0-9a-f]+', '<hex>', 'g');
-  -- hex ids
-  s := regexp_replace(s, '(?<![a-z0-9_])(?=[a-f]*[0-9])(?=[0-9]*[a-f])[0-9a-f]{7,}(?![a-z0-9_])', '<hex>', 'g');
+  -- hex numbers and ids
+  s := regexp_replace(s, '(?<![a-z0-9_])0x[0-9a-f]+|(?<![a-z0-9_])(?=[a-f]*[0-9])(?=[0-9]*[a-f])[0-9a-f]{7,}(?![a-z0-9_])', '<hex>', 'g');
   -- versions
   s := regexp_replace(s, '(?<![0-9.])[0-9]+(?:\.[0-9]+)+(?:-(?:alpha|beta|rc|pre|dev|canary|next|snapshot)(?:\.?[0-9]+)*)?(?![0-9])', '<ver>', 'g');
   -- numbered lines, ports, processes and threads
   s := regexp_replace(s, '(?<![a-z0-9_])(line|port|pid|process|thread|tid|col|column|position|offset|attempt|worker)([ #:=]{1,2})[0-9]+', '\1\2<n>', 'g');
-  -- numbers after a colon (ports, lines)
-  s := regexp_replace(s, '(?<=:)[0-9]+', '<n>', 'g');
-  -- long numbers
-  s := regexp_replace(s, '(?<![a-z0-9_])[0-9]{4,}(?![a-z0-9_])', '<n>', 'g');
+  -- numbers after a colon (ports, lines) and long numbers
+  s := regexp_replace(s, '(?<=:)[0-9]+|(?<![a-z0-9_])[0-9]{4,}(?![a-z0-9_])', '<n>', 'g');
   -- java thread names
   s := regexp_replace(s, '(?<=exception in thread )[^ \n]+', '<thread>', 'g');
   -- nginx connection numbers
@@ -115,8 +103,7 @@ $fn$;
 CREATE FUNCTION ak_search_is_key_line(line text) RETURNS boolean
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
   SELECT length(line) >= 12
-     AND (SELECT count(*) FROM regexp_matches(regexp_replace(line, '<[a-z]+>', ' ', 'g'),
-                                              '[a-z]{2,}', 'g')) >= 2
+     AND (SELECT count(m[1]) FROM regexp_matches(line, '<[a-z]+>|([a-z]{2,})', 'g') AS m) >= 2
      AND line !~ '^(?:at [^\n]*|file <path>[^\n]*|traceback \(most recent call last\):|during handling of the above exception, another exception occurred:|the above exception was the direct cause of the following exception:|goroutine [^ \n]+ \[[^\]\n]*\]:?|stack backtrace:|caused by:|note: run with rust_backtrace=[^\n]*|npm err! a complete log of this run can be found in:[^\n]*)$'
 $fn$;
 
@@ -125,7 +112,7 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
   SELECT coalesce(array_agg(DISTINCT md5(k)), '{}'::text[]) FROM (
     SELECT normalized AS k WHERE normalized <> ''
     UNION ALL
-    SELECT line FROM regexp_split_to_table(normalized, E'\n') AS line WHERE ak_search_is_key_line(line)
+    SELECT line FROM unnest(string_to_array(normalized, E'\n')) AS line WHERE ak_search_is_key_line(line)
   ) keys
 $fn$;
 

@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type pg from 'pg';
 import { exactKeys, keyHash, normalizeLiteral } from '../../core/search/normalize.ts';
+import { NORMALIZE_RULES } from '../../core/search/normalize-rules.ts';
 import { normalizeFunctionSql } from '../../core/search/normalize-sql.ts';
 import { createPool } from '../../db/pool.ts';
 import { cloneDatabase } from '../helpers/database.ts';
@@ -61,6 +62,12 @@ describe('ak_search_normalize', () => {
   it('is in the migration exactly as generated from the rule table', async () => {
     const migration = await readFile(new URL('../../db/migrations/000003.sql', import.meta.url), 'utf8');
     expect(migration).toContain(normalizeFunctionSql());
+  });
+
+  it('uses fewer regular expressions than PostgreSQL caches per session', () => {
+    // The rules, the key-line word and boilerplate patterns, and the snippet's space pattern run for
+    // every document a trigger refreshes; beyond 32 (MAX_CACHED_RES) each row recompiles them all.
+    expect(NORMALIZE_RULES.length + 3).toBeLessThanOrEqual(32);
   });
 
   it.each([
