@@ -42,10 +42,14 @@ const DIRS = ['src', 'lib', 'server', 'routes', 'services', 'utils', 'jobs', 'ha
 const NAMES = ['index', 'main', 'server', 'client', 'db', 'config', 'users', 'orders', 'auth', 'cache', 'queue', 'payments'];
 const NODE_PKGS = ['express', 'axios', 'lodash', 'react', 'next', 'prisma', 'sequelize', 'typeorm', 'jest', 'webpack', 'vite', 'sharp', 'bcrypt', 'mongoose', 'ioredis', 'kafkajs', 'fastify', 'dotenv', 'zod', 'puppeteer'];
 const PY_PKGS = ['numpy', 'pandas', 'requests', 'flask', 'django', 'fastapi', 'sqlalchemy', 'celery', 'pytest', 'boto3', 'pydantic', 'uvicorn', 'psycopg2', 'torch'];
-const HOSTS = ['db.internal', 'postgres', 'api.example.com', 'registry.npmjs.org', 'redis', 'auth.example.net', 'cache-1.prod', 'mysql.local'];
-const IMAGES = ['acme/api', 'ghcr.io/acme/worker', 'node', 'python', 'postgres', 'nginx', 'registry.acme.io/web'];
-const FIELDS = ['user_id', 'createdAt', 'email', 'total_cents', 'tenantId', 'status', 'order_no'];
-const TABLES = ['orders', 'users', 'invoices', 'sessions', 'events', 'line_items'];
+// Names of hosts, images, tables and fields are each project's own: built from two word lists,
+// so that most seeded literals are distinct errors, as in a real knowledge base, and few are shared.
+const QUALIFIERS = ['user', 'order', 'billing', 'invoice', 'tenant', 'session', 'payment', 'account', 'product', 'cart', 'audit',
+  'report', 'search', 'media', 'shipping', 'catalog', 'ledger', 'export', 'import', 'profile', 'message', 'event', 'job', 'webhook'];
+const NOUNS = ['id', 'items', 'status', 'total', 'events', 'records', 'cache', 'queue', 'store', 'index', 'log', 'state', 'lines',
+  'refs', 'keys', 'stats', 'api', 'db', 'worker', 'gateway', 'service', 'sync', 'batch', 'meta'];
+const identifier = (r: Random, join: string) => `${r.pick(QUALIFIERS)}${join}${r.pick(NOUNS)}`;
+const HOST_SUFFIXES = ['internal', 'svc.cluster.local', 'prod.acme.io', 'example.com', 'local'];
 const OSES = ['Ubuntu 22.04', 'macOS 14', 'Windows 11', 'Debian 12', 'Alpine 3.19', 'Amazon Linux 2023'];
 const RUNTIMES = ['Node', 'Python', 'Go', 'Java', 'Rust', 'Docker'];
 
@@ -69,7 +73,7 @@ const SLOTS: Record<string, (r: Random) => string> = {
   user: (r) => r.pick(USERS),
   port: (r) => String(r.pick([80, 443, 3000, 5432, 6379, 8080, 8443, 9092, 27017, r.int(1024, 65535)])),
   ip: (r) => (r.chance(0.2) ? '::1' : `${r.pick([10, 127, 172, 192])}.${r.int(0, 255)}.${r.int(0, 255)}.${r.int(1, 254)}`),
-  host: (r) => r.pick(HOSTS),
+  host: (r) => `${identifier(r, '-')}.${r.pick(HOST_SUFFIXES)}`,
   ver: (r) => `${r.int(0, 20)}.${r.int(0, 30)}.${r.int(0, 15)}`,
   pid: (r) => String(r.int(100, 99999)),
   hex: (r) => hex(r, 12),
@@ -80,9 +84,9 @@ const SLOTS: Record<string, (r: Random) => string> = {
   status: (r) => String(r.pick([400, 401, 403, 404, 409, 429, 500, 502, 503])),
   pkg: (r) => r.pick(NODE_PKGS),
   pypkg: (r) => r.pick(PY_PKGS),
-  field: (r) => r.pick(FIELDS),
-  table: (r) => r.pick(TABLES),
-  image: (r) => r.pick(IMAGES),
+  field: (r) => (r.chance(0.5) ? identifier(r, '_') : `${r.pick(QUALIFIERS)}${r.pick(NOUNS).replace(/^./, (c) => c.toUpperCase())}`),
+  table: (r) => identifier(r, '_'),
+  image: (r) => r.pick(['acme/', 'ghcr.io/acme/', 'registry.acme.io/']) + identifier(r, '-'),
   os: (r) => r.pick(OSES),
   runtime: (r) => r.pick(RUNTIMES),
   code: (r) => String(r.pick([1, 2, 127, 137, 143])),
@@ -304,4 +308,27 @@ export function draftDiscussion(r: Random): DiscussionDraft {
 /** The literal template of a problem's error, for benchmarks that query variants of seeded errors. */
 export function literalTemplate(template: number): string {
   return TEMPLATES[template]!.literal;
+}
+
+/** A seeded error as another machine prints it: a fresh instance of a template's literal. */
+export function sampleLiteral(r: Random): string {
+  return fill(r, r.pick(TEMPLATES).literal);
+}
+
+/** The first line of a fresh literal cut at a word boundary, as a truncated log shows it. */
+export function sampleTruncated(r: Random): string {
+  const line = sampleLiteral(r).split('\n')[0]!;
+  const words = line.split(' ');
+  return words.slice(0, Math.max(2, Math.min(words.length, r.int(3, 7)))).join(' ');
+}
+
+const SYMPTOM_WORDS = ['fails', 'error', 'after', 'deploy', 'production', 'docker', 'ci', 'intermittent', 'startup', 'timeout', 'upgrade'];
+
+/** A short symptom in an agent's own words: words of a template's title and details, and a few of its own. */
+export function sampleSymptom(r: Random): string {
+  const t = r.pick(TEMPLATES);
+  const words = `${fill(r, r.pick(t.titles))} ${fill(r, r.pick(t.details))}`
+    .toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 3);
+  const picked = Array.from({ length: r.int(2, 4) }, () => r.pick(words));
+  return [...new Set([...picked, r.pick(t.products), r.pick(SYMPTOM_WORDS)])].join(' ');
 }

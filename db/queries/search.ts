@@ -143,8 +143,11 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery): Promi
                        ELSE 2 END AS kind,
                   d.exact_keys && ARRAY[$8::text] AS whole
              FROM search_documents d
+            -- A record equal to the whole query holds every term; only the others are counted.
             CROSS JOIN LATERAL (
-              SELECT count(*)::int AS n FROM unnest($10::text[]::tsquery[]) AS term WHERE d.tsv @@ term) held
+              SELECT CASE WHEN d.exact_keys && ARRAY[$8::text] THEN cardinality($10::text[])
+                          ELSE (SELECT count(*)::int FROM unnest($10::text[]::tsquery[]) AS term WHERE d.tsv @@ term)
+                     END AS n) held
             WHERE (d.exact_keys && $7::text[]
                    OR ($9::text IS NOT NULL AND ($11::int = 1 OR ($11::int = 2 AND cardinality($10::text[]) < 4))
                        AND d.text_norm LIKE $9::text)
