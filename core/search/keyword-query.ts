@@ -1,16 +1,17 @@
 /**
  * The keywords kind: a record matches when it holds at least half of the
- * query's full-text terms (rounded up). One shared word ("error", "docker")
- * is not a match; it would also make every broad query touch most records.
+ * query's full-text terms (rounded up), and at least two when the query has
+ * two or more. One shared word ("error", "docker") is not a match; it would
+ * also make every broad query touch most records.
  *
  * The GIN index cannot say "at least k of n" directly, so the query asks it
  * for a superset it can answer (`prefilterQuery`) and the statement then
  * counts the terms each candidate holds.
  */
 
-/** Terms a keyword match must hold: half of them, rounded up. */
+/** Terms a keyword match must hold: half of them, rounded up, and two of two. */
 export function minimumTerms(termCount: number): number {
-  return Math.ceil(termCount / 2);
+  return Math.max(Math.ceil(termCount / 2), Math.min(termCount, 2));
 }
 
 /** Combinations beyond this make a tsquery the index evaluates slowly. */
@@ -40,7 +41,7 @@ export function prefilterQuery(terms: readonly string[]): string | null {
   const n = terms.length;
   if (n === 0) return null;
   const k = minimumTerms(n);
-  if (k === 1) return terms.join(' | ');
+  if (k === 1) return terms[0]!;
   const groups = binomial(n, k) <= MAX_COMBINATIONS
     ? combinations(terms, k)
     : combinations(terms.slice(0, Math.floor(n / 2) + 2), 2);
