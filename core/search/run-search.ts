@@ -52,6 +52,13 @@ const MODES_TO_TRY: Record<SearchMode, readonly [MatchKind, ...MatchKind[]]> = {
   keywords: ['keywords'],
 };
 
+/**
+ * Coverage and keyword matching count the first 16 distinct terms: a symptom
+ * has fewer, and a long pasted literal that got this far has its message
+ * first and its details after; every term beyond costs a check per candidate.
+ */
+const MAX_TERMS = 16;
+
 /** Trigram indexes need three characters; a shorter substring would scan every document. */
 const MIN_SUBSTRING_CHARS = 3;
 
@@ -91,7 +98,7 @@ export async function runSearch(db: Queryable, params: SearchParams): Promise<Se
     // Nothing to match (q empty, or only quotes and space): the newest records that pass the filters.
     found = await listNewestDocuments(db, filters, offset, params.limit);
   } else {
-    const terms = await findQueryTerms(db, normalized);
+    const terms = await findQueryTerms(db, normalized, MAX_TERMS);
     const query: Omit<MatchQuery, 'level'> = {
       keys: queryKeys(normalized).map(keyHash),
       wholeKey: keyHash(normalized),

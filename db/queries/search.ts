@@ -109,15 +109,25 @@ function filterParams(f: SearchFilters): unknown[] {
  */
 /**
  * The full-text terms of a normalized query, as single-term tsquery texts
- * ('postgr'): English stems, stop words dropped, each once.
+ * ('postgr'): English stems, stop words dropped, each once, in the order
+ * they first appear, at most `max`.
  */
-export async function findQueryTerms(db: Queryable, words: string): Promise<string[]> {
+export async function findQueryTerms(db: Queryable, words: string, max: number): Promise<string[]> {
   const r = await db.query<{ term: string }>(
-    `SELECT DISTINCT term FROM unnest(string_to_array(plainto_tsquery('english'::regconfig, $1::text)::text, ' & ')) AS term
-      WHERE term <> '' ORDER BY term`,
-    [words],
+    `SELECT term FROM unnest(string_to_array(plainto_tsquery('english'::regconfig, $1::text)::text, ' & '))
+              WITH ORDINALITY AS t(term, n)
+      WHERE term <> '' GROUP BY term ORDER BY min(n) LIMIT $2::int`,
+    [words, max],
   );
   return r.rows.map((row) => row.term);
+}
+
+/**
+ * Bounds each statement of the current transaction: a search that would
+ * run longer is cancelled (SQLSTATE 57014) rather than hold a connection.
+ */
+export async function limitStatementTime(db: Queryable, ms: number): Promise<void> {
+  await db.query(`SELECT set_config('statement_timeout', $1::text, true)`, [String(ms)]);
 }
 
 export async function findMatchingDocuments(db: Queryable, q: MatchQuery): Promise<DocumentPage> {

@@ -373,6 +373,23 @@ describe('search as an HTTP read', () => {
     expect(errorOf(await post.json()).code).toBe('unsupported_operation');
   });
 
+  it('answers 503 search_unavailable with Retry-After when the database cannot answer in time', async () => {
+    // A writer holding the table stands in for an overloaded database: the search statement waits, then is cancelled.
+    const blocker = await stack.pool.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query('LOCK TABLE search_documents IN ACCESS EXCLUSIVE MODE');
+      const res = await get('/api/search?q=ECONNREFUSED');
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(errorOf(await res.json())).toMatchObject({ code: 'temporarily_unavailable', reason: 'search_unavailable', retryable: true });
+    } finally {
+      await blocker.query('ROLLBACK');
+      blocker.release();
+    }
+    expect((await get('/api/search?q=ECONNREFUSED')).status).toBe(200);
+  });
+
   it('is listed in the /api/v1 index', async () => {
     const index = await (await get('/api/v1')).json();
     expect(index.paths.read).toEqual(expect.arrayContaining(['GET /api/v1/search', 'GET /api/search']));
