@@ -3,12 +3,13 @@
  * the compact candidates of CONTRACT.md (Reads, Search). Used by both search
  * endpoints, and meant for the tool protocol too.
  *
- * - `exact`: the normalized query, or one of its lines, equals a record's
- *   normalized error literal, title, or one of their lines (or one of the
- *   first 40 lines of its body).
+ * - `exact`: the normalized query, one of its lines, or what is left of a
+ *   line without up to 8 words at either end (a pasted log prefix, trailing
+ *   detail) equals a record's normalized error literal or title, or one of
+ *   their lines or of the first 40 lines of its body.
  * - `substring`: the normalized query occurs in the record's normalized text.
- * - `keywords`: the record holds at least one of the query's English
- *   full-text terms.
+ * - `keywords`: the record holds at least half of the query's English
+ *   full-text terms (two of two or more), of its first 16.
  * A mode admits its kind and every stronger one; each candidate reports the
  * strongest kind it satisfies. `auto` runs exact, then substring, then
  * keywords, and keeps the first that finds anything.

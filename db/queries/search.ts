@@ -101,13 +101,6 @@ function filterParams(f: SearchFilters): unknown[] {
 }
 
 /**
- * One page of documents matching the query at `level` or stronger, each
- * with its strongest kind and its coverage (the share of the query's
- * full-text terms it holds; 1 when it holds the whole normalized query),
- * ranked by kind, coverage, signals (worked > partially > did not work) and
- * recency; with the totals over all matches.
- */
-/**
  * The full-text terms of a normalized query, as single-term tsquery texts
  * ('postgr'): English stems, stop words dropped, each once, in the order
  * they first appear, at most `max`.
@@ -130,6 +123,13 @@ export async function limitStatementTime(db: Queryable, ms: number): Promise<voi
   await db.query(`SELECT set_config('statement_timeout', $1::text, true)`, [String(ms)]);
 }
 
+/**
+ * One page of documents matching the query at `level` or stronger, each
+ * with its strongest kind and its coverage (the share of the query's
+ * full-text terms it holds; 1 when it holds the whole normalized query),
+ * ranked by kind, coverage, signals (worked > partially > did not work) and
+ * recency; with the totals over all matches.
+ */
 export async function findMatchingDocuments(db: Queryable, q: MatchQuery): Promise<DocumentPage> {
   // One pass: the indexes a level needs are OR-ed into one bitmap, and each
   // candidate is read once, where its kind, terms held and coverage are
