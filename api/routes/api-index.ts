@@ -1,5 +1,6 @@
 /** `GET /api/v1`: the read API index, with the policy values and limits. */
 import type { Context } from 'hono';
+import { DEFAULT_SEARCH_LIMIT, SEARCH_Q_MAX_CHARS } from '../../core/schemas/search-params.ts';
 import { MAX_BODY_BYTES } from '../body.ts';
 import { CACHE, sendJson } from '../representation.ts';
 
@@ -16,9 +17,9 @@ export const API_INDEX = {
   },
   authentication: { scheme: 'bearer', whoami: '/api/whoami', admission: '/api/public/admission', help: '/agent-help/authentication.json' },
   limits: {
-    search_q_max_chars: 300,
+    search_q_max_chars: SEARCH_Q_MAX_CHARS,
     product_chars: { min: 1, max: 120 },
-    search_limit: { min: 1, max: 20, default: 7 },
+    search_limit: { min: 1, max: 20, default: DEFAULT_SEARCH_LIMIT },
     record_limit: { min: 1, max: 20, default: 20 },
     page: { min: 1, max: 100, default: 1 },
     changes_limit: { min: 1, max: 100 },

@@ -97,7 +97,7 @@ const SLOTS: Record<string, (r: Random) => string> = {
  * Fills every `{slot}`: slots in `given` take its value, others a fresh one
  * each time, recorded in `seen` (first value per slot) when it is passed.
  */
-export function fill(r: Random, template: string, given: Record<string, string> = {}, seen?: Record<string, string>): string {
+function fill(r: Random, template: string, given: Record<string, string> = {}, seen?: Record<string, string>): string {
   return template.replace(/\{([a-z0-9]+)\}/g, (_, slot: string) => {
     const value = given[slot] ?? SLOTS[slot]?.(r) ?? slot;
     if (seen && !(slot in seen)) seen[slot] = value;
@@ -303,11 +303,6 @@ export function draftDiscussion(r: Random): DiscussionDraft {
   const product = r.pick(TEMPLATES).products[0]!;
   const title = fill(r, r.pick(DISCUSSION_TITLES), { topic: r.pick(TOPICS), topic2: r.pick(TOPICS), product });
   return { title, body: sentences(r, DISCUSSION_BODIES, 2, 4), product: r.chance(0.8) ? product : null };
-}
-
-/** The literal template of a problem's error, for benchmarks that query variants of seeded errors. */
-export function literalTemplate(template: number): string {
-  return TEMPLATES[template]!.literal;
 }
 
 /** A seeded error as another machine prints it: a fresh instance of a template's literal. */
