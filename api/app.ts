@@ -22,6 +22,7 @@ import { createSearchIndexHandler } from './routes/search-index.ts';
 import { createWriteHandler } from './routes/writes.ts';
 import { createOperatorHandlers } from './routes/operator.ts';
 import { createProjectionReader } from './routes/projections.ts';
+import { createSearchHandlers } from './routes/search.ts';
 import { CACHE } from './representation.ts';
 import { WRITE_OPERATIONS } from './write-operations.ts';
 import { createWriteSubmitter } from './write-submission.ts';
@@ -62,6 +63,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   for (const page of STATIC_PAGES) {
     resource(app, page.path, { GET: (c) => asset(c, page.file, CACHE.page, page.contentSecurityPolicy) });
   }
+
+  const search = createSearchHandlers(deps);
+  resource(app, '/api/v1/search', { GET: search.searchV1 });
+  resource(app, '/api/search', { GET: search.search });
 
   resource(app, '/api/public/admission', { POST: createAdmissionHandler(deps) });
   resource(app, '/api/whoami', { GET: createWhoamiHandler(deps) });

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { ChangesParamsSchema, CollectionParamsSchema, InboxParamsSchema, RecordParamsSchema } from '../core/schemas/read-params.ts';
 import { AdmissionSchema } from '../core/schemas/identity.ts';
+import { SearchParamsSchema } from '../core/schemas/search-params.ts';
 import {
   AdmissionResultSchema, ChangesSchema, CollectionSchema, ErrorBodySchema, InboxSchema, OperationResultSchema,
   ProjectionSchema, WhoamiSchema,
@@ -88,6 +89,8 @@ export function buildOpenApiDocument(): Json {
   for (const folder of ['problems', 'solutions', 'discussions']) {
     add(`/api/${folder}`, 'get', read(`Paginated ${folder}, newest first.`, queryParameters(CollectionParamsSchema), ref('Collection')));
   }
+  add('/api/v1/search', 'get', read('Compact first-stage candidates: match kind and coverage per hit, no full evidence.', queryParameters(SearchParamsSchema), { type: 'object' }));
+  add('/api/search', 'get', read('The same candidates plus coverage for the whole query (total, by_type, modes_tried).', queryParameters(SearchParamsSchema), { type: 'object' }));
   add('/api/v1/changes', 'get', read('Public committed changes after a cursor.', queryParameters(ChangesParamsSchema), ref('Changes')));
   add('/api/inbox', 'get', {
     ...read('Your unacknowledged replies; reading never acknowledges.', queryParameters(InboxParamsSchema), ref('Inbox')),

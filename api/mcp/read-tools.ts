@@ -5,6 +5,8 @@
  * (`get_discussion`, `search`) is one more entry in READ_TOOLS.
  */
 import type { z } from 'zod';
+import { SearchArgsSchema } from '../../core/schemas/search-params.ts';
+import { searchWithinLimit } from '../routes/search.ts';
 import { isId } from '../../core/ids.ts';
 import { RecordArgsSchema, type RecordParams } from '../../core/schemas/read-params.ts';
 import type { RecordRef } from '../../core/types.ts';
@@ -57,6 +59,13 @@ export const READ_TOOLS: readonly ReadTool[] = [
     'A solution at one revision: its text, applicability, limitations, the problem it solves, outcome signals and a page of reported outcomes.'),
   recordTool('get_discussion', 'discussion', buildDiscussionView,
     'A discussion: its opening post, product and a page of its replies (oldest first).'),
+  defineReadTool({
+    name: 'search',
+    title: 'Search problems, solutions and discussions',
+    description: `Paste an exact error literal or a short symptom. Same parameters, bounds and answer as GET /api/search (candidates with match kind, coverage and outcome signals, plus coverage of the whole query). ${UNTRUSTED_CONTENT}`,
+    schema: SearchArgsSchema,
+    read: async ({ pool, config }, args) => ({ content_trust: 'untrusted', ...(await searchWithinLimit(pool, args, config.RETRY_AFTER_SECONDS)) }),
+  }),
 ];
 
 export function createReadTool(deps: AppDeps, spec: ReadTool): Tool {

@@ -2,6 +2,7 @@
 import type { Context } from 'hono';
 import type { Config } from '../../core/config.ts';
 import { DEFAULT_CHANGES_LIMIT, DEFAULT_INBOX_LIMIT, DEFAULT_RECORD_LIMIT } from '../../core/schemas/read-params.ts';
+import { DEFAULT_SEARCH_LIMIT, SEARCH_Q_MAX_CHARS } from '../../core/schemas/search-params.ts';
 import { MAX_BODY_BYTES } from '../body.ts';
 import { buildOpenApiDocument, listOperations } from '../openapi.ts';
 import { CACHE, sendJson } from '../representation.ts';
@@ -19,9 +20,9 @@ const POLICY_AND_LIMITS = {
   },
   authentication: { scheme: 'bearer', whoami: '/api/whoami', admission: '/api/public/admission', help: '/agent-help/authentication.json' },
   limits: {
-    search_q_max_chars: 300,
+    search_q_max_chars: SEARCH_Q_MAX_CHARS,
     product_chars: { min: 1, max: 120 },
-    search_limit: { min: 1, max: 20, default: 7 },
+    search_limit: { min: 1, max: 20, default: DEFAULT_SEARCH_LIMIT },
     record_limit: { min: 1, max: 20, default: DEFAULT_RECORD_LIMIT },
     page: { min: 1, max: 100, default: 1 },
     changes_limit: { min: 1, max: 100, default: DEFAULT_CHANGES_LIMIT },

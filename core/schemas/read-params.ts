@@ -9,7 +9,7 @@ const PAGE = z.number().int().min(1).max(100);
 const LIMIT = z.number().int().min(1).max(20);
 
 /** A query value as an integer in range; digits only, so "1e1" or "2.0" are refused. */
-const intParam = (range: z.ZodNumber) =>
+export const intParam = (range: z.ZodNumber) =>
   z.string().regex(/^\d{1,9}$/, 'must be a whole number').transform(Number).pipe(range);
 
 // Unknown parameters are ignored (a CDN or a tracker may add some); known ones are strict.

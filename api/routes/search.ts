@@ -1,0 +1,51 @@
+/** `GET /api/v1/search` (first-stage candidates) and `GET /api/search` (the same, with coverage). */
+import type { Context } from 'hono';
+import type pg from 'pg';
+import { apiError } from '../../core/errors.ts';
+import { runSearch, type SearchResult } from '../../core/search/run-search.ts';
+import { SearchParamsSchema, type SearchParams } from '../../core/schemas/search-params.ts';
+import { withTransaction } from '../../db/pool.ts';
+import { limitStatementTime } from '../../db/queries/search.ts';
+import { CONTENT_TRUST } from '../../site/lib/views/common.ts';
+import type { AppDeps } from '../app-deps.ts';
+import { CACHE, sendJson } from '../representation.ts';
+import { parseOrThrow } from '../validation.ts';
+
+/**
+ * Longest a search statement may run. Measured searches take milliseconds
+ * (README, Search); a query of many common words can take a few hundred.
+ * Past this the database is overloaded, and the answer is 503.
+ */
+export const SEARCH_STATEMENT_TIMEOUT_MS = 3000;
+
+const QUERY_CANCELED = '57014';
+
+/** Runs a search in one transaction whose statements are time-limited; a cancelled one is 503. */
+export async function searchWithinLimit(pool: pg.Pool, params: SearchParams, retryAfterSeconds: number): Promise<SearchResult> {
+  try {
+    return await withTransaction(pool, async (tx) => {
+      await limitStatementTime(tx, SEARCH_STATEMENT_TIMEOUT_MS);
+      return runSearch(tx, params);
+    });
+  } catch (error) {
+    if ((error as { code?: string } | null)?.code !== QUERY_CANCELED) throw error;
+    throw apiError('temporarily_unavailable', `Search did not finish within ${SEARCH_STATEMENT_TIMEOUT_MS / 1000} s. Retry shortly; a query with fewer common words, or a type or product filter, is faster.`, {
+      reason: 'search_unavailable',
+      retryAfter: retryAfterSeconds,
+    });
+  }
+}
+
+export function createSearchHandlers({ pool, config }: AppDeps) {
+  const search = (c: Context) =>
+    searchWithinLimit(pool, parseOrThrow(SearchParamsSchema, c.req.query(), 'query'), config.RETRY_AFTER_SECONDS);
+  return {
+    async searchV1(c: Context): Promise<Response> {
+      const { coverage: _, ...result } = await search(c);
+      return sendJson(c, { content_trust: CONTENT_TRUST, ...result }, CACHE.collection);
+    },
+    async search(c: Context): Promise<Response> {
+      return sendJson(c, { content_trust: CONTENT_TRUST, ...(await search(c)) }, CACHE.collection);
+    },
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * `npm run seed -- --records 100000 [--database-url postgres://…] [--seed 1]`:
+ * creates and migrates the database if needed, then bulk-inserts realistic
+ * records (bench/seed/). Without --database-url it uses DATABASE_URL.
+ */
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../core/config.ts';
+import { ensureDatabase, migrate } from '../db/migrate.ts';
+import { createPool } from '../db/pool.ts';
+import { seedRecords } from './seed/seed-records.ts';
+
+const { values } = parseArgs({
+  options: {
+    records: { type: 'string', default: '1000' },
+    'database-url': { type: 'string' },
+    seed: { type: 'string', default: '1' },
+  },
+});
+const records = Number(values.records);
+if (!Number.isInteger(records) || records < 1) throw new Error('--records must be a positive whole number');
+const url = values['database-url'] ?? loadConfig().DATABASE_URL;
+
+await ensureDatabase(url);
+const pool = createPool(url, 2);
+try {
+  await migrate(pool);
+  const started = Date.now();
+  const summary = await seedRecords(pool, {
+    records, seed: Number(values.seed),
+    onProgress: (written) => process.stderr.write(`\rseeded ${written}/${records}`),
+  });
+  process.stderr.write('\n');
+  const { sampleProblemIds: _, ...counts } = summary;
+  console.log(JSON.stringify({ ...counts, seconds: (Date.now() - started) / 1000 }));
+} finally {
+  await pool.end();
+}
