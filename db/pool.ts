@@ -13,19 +13,33 @@ export function createPool(connectionString: string, max = 10): pg.Pool {
   return pool;
 }
 
-/** Runs `fn` in one transaction; commits on success, rolls back on throw. */
+/**
+ * Runs `fn` in one transaction; commits on success, rolls back on throw.
+ * A broken connection is destroyed on release instead of going back to the pool.
+ */
 export async function withTransaction<T>(pool: pg.Pool, fn: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  // The pool listens for errors on idle clients only. A checked-out client
+  // whose server goes away between two queries (a restart while `fn` awaits
+  // something else) emits 'error'; unheard, that would crash the process.
+  let broken: Error | undefined;
+  const onError = (error: Error) => {
+    broken = error;
+  };
+  client.on('error', onError);
   try {
     await client.query('BEGIN');
     const result = await fn(client);
     await client.query('COMMIT');
     return result;
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
+    await client.query('ROLLBACK').catch((rollbackError: Error) => {
+      broken ??= rollbackError;
+    });
     throw error;
   } finally {
-    client.release();
+    client.removeListener('error', onError);
+    client.release(broken);
   }
 }
 
