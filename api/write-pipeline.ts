@@ -8,7 +8,8 @@
  * 503 + Retry-After when the commit is not known in time (the client retries
  * with the same key and gets the receipt: nothing is lost or doubled).
  */
-import type { Job, Queue, QueueEvents } from 'bullmq';
+import type { EventEmitter } from 'node:events';
+import { Job, type Queue, type QueueEvents } from 'bullmq';
 import { apiError, ApiError } from '../core/errors.ts';
 import { idempotencyMismatch, requestHashOf } from '../core/idempotency.ts';
 import {
@@ -49,6 +50,50 @@ function fromLog(row: OperationRow, requestHash: string): WriteAnswer {
   return { status: 200, receipt: { ...row.receipt, replayed: true } };
 }
 
+/**
+ * Waits for a commit job to finish, through QueueEvents, for at most `ms`.
+ * Not `Job.waitUntilFinished`: that checks whether the job already finished
+ * inside a promise executor, so a Redis error at that moment (the connection
+ * dropping right after the add) is an unhandled rejection, which ends the
+ * process. Here that check may fail quietly; the events or the timeout decide.
+ */
+function waitForCommit(queue: Queue, queueEvents: QueueEvents, jobId: string, ms: number): Promise<CommitResult> {
+  // QueueEvents also emits per-job events ("completed:<id>") its typings do not list.
+  const events = queueEvents as unknown as EventEmitter;
+  return new Promise((resolve, reject) => {
+    const completed = `completed:${jobId}`;
+    const failed = `failed:${jobId}`;
+    const stop = () => {
+      clearTimeout(timer);
+      events.off(completed, onCompleted);
+      events.off(failed, onFailed);
+    };
+    const onCompleted = ({ returnvalue }: { returnvalue: unknown }) => {
+      // Every commit job returns a result object; anything else is not an answer.
+      if (returnvalue === null || typeof returnvalue !== 'object') return;
+      stop();
+      resolve(returnvalue as CommitResult);
+    };
+    const onFailed = ({ failedReason }: { failedReason: string }) => {
+      stop();
+      reject(new Error(failedReason));
+    };
+    const timer = setTimeout(() => onFailed({ failedReason: 'commit not known in time' }), ms);
+    events.on(completed, onCompleted);
+    events.on(failed, onFailed);
+    // It may have finished before the listeners were on (a concurrent duplicate's job).
+    // State first, then the result: read the other way round, a job finishing
+    // in between would look completed with no result yet.
+    void (async () => {
+      const state = await queue.getJobState(jobId);
+      // Gone: it failed and was removed (removeOnFail), so no event will come.
+      if (state === 'unknown') return onFailed({ failedReason: 'job not found' });
+      if (state === 'failed') return onFailed({ failedReason: 'job failed' });
+      if (state === 'completed') onCompleted({ returnvalue: (await Job.fromId(queue, jobId))?.returnvalue });
+    })().catch(() => {});
+  });
+}
+
 export function createWritePipeline(deps: WritePipelineDeps): SubmitWrite {
   const unavailable = (why: string) =>
     apiError('temporarily_unavailable', `${why} Retry the same request with the same Idempotency-Key after ${deps.retryAfterSeconds} s; it will not be applied twice.`, {
@@ -87,7 +132,7 @@ export function createWritePipeline(deps: WritePipelineDeps): SubmitWrite {
 
     let result: CommitResult;
     try {
-      result = (await job.waitUntilFinished(deps.events, deps.commitTimeoutMs)) as CommitResult;
+      result = await waitForCommit(deps.queue, deps.events, job.id!, deps.commitTimeoutMs);
     } catch {
       // Timed out or failed: the operation log is the truth.
       const committed = await lookUp(request);
