@@ -5,7 +5,6 @@
  * the test may SIGKILL). `close()` removes all of it, also after a failure.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
@@ -83,7 +82,7 @@ export async function startFaultStack(overrides: Record<string, string> = {}): P
     cleanups.push(() => Promise.race([
       api.close(),
       new Promise<void>((resolve) => setTimeout(() => {
-        (api.server as Server).closeAllConnections();
+        api.server.closeAllConnections();
         resolve();
       }, 10_000).unref()),
     ]));
