@@ -47,9 +47,51 @@ export async function readJsonBody(c: Context): Promise<unknown> {
   if (size > MAX_BODY_BYTES) throw tooLarge();
   const text = new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
   if (text.trim() === '') throw apiError('invalid_arguments', 'A JSON request body is required.', { reason: 'missing_body' });
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw apiError('invalid_arguments', 'The request body is not valid JSON.', { reason: 'invalid_json' });
   }
+  const field = nulField(value);
+  if (field !== null) {
+    throw apiError('invalid_arguments', `${field || 'the request body'}: must not contain the NUL character (U+0000), which cannot be stored.`, {
+      reason: 'nul_character', field: field || undefined,
+    });
+  }
+  return value;
+}
+
+interface Visit {
+  value: unknown;
+  key: string;
+  parent: Visit | null;
+}
+
+/**
+ * The dotted path of the first string or key holding U+0000 (which
+ * PostgreSQL stores in neither text nor jsonb), or null. Iterative: a body may
+ * nest a hundred thousand levels deep.
+ */
+function nulField(root: unknown): string | null {
+  const stack: Visit[] = [{ value: root, key: '', parent: null }];
+  const pathOf = (visit: Visit) => {
+    const keys: string[] = [];
+    for (let v: Visit | null = visit; v?.parent; v = v.parent) keys.push(v.key);
+    return keys.reverse().join('.');
+  };
+  while (stack.length) {
+    const visit = stack.pop()!;
+    const { value } = visit;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return pathOf(visit);
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) {
+        const next = { value: child, key, parent: visit };
+        if (key.includes('\u0000')) return pathOf(next);
+        stack.push(next);
+      }
+    }
+  }
+  return null;
 }

@@ -2,8 +2,9 @@
  * Builds the API's dependencies and starts listening. Used by the entry file
  * and by the tests, so both run the same service.
  */
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { Config } from '../core/config.ts';
@@ -14,12 +15,13 @@ import { createQueue, createQueueEvents, queueBackendOf } from '../core/queues.t
 import { redisConnectionOptions } from '../core/redis.ts';
 import { createAstroRenderer } from '../core/render/astro-renderer.ts';
 import { createApp } from './app.ts';
+import { createClientErrorHandler, createRequestErrorHandler } from './client-error.ts';
 import { createRateLimiter, postgresCounter, redisCounter, type Counter } from './rate-limit.ts';
 import { createWritePipeline } from './write-pipeline.ts';
 
 export interface ApiService {
   port: number;
-  server: ServerType;
+  server: Server;
   close(): Promise<void>;
 }
 
@@ -47,8 +49,18 @@ export async function startApiService(config: Config, pool: pg.Pool, logger: Log
       db: pool, queue, events, commitTimeoutMs: config.COMMIT_TIMEOUT_MS, retryAfterSeconds: config.RETRY_AFTER_SECONDS,
     }),
   });
-  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST });
-  await new Promise<void>((resolve) => (server.listening ? resolve() : server.once('listening', () => resolve())));
+  // `serve()` without its defaults: requests the parser or the adapter refuse get the Error shape too.
+  const server = createServer(getRequestListener(app.fetch, {
+    hostname: config.HOST, errorHandler: createRequestErrorHandler(logger),
+  }));
+  server.on('clientError', createClientErrorHandler(logger));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.PORT, config.HOST, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const { port } = server.address() as AddressInfo;
 
   return {

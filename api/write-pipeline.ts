@@ -8,7 +8,8 @@
  * 503 + Retry-After when the commit is not known in time (the client retries
  * with the same key and gets the receipt: nothing is lost or doubled).
  */
-import type { Job, Queue, QueueEvents } from 'bullmq';
+import type { EventEmitter } from 'node:events';
+import { Job, type Queue, type QueueEvents } from 'bullmq';
 import { apiError, ApiError } from '../core/errors.ts';
 import { idempotencyMismatch, requestHashOf } from '../core/idempotency.ts';
 import {
@@ -53,21 +54,67 @@ function fromLog(row: OperationRow, requestHash: string): WriteAnswer {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * The job's result, or null if it did not finish in time or failed. With
- * events it is pushed; without, the job's state is read back from the queue's
- * store (on the PostgreSQL backend: the database) with a short backoff.
+ * Waits for a commit job to finish, through QueueEvents, for at most `ms`.
+ * Not `Job.waitUntilFinished`: that checks whether the job already finished
+ * inside a promise executor, so a Redis error at that moment (the connection
+ * dropping right after the add) is an unhandled rejection, which ends the
+ * process. Here that check may fail quietly; the events or the timeout decide.
  */
-async function awaitResult(job: Job, deps: WritePipelineDeps): Promise<CommitResult | null> {
-  if (deps.events) {
-    return (job.waitUntilFinished(deps.events, deps.commitTimeoutMs) as Promise<CommitResult>).catch(() => null);
-  }
-  const until = Date.now() + deps.commitTimeoutMs;
+function waitForCommit(queue: Queue, queueEvents: QueueEvents, jobId: string, ms: number): Promise<CommitResult> {
+  // QueueEvents also emits per-job events ("completed:<id>") its typings do not list.
+  const events = queueEvents as unknown as EventEmitter;
+  return new Promise((resolve, reject) => {
+    const completed = `completed:${jobId}`;
+    const failed = `failed:${jobId}`;
+    const stop = () => {
+      clearTimeout(timer);
+      events.off(completed, onCompleted);
+      events.off(failed, onFailed);
+    };
+    const onCompleted = ({ returnvalue }: { returnvalue: unknown }) => {
+      // Every commit job returns a result object; anything else is not an answer.
+      if (returnvalue === null || typeof returnvalue !== 'object') return;
+      stop();
+      resolve(returnvalue as CommitResult);
+    };
+    const onFailed = ({ failedReason }: { failedReason: string }) => {
+      stop();
+      reject(new Error(failedReason));
+    };
+    const timer = setTimeout(() => onFailed({ failedReason: 'commit not known in time' }), ms);
+    events.on(completed, onCompleted);
+    events.on(failed, onFailed);
+    // It may have finished before the listeners were on (a concurrent duplicate's job).
+    // State first, then the result: read the other way round, a job finishing
+    // in between would look completed with no result yet.
+    void (async () => {
+      const state = await queue.getJobState(jobId);
+      // Gone: it failed and was removed (removeOnFail), so no event will come.
+      if (state === 'unknown') return onFailed({ failedReason: 'job not found' });
+      if (state === 'failed') return onFailed({ failedReason: 'job failed' });
+      if (state === 'completed') onCompleted({ returnvalue: (await Job.fromId(queue, jobId))?.returnvalue });
+    })().catch(() => {});
+  });
+}
+
+/**
+ * Without completion events (the PostgreSQL backend), the job's state is read
+ * back from the queue's store, i.e. the database, with a short backoff.
+ */
+async function pollForCommit(queue: Queue, jobId: string, ms: number): Promise<CommitResult | null> {
+  const until = Date.now() + ms;
   for (let delay = 5; Date.now() < until; delay = Math.min(delay * 2, 100)) {
-    const current = await deps.queue.getJob(job.id!).catch(() => undefined);
+    const current = await queue.getJob(jobId).catch(() => undefined);
     if (current?.finishedOn) return current.failedReason ? null : ((current.returnvalue as CommitResult | undefined) ?? null);
     await sleep(delay);
   }
   return null;
+}
+
+/** The job's result, or null if it did not finish in time or failed. */
+function awaitResult(job: Job, deps: WritePipelineDeps): Promise<CommitResult | null> {
+  if (!deps.events) return pollForCommit(deps.queue, job.id!, deps.commitTimeoutMs);
+  return waitForCommit(deps.queue, deps.events, job.id!, deps.commitTimeoutMs).catch(() => null);
 }
 
 export function createWritePipeline(deps: WritePipelineDeps): SubmitWrite {

@@ -13,20 +13,41 @@ export function createPool(connectionString: string, max = 10): pg.Pool {
   return pool;
 }
 
+/**
+ * Runs `fn` with one checked-out client and always gives it back. The pool
+ * listens for errors on idle clients only: a checked-out client whose server
+ * goes away between two queries (a restart while `fn` awaits something else)
+ * emits 'error', which unheard would crash the process. Here it is heard, and
+ * a broken client is destroyed on release instead of going back to the pool.
+ */
+export async function withClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient, markBroken: (e: Error) => void) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  const markBroken = (error: Error) => {
+    broken ??= error;
+  };
+  client.on('error', markBroken);
+  try {
+    return await fn(client, markBroken);
+  } finally {
+    client.removeListener('error', markBroken);
+    client.release(broken);
+  }
+}
+
 /** Runs `fn` in one transaction; commits on success, rolls back on throw. */
 export async function withTransaction<T>(pool: pg.Pool, fn: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await fn(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  return withClient(pool, async (client, markBroken) => {
+    try {
+      await client.query('BEGIN');
+      const result = await fn(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(markBroken);
+      throw error;
+    }
+  });
 }
 
 /** True for errors that mean "the database is not reachable right now". */

@@ -22,7 +22,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import {
   CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { apiError } from '../../core/errors.ts';
+import { apiError, type ApiError } from '../../core/errors.ts';
 import type { AppDeps, AppEnv } from '../app-deps.ts';
 import { readJsonBody } from '../body.ts';
 import { toApiError } from '../errors.ts';
@@ -96,6 +96,31 @@ export function createParticipationHandler(deps: AppDeps, tools: Tool[]) {
     return server;
   }
 
+  /**
+   * Every answer here is JSON (enableJsonResponse), so the SDK's Accept check
+   * (it wants JSON and SSE listed) is moot: a client that sent a narrower or no
+   * Accept still gets its JSON answer rather than a 406. The body was parsed
+   * already and is passed separately, so the copy carries none.
+   */
+  function withJsonAccept(request: Request): Request {
+    const headers = new Headers(request.headers);
+    headers.set('accept', 'application/json, text/event-stream');
+    return new Request(request.url, { method: request.method, headers });
+  }
+
+  /** A refusal by the SDK's transport (protocol version, malformed message), in the Error shape. */
+  function transportRefusal(status: number, body: string): ApiError {
+    let detail = 'The tool protocol request was refused.';
+    try {
+      detail = (JSON.parse(body) as { error?: { message?: string } }).error?.message ?? detail;
+    } catch {
+      // Not JSON: keep the generic message.
+    }
+    const code = status === 404 ? 'not_found' : status === 405 ? 'unsupported_operation' : status === 413 ? 'payload_too_large'
+      : status >= 500 ? 'internal_error' : 'invalid_arguments';
+    return apiError(code, detail, { reason: 'protocol_error' });
+  }
+
   return async function participate(c: Context<AppEnv>): Promise<Response> {
     refuseForeignOrigin(c, config.PUBLIC_ORIGIN);
     // Per client address, like every anonymous read; write tools are also limited per identity.
@@ -108,7 +133,8 @@ export function createParticipationHandler(deps: AppDeps, tools: Tool[]) {
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
-      const answer = await transport.handleRequest(c.req.raw, { parsedBody: message });
+      const answer = await transport.handleRequest(withJsonAccept(c.req.raw), { parsedBody: message });
+      if (answer.status >= 400) throw transportRefusal(answer.status, await answer.text());
       // Answered through the context, so the request id and rate-limit headers go with it.
       const headers = { ...Object.fromEntries(answer.headers), 'Cache-Control': CACHE.private };
       // A JSON-RPC answer, or an empty 202 when the message was a notification.

@@ -35,6 +35,14 @@ const HANDLERS: Record<OperationName, Handler> = {
   report_feedback: reportFeedback,
 };
 
+/**
+ * PostgreSQL refusals of a value itself (a number out of its column's range,
+ * U+0000 in text or jsonb): the same request meets them on every attempt, so
+ * they are answered as invalid input instead of retried until the client is
+ * told 503 and retries forever.
+ */
+const REFUSED_VALUES = new Set(['22003', '22021', '22P05']);
+
 /** Carries an error value out of the transaction so that it rolls back. */
 class Rollback extends Error {
   readonly error: ErrorInfo;
@@ -74,6 +82,17 @@ export async function commitOperation(pool: pg.Pool, job: CommitJob): Promise<Co
     });
   } catch (error) {
     if (error instanceof Rollback) return { ok: false, error: error.error, requestHash };
+    if (REFUSED_VALUES.has((error as { code?: string }).code ?? '')) {
+      return {
+        ok: false,
+        requestHash,
+        error: {
+          code: 'invalid_arguments',
+          reason: 'unstorable_value',
+          message: 'A value in this request cannot be stored (a number out of range, or the NUL character U+0000 in a text). Change it and send the request again.',
+        },
+      };
+    }
     throw new Error(`commit of ${job.operation} failed`, { cause: error });
   }
 }

@@ -5,17 +5,16 @@
  * held while rendering (the embedded PGlite serialises connections inside one).
  */
 import type pg from 'pg';
+import { withClient } from '../../db/pool.ts';
 
 export async function withRecordLock<T>(pool: pg.Pool, id: string, fn: () => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
+  return withClient(pool, async (client, markBroken) => {
     await client.query('SELECT pg_advisory_lock(hashtextextended($1::text, 0))', [id]);
     try {
       return await fn();
     } finally {
-      await client.query('SELECT pg_advisory_unlock(hashtextextended($1::text, 0))', [id]);
+      // If the unlock cannot be sent the session is gone, and its locks with it.
+      await client.query('SELECT pg_advisory_unlock(hashtextextended($1::text, 0))', [id]).catch(markBroken);
     }
-  } finally {
-    client.release();
-  }
+  });
 }
