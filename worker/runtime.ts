@@ -30,7 +30,8 @@ export interface WorkerRuntime {
   close(): Promise<void>;
 }
 
-const SWEEP_MS = 30_000;
+// Cheap when nothing is pending (one indexed query); bounds how long a lapsed lease waits.
+const SWEEP_MS = 10_000;
 
 export async function startWorker({ config, pool, logger }: WorkerDeps): Promise<WorkerRuntime> {
   const renderer = await createAstroRenderer(config.ASTRO_ENTRY, pool);

@@ -54,6 +54,14 @@ export async function leaseUnrenderedChanges(db: Queryable, limit: number, lease
   return r.rows.sort((a, b) => (BigInt(a.cursor) < BigInt(b.cursor) ? -1 : 1));
 }
 
+/** Gives leased changes back at once (a pass that failed), rather than at lease expiry. */
+export async function releaseChangeLeases(db: Queryable, cursors: string[]): Promise<void> {
+  await db.query(
+    'UPDATE changes SET render_lease_until = NULL WHERE cursor = ANY($1::bigint[]) AND rendered_at IS NULL',
+    [cursors],
+  );
+}
+
 export async function markChangesRendered(db: Queryable, cursors: string[]): Promise<void> {
   await db.query('UPDATE changes SET rendered_at = now() WHERE cursor = ANY($1::bigint[])', [cursors]);
 }

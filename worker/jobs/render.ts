@@ -7,13 +7,18 @@
 import type pg from 'pg';
 import type { Renderer } from '../../core/render/astro-renderer.ts';
 import type { RecordRef } from '../../core/types.ts';
-import { leaseUnrenderedChanges, markChangesRendered } from '../../db/queries/changes.ts';
+import { leaseUnrenderedChanges, markChangesRendered, releaseChangeLeases } from '../../db/queries/changes.ts';
 import { withRecordLock } from '../render/record-lock.ts';
 import { emptyCounts, renderRecord, type RenderCounts } from '../render/render-record.ts';
 
-const BATCH = 200;
-/** Long enough for a batch to render; a dead renderer's changes come back after it. */
-const LEASE_SECONDS = 120;
+const BATCH = 100;
+/**
+ * Long enough for a batch to render in the usual case; if it runs out, another
+ * renderer may render the same records again, which is harmless (record locks,
+ * unchanged bytes are not rewritten). A renderer that dies or loses its
+ * database mid-pass loses its changes for at most this long.
+ */
+const LEASE_SECONDS = 30;
 
 export interface RenderPass extends RenderCounts {
   changes: number;
@@ -25,11 +30,18 @@ export async function renderPendingChanges(pool: pg.Pool, renderer: Renderer, di
   for (;;) {
     const changes = await leaseUnrenderedChanges(pool, BATCH, LEASE_SECONDS);
     if (changes.length === 0) return pass;
+    const cursors = changes.map((c) => c.cursor);
     const records = uniqueRecords(changes.flatMap((c) => c.affects));
-    for (const ref of records) {
-      await withRecordLock(pool, ref.id, () => renderRecord(renderer, dir, ref, pass));
+    try {
+      for (const ref of records) {
+        await withRecordLock(pool, ref.id, () => renderRecord(renderer, dir, ref, pass));
+      }
+      await markChangesRendered(pool, cursors);
+    } catch (error) {
+      // Hand the changes back for the next pass; if the database is away, the lease lapses instead.
+      await releaseChangeLeases(pool, cursors).catch(() => {});
+      throw error;
     }
-    await markChangesRendered(pool, changes.map((c) => c.cursor));
     pass.records += records.length;
     pass.changes += changes.length;
     if (changes.length < BATCH) return pass;
