@@ -111,7 +111,7 @@ describe('write errors', () => {
     const none = await send(stack.base, null, 'POST', path, problemBody());
     expect(none.status).toBe(401);
     expect(errorOf(none.body).code).toBe('missing_credential');
-    const bad = await send(stack.base, null, 'POST', path, problemBody(), { headers: { authorization: 'Bearer not-a-real-credential-but-long-enough-to-look-1' } });
+    const bad = await send(stack.base, null, 'POST', path, problemBody(), { headers: { authorization: `Bearer ${'unregistered'.padEnd(43, '0')}` } });
     expect(bad.status).toBe(401);
     expect(errorOf(bad.body).code).toBe('invalid_or_revoked_credential');
   });
