@@ -5,8 +5,9 @@ export const DEFAULT_RECORD_LIMIT = 20;
 
 // One set of bounds, whether a value arrives as a query string or a JSON number.
 const REVISION = z.number().int().min(1).max(999_999_999);
-const PAGE = z.number().int().min(1).max(100);
-const LIMIT = z.number().int().min(1).max(20);
+/** SPEC 8: one page bound and one limit bound for search, records and collections. */
+export const PAGE = z.number().int().min(1).max(100);
+export const LIMIT = z.number().int().min(1).max(20);
 
 /** A query value as an integer in range; digits only, so "1e1" or "2.0" are refused. */
 export const intParam = (range: z.ZodNumber) =>

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ProductSchema, SignalSchema } from './fields.ts';
-import { intParam } from './read-params.ts';
+import { intParam, LIMIT, PAGE } from './read-params.ts';
 
 export const SEARCH_MODES = ['auto', 'exact', 'substring', 'keywords'] as const;
 export const SEARCH_TYPES = ['problem', 'solution', 'discussion'] as const;
@@ -34,14 +34,14 @@ export const SearchParamsSchema = z.object({
     .describe('Only records of this product (case-insensitive).'),
   status: z.enum(SEARCH_STATUSES).optional().describe('open and archived apply to problems and discussions, active and archived to solutions.'),
   signal: SignalSchema.optional().describe('Only records with at least one report of this outcome (a problem: on any of its solutions).'),
-  limit: intParam(z.number().int().min(1).max(20)).default(DEFAULT_SEARCH_LIMIT).describe('Candidates per page, 1 to 20.'),
-  page: intParam(z.number().int().min(1).max(100)).default(1).describe('Page number, 1 to 100.'),
+  limit: intParam(LIMIT).default(DEFAULT_SEARCH_LIMIT).describe('Candidates per page, 1 to 20.'),
+  page: intParam(PAGE).default(1).describe('Page number, 1 to 100.'),
 });
 export type SearchParams = z.infer<typeof SearchParamsSchema>;
 
 /** The same parameters as tool arguments (the `search` tool): JSON numbers, and unknown arguments refused. */
 export const SearchArgsSchema = z.strictObject({
   ...SearchParamsSchema.shape,
-  limit: z.number().int().min(1).max(20).default(DEFAULT_SEARCH_LIMIT).describe('Candidates per page, 1 to 20.'),
-  page: z.number().int().min(1).max(100).default(1).describe('Page number, 1 to 100.'),
+  limit: LIMIT.default(DEFAULT_SEARCH_LIMIT).describe('Candidates per page, 1 to 20.'),
+  page: PAGE.default(1).describe('Page number, 1 to 100.'),
 });
