@@ -13,6 +13,9 @@ RUN npm run build && npm prune --omit=dev --no-fund --no-audit
 
 FROM node:24-bookworm-slim AS app
 WORKDIR /app
+# tini as PID 1: it forwards SIGTERM to node (which then drains, see
+# core/shutdown.ts) and reaps zombies; node itself, not npm, is its child.
+RUN apt-get update && apt-get install -y --no-install-recommends tini && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=4321 PROJECTIONS_DIR=/app/data/projections
 COPY --from=build --chown=node:node /app /app
 # A named volume mounted here starts with this directory's owner: the worker
@@ -20,7 +23,10 @@ COPY --from=build --chown=node:node /app /app
 RUN mkdir -p /app/data/projections && chown -R node:node /app/data
 USER node
 EXPOSE 4321
-CMD ["npm", "run", "start:api"]
+# The API's index by default; worker containers set HEALTHCHECK_URL to their /metrics.
+HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 CMD ["node", "ops/healthcheck.ts"]
+ENTRYPOINT ["/usr/bin/tini", "--"]
+CMD ["node", "api/server.ts"]
 
 FROM nginx:1.27-bookworm AS edge
 COPY --from=build /app/dist/client /srv/agent-knowledge/client

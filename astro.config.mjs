@@ -1,18 +1,20 @@
 // @ts-check
-import { defineConfig } from 'astro/config';
-import node from '@astrojs/node';
+import { defineConfig, passthroughImageService } from 'astro/config';
+import inProcessAdapter from './site/adapter/index.mjs';
 
-// One build serves two callers: the service renders projections through the
-// built middleware handler, and the worker renders the same routes to files.
+// One build serves every renderer: the server entry exports renderPage()
+// (site/adapter/), which the worker, a rebuild and the API call in-process.
 export default defineConfig({
   srcDir: './site',
   output: 'server',
-  adapter: node({ mode: 'middleware' }),
+  adapter: inProcessAdapter(),
   // CSS goes to files under /_astro/ so the strict CSP needs no inline styles.
   build: { inlineStylesheets: 'never' },
   // Scripts likewise: Vite would inline small ones, which `script-src 'self'` blocks.
   vite: { build: { assetsInlineLimit: 0 } },
   devToolbar: { enabled: false },
+  // No images are transformed: no sharp, which the in-process adapter does not claim.
+  image: { service: passthroughImageService() },
   // The service checks Origin itself where the contract asks for it.
   security: { checkOrigin: false },
 });

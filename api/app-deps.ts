@@ -2,9 +2,11 @@
 import type { Queue } from 'bullmq';
 import type pg from 'pg';
 import type { Config } from '../core/config.ts';
-import type { Logger } from '../core/logger.ts';
-import type { ApiMetrics } from '../core/metrics.ts';
-import type { Renderer } from '../core/render/astro-renderer.ts';
+import type { Logger } from '../infra/logger.ts';
+import type { ApiMetrics } from '../infra/metrics.ts';
+import type { CheckCredential } from './auth-failures.ts';
+import type { ServingFence } from '../core/serving-fence.ts';
+import type { HtmlRenderer } from '../projections/html.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import type { SubmitWrite } from './write-pipeline.ts';
 
@@ -13,12 +15,22 @@ export interface AppDeps {
   pool: pg.Pool;
   logger: Logger;
   rateLimit: RateLimiter;
+  /** The bearer check of every path that needs a credential, failures rate limited per address. */
+  authenticate: CheckCredential;
   submitWrite: SubmitWrite;
   /** Renders non-default projections (pinned revisions, other pages) on demand. */
-  renderer: Renderer;
+  html: HtmlRenderer;
   metrics: ApiMetrics;
-  /** The commit and render queues, for depth metrics and operator jobs. */
-  queues: { commit: Queue; render: Queue };
+  /** Whether writes are fenced (operator or read-only database), read at most a second old. */
+  fence: ServingFence;
+  /** The commit, render and search-index queues, for depth metrics, operator jobs and status. */
+  queues: { commit: Queue; render: Queue; searchIndex: Queue };
 }
 
-export type AppEnv = { Variables: { requestId: string } };
+export type AppEnv = {
+  Variables: {
+    requestId: string;
+    /** On /mcp/participate: the caller, authenticated once per HTTP request before any tool runs. */
+    toolCaller?: import('./mcp/connection-auth.ts').ToolCaller;
+  };
+};

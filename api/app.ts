@@ -5,15 +5,22 @@
 import { Hono } from 'hono';
 import { COLLECTION, type RecordRef } from '../core/types.ts';
 import type { AppDeps, AppEnv } from './app-deps.ts';
+import { publicReadCors } from './cors.ts';
 import { createErrorHandler, handleNotFound } from './errors.ts';
-import { createParticipationHandler, createParticipationTools, MCP_PATH } from './mcp/participate.ts';
+import { createParticipationHandler, createParticipationTools, createReadTools, MCP_PATH, PUBLIC_INSTRUCTIONS } from './mcp/participate.ts';
+import { MCP_PUBLIC_PATH } from './mcp/path.ts';
+import { mountAccountsAndOAuth } from './oauth/mount.ts';
+import { negotiateRecordName, refuseUnacceptableMedia } from './negotiation.ts';
 import { clientAddress } from './rate-limit.ts';
 import { createMetricsHandler, observeRequests } from './observability.ts';
 import { requestId } from './request-id.ts';
+import { headContentLength } from './head-length.ts';
+import { requireOperator } from './operator-token.ts';
 import { resource, type Methods } from './routing.ts';
 import { createApiIndex } from './routes/api-index.ts';
 import { createAssetHandler } from './routes/assets.ts';
 import { createChangesHandler } from './routes/changes.ts';
+import { createDiscoveryHandlers } from './routes/discovery.ts';
 import { createCollectionHandlers } from './routes/collections.ts';
 import { createInboxHandler } from './routes/inbox.ts';
 import { createAdmissionHandler, createWhoamiHandler } from './routes/identity.ts';
@@ -24,18 +31,21 @@ import { createOperatorHandlers } from './routes/operator.ts';
 import { createProjectionReader } from './routes/projections.ts';
 import { createSearchHandlers } from './routes/search.ts';
 import { CACHE } from './representation.ts';
-import { WRITE_OPERATIONS } from './write-operations.ts';
+import { OPERATIONS } from '../operations/registry.ts';
 import { createWriteSubmitter } from './write-submission.ts';
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const { config } = deps;
   const app = new Hono<AppEnv>();
   app.use(requestId());
+  app.use(publicReadCors());
+  app.use(refuseUnacceptableMedia());
   app.use(observeRequests(deps.logger, deps.metrics));
+  app.use(headContentLength());
   // Reads are limited per client address; writes per identity, in their handlers.
   app.use(async function limitReads(c, next) {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') {
-      await deps.rateLimit(c, 'read', clientAddress(c, config.TRUST_PROXY), {
+      await deps.rateLimit(c, 'read', clientAddress(c, config.TRUSTED_PROXY_HOPS), {
         limit: config.READ_RATE_LIMIT, windowSeconds: config.READ_RATE_WINDOW_SECONDS,
       });
     }
@@ -49,15 +59,32 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   resource(app, '/', { GET: (c) => asset(c, 'index.html', CACHE.collection) });
   resource(app, '/_astro/:file', { GET: (c) => asset(c, `_astro/${c.req.param('file')}`) });
-  const apiIndex = createApiIndex(config);
+  const apiIndex = createApiIndex(config, deps.fence);
   resource(app, '/api/v1', { GET: apiIndex.index });
   resource(app, '/api/v1/openapi.json', { GET: apiIndex.openapi });
+  resource(app, '/openapi.json', { GET: apiIndex.openapi });
 
-  resource(app, '/metrics', { GET: createMetricsHandler(deps.metrics, deps.pool, [deps.queues.commit, deps.queues.render]) });
+  const discovery = createDiscoveryHandlers(deps);
+  resource(app, '/robots.txt', { GET: discovery.robots });
+  resource(app, '/llms.txt', { GET: discovery.llms });
+  resource(app, '/sitemap.xml', { GET: discovery.sitemapIndex });
+  resource(app, '/sitemaps/:file', { GET: discovery.sitemapChunk });
+  // Browsers and feed readers ask for /favicon.ico whatever a page declares: the same SVG.
+  resource(app, '/favicon.ico', { GET: (c) => asset(c, 'favicon.svg', CACHE.page) });
+
+  // Metrics are operational detail: behind the operator token here, token-free only on API_METRICS_PORT.
+  const metrics = createMetricsHandler(deps);
+  resource(app, '/metrics', {
+    GET: (c) => {
+      requireOperator(c, config.OPERATOR_TOKEN_SHA256);
+      return metrics(c);
+    },
+  });
 
   const operator = createOperatorHandlers(deps);
   resource(app, '/api/ops/rebuild', { POST: operator.rebuild });
   resource(app, '/api/ops/status', { GET: operator.status });
+  resource(app, '/api/ops/fence', { GET: operator.readFence, POST: operator.changeFence });
 
   resource(app, '/pagefind/*', { GET: createSearchIndexHandler(deps) });
   for (const page of STATIC_PAGES) {
@@ -77,23 +104,41 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     ['/api/solutions', { GET: collections.solutions }],
     ['/api/discussions', { GET: collections.discussions }],
   ]);
-  for (const op of WRITE_OPERATIONS) {
+  for (const op of OPERATIONS) {
     paths.set(op.path, { ...paths.get(op.path), [op.method]: createWriteHandler(submitWrite, op) });
   }
   for (const [path, methods] of paths) resource(app, path, methods);
 
-  // The tool protocol: the same reads and the same writes (one submitter), as tools.
-  resource(app, MCP_PATH, { POST: createParticipationHandler(deps, createParticipationTools(deps, submitWrite)) });
+  // Accounts, passkeys and the OAuth authorization server for /mcp/participate.
+  const { authenticateCaller } = mountAccountsAndOAuth(app, deps);
+
+  // The tool protocol: the same reads and the same writes (one submitter), as tools; a protected resource.
+  resource(app, MCP_PATH, {
+    POST: createParticipationHandler(deps, createParticipationTools(deps, submitWrite), { authenticate: authenticateCaller }),
+  });
+  // The read tools alone, for anyone: no credential, no OAuth.
+  resource(app, MCP_PUBLIC_PATH, { POST: createParticipationHandler(deps, createReadTools(deps), { instructions: PUBLIC_INSTRUCTIONS }) });
 
   resource(app, '/api/inbox', { GET: createInboxHandler(deps) });
   resource(app, '/api/v1/changes', { GET: createChangesHandler(deps) });
 
   for (const [type, folder] of Object.entries(COLLECTION) as [RecordRef['type'], string][]) {
     resource(app, `/api/v1/${folder}/:id`, { GET: (c) => projection(c, type, `${c.req.param('id') ?? ''}.json`) });
-    resource(app, `/${folder}/:name`, { GET: (c) => projection(c, type, c.req.param('name') ?? '') });
+    resource(app, `/${folder}/:name`, { GET: (c) => projection(c, type, negotiateRecordName(c, c.req.param('name') ?? '')) });
   }
 
   app.notFound(handleNotFound);
   app.onError(createErrorHandler(deps.logger, config.RETRY_AFTER_SECONDS));
+  return app;
+}
+
+/** The token-free metrics listener of API_METRICS_PORT (keep that port off the public network). */
+export function createMetricsApp(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use(requestId());
+  app.use(headContentLength());
+  resource(app, '/metrics', { GET: createMetricsHandler(deps) });
+  app.notFound(handleNotFound);
+  app.onError(createErrorHandler(deps.logger, deps.config.RETRY_AFTER_SECONDS));
   return app;
 }

@@ -24,16 +24,10 @@ const SECRET_SHAPE = /^[A-Za-z0-9_-]{43,512}$/;
 const HELP = '/agent-help/authentication.json';
 
 /** SPEC 5.8: `verify_direct_credential` is GET /api/whoami; `verify_oauth_connection` is the whoami tool. */
-const RETRY: Record<Channel, Record<string, string>> = {
+export const RETRY: Record<Channel, Record<string, string>> = {
   http: { method: 'GET', path: '/api/whoami' },
-  tool: { tool: 'whoami', path: '/mcp/participate' },
-};
-
-const MESSAGES: Record<CredentialProblem, string> = {
-  missing: 'No credential was sent. Send "Authorization: Bearer <secret>" and verify it with GET /api/whoami; do not create a new identity because of this error.',
-  invalid: 'The credential is not one this service issued. Restore your saved credential or create one through POST /api/public/admission (see /agent-help/authentication).',
-  expired: 'The credential has expired. Create a new one through POST /api/public/admission or /join.',
-  revoked: 'The credential was revoked. Use the credential that replaced it, or create a new one through POST /api/public/admission.',
+  // The tool call travels as a POST to the tool-protocol path.
+  tool: { method: 'POST', path: '/mcp/participate', tool: 'whoami' },
 };
 
 /**
@@ -43,16 +37,14 @@ const MESSAGES: Record<CredentialProblem, string> = {
  * connection (no new identity), then the client calls the whoami tool.
  */
 function connectionRequired(): ApiError {
-  return apiError('connection_required', 'This tool-protocol connection carries no credential. Connect it (finish the OAuth browser flow, or configure the client to send "Authorization: Bearer <secret>" on its requests to /mcp/participate), then call the whoami tool; do not create a new identity or tool configuration because of this error.', {
-    reason: 'missing',
+  return apiError('connection_missing', undefined, {
     recovery: { next_action: 'verify_oauth_connection', human_action_required: true, help: HELP, retry: RETRY.tool },
   });
 }
 
 export function credentialError(problem: CredentialProblem, channel: Channel = 'http'): ApiError {
   if (problem === 'missing' && channel === 'tool') return connectionRequired();
-  return apiError(problem === 'missing' ? 'missing_credential' : 'invalid_or_revoked_credential', MESSAGES[problem], {
-    reason: problem,
+  return apiError(problem, undefined, {
     recovery: {
       // A missing header usually means a client that has a credential forgot to send it.
       next_action: problem === 'missing' ? 'verify_direct_credential' : 'authentication_required',
@@ -78,9 +70,7 @@ export async function authenticate(db: Queryable, authorization: string | undefi
 
 export function requireScope(credential: AuthenticatedCredential, scopes: readonly string[]): void {
   if (scopes.some((scope) => credential.scopes.includes(scope))) return;
-  throw apiError('insufficient_permission', `This operation needs the scope ${scopes.join(' or ')}, which this credential does not hold.`, {
-    reason: 'missing_scope',
-  });
+  throw apiError('missing_scope', { scopes });
 }
 
 export const authorizationOf = (c: Context) => c.req.header('authorization');

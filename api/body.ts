@@ -11,18 +11,44 @@ export const MAX_BODY_BYTES = 1_048_576;
 const DRAIN_LIMIT = 16 * MAX_BODY_BYTES;
 
 function tooLarge() {
-  return apiError('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB).`, {
-    reason: 'body_too_large',
-  });
+  return apiError('body_too_large', { limit: MAX_BODY_BYTES });
 }
 
+const mediaTypeOf = (c: Context) => (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+
 export async function readJsonBody(c: Context): Promise<unknown> {
-  const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/json') {
-    throw apiError('unsupported_media_type', 'The request body must be JSON, sent with Content-Type: application/json.', {
-      reason: 'json_required',
-    });
+  if (mediaTypeOf(c) !== 'application/json') {
+    throw apiError('json_required');
   }
+  const text = await readBodyText(c);
+  if (text.trim() === '') throw apiError('missing_body');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw apiError('invalid_json');
+  }
+  const found = unstorable(value);
+  if (found?.problem === 'nul') {
+    throw apiError('nul_character', { subject: found.field || 'the request body' }, { field: found.field || undefined });
+  }
+  if (found?.problem === 'reserved_key') {
+    const parent = found.field.split('.').slice(0, -1).join('.');
+    throw apiError('reserved_key', { subject: parent || 'the request body', key: RESERVED_KEY }, { field: found.field });
+  }
+  return value;
+}
+
+/** An HTML form's fields (the browser pages' forms), within the same bounds as JSON. */
+export async function readFormBody(c: Context): Promise<URLSearchParams> {
+  if (mediaTypeOf(c) !== 'application/x-www-form-urlencoded') {
+    throw apiError('form_required');
+  }
+  return new URLSearchParams(await readBodyText(c));
+}
+
+/** The body as text (UTF-8, invalid bytes replaced): 413 past 1 MiB, read to the end first. */
+async function readBodyText(c: Context): Promise<string> {
   const declared = Number(c.req.header('content-length') ?? NaN);
   if (declared > DRAIN_LIMIT) {
     c.header('Connection', 'close');
@@ -45,21 +71,7 @@ export async function readJsonBody(c: Context): Promise<unknown> {
     }
   }
   if (size > MAX_BODY_BYTES) throw tooLarge();
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
-  if (text.trim() === '') throw apiError('invalid_arguments', 'A JSON request body is required.', { reason: 'missing_body' });
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw apiError('invalid_arguments', 'The request body is not valid JSON.', { reason: 'invalid_json' });
-  }
-  const field = nulField(value);
-  if (field !== null) {
-    throw apiError('invalid_arguments', `${field || 'the request body'}: must not contain the NUL character (U+0000), which cannot be stored.`, {
-      reason: 'nul_character', field: field || undefined,
-    });
-  }
-  return value;
+  return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
 }
 
 interface Visit {
@@ -69,11 +81,18 @@ interface Visit {
 }
 
 /**
- * The dotted path of the first string or key holding U+0000 (which
- * PostgreSQL stores in neither text nor jsonb), or null. Iterative: a body may
- * nest a hundred thousand levels deep.
+ * A key JSON.parse keeps as an own property but every plain-object copy
+ * (zod's record parsing among them) turns into a prototype change, so the
+ * entry would vanish without a word. Refused instead of dropped.
  */
-function nulField(root: unknown): string | null {
+const RESERVED_KEY = '__proto__';
+
+/**
+ * The dotted path of the first string or key holding U+0000 (which
+ * PostgreSQL stores in neither text nor jsonb), or of the first `__proto__`
+ * key, or null. Iterative: a body may nest a hundred thousand levels deep.
+ */
+function unstorable(root: unknown): { field: string; problem: 'nul' | 'reserved_key' } | null {
   const stack: Visit[] = [{ value: root, key: '', parent: null }];
   const pathOf = (visit: Visit) => {
     const keys: string[] = [];
@@ -84,11 +103,12 @@ function nulField(root: unknown): string | null {
     const visit = stack.pop()!;
     const { value } = visit;
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) return pathOf(visit);
+      if (value.includes('\u0000')) return { field: pathOf(visit), problem: 'nul' };
     } else if (value !== null && typeof value === 'object') {
       for (const [key, child] of Object.entries(value)) {
         const next = { value: child, key, parent: visit };
-        if (key.includes('\u0000')) return pathOf(next);
+        if (key.includes('\u0000')) return { field: pathOf(next), problem: 'nul' };
+        if (key === RESERVED_KEY && !Array.isArray(value)) return { field: pathOf(next), problem: 'reserved_key' };
         stack.push(next);
       }
     }

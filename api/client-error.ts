@@ -9,22 +9,15 @@
 import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { RequestError } from '@hono/node-server';
-import { errorBody, type ErrorInfo } from '../core/errors.ts';
-import type { Logger } from '../core/logger.ts';
+import { errorBody, errorInfo, type ErrorInfo } from '../core/errors.ts';
+import type { Logger } from '../infra/logger.ts';
+import { rawErrorResponse } from './connections.ts';
 
-const MALFORMED: ErrorInfo = {
-  code: 'invalid_arguments',
-  reason: 'malformed_request',
-  message: 'The request is not well-formed HTTP/1.1 (request line, target, Host, header names and values, or message framing). Fix the request and send it again.',
-};
+const MALFORMED: ErrorInfo = errorInfo('malformed_request');
 
 /** llhttp codes worth a reason of their own. */
 const PARSER_ERRORS: Record<string, ErrorInfo> = {
-  HPE_HEADER_OVERFLOW: {
-    code: 'invalid_arguments',
-    reason: 'headers_too_large',
-    message: 'The request line and headers are larger than this server accepts (16 KiB). Send fewer or shorter headers.',
-  },
+  HPE_HEADER_OVERFLOW: errorInfo('headers_too_large', { limitKiB: 16 }),
 };
 
 const newRequestId = () => `req_${randomBytes(10).toString('hex')}`;
@@ -34,7 +27,7 @@ function serialise(info: ErrorInfo, requestId: string): string {
 }
 
 /** For `server.on('clientError')`: answers on the raw socket, then closes it. */
-export function createClientErrorHandler(logger: Logger) {
+export function createClientErrorHandler(logger: Logger, slowRequest: ErrorInfo) {
   return function handleClientError(error: Error & { code?: string; rawPacket?: Buffer }, socket: Socket): void {
     // As Node's own handler: no answer once an earlier response on this
     // connection has started (it would corrupt that response), or when the
@@ -45,25 +38,15 @@ export function createClientErrorHandler(logger: Logger) {
       return;
     }
     if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-      // Node's own answer: the client stopped sending; there is nothing to describe.
-      socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
+      // Headers or body too slow (HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS).
+      logger.info({ code: error.code }, 'slow request timed out');
+      socket.end(rawErrorResponse(slowRequest));
       return;
     }
-    const requestId = newRequestId();
-    const body = serialise(PARSER_ERRORS[error.code ?? ''] ?? MALFORMED, requestId);
-    logger.info({ requestId, code: error.code }, 'malformed request refused');
+    logger.info({ code: error.code }, 'malformed request refused');
     // An answer to HEAD has no body, even when the rest of the request was malformed.
     const head = error.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
-    socket.end([
-      'HTTP/1.1 400 Bad Request',
-      'Content-Type: application/json',
-      `Content-Length: ${Buffer.byteLength(body)}`,
-      'Cache-Control: no-store',
-      `X-Request-Id: ${requestId}`,
-      'Connection: close',
-      '',
-      head ? '' : body,
-    ].join('\r\n'));
+    socket.end(rawErrorResponse(PARSER_ERRORS[error.code ?? ''] ?? MALFORMED, { head }));
   };
 }
 
@@ -74,7 +57,7 @@ export function createRequestErrorHandler(logger: Logger) {
     let info = MALFORMED;
     if (!(error instanceof RequestError)) {
       logger.error({ requestId, err: error }, 'unhandled error outside the app');
-      info = { code: 'internal_error', message: 'Something went wrong on our side. The request id identifies it in our logs.' };
+      info = errorInfo('internal_error');
     }
     return new Response(serialise(info, requestId), {
       status: info.code === 'internal_error' ? 500 : 400,

@@ -1,45 +1,67 @@
 /** The one place errors become responses: the Error shape, logged only when 5xx. */
 import type { Context } from 'hono';
-import { ApiError, apiError, errorBody, ERROR_STATUS } from '../core/errors.ts';
-import type { Logger } from '../core/logger.ts';
-import { isConnectionError } from '../db/pool.ts';
+import { ApiError, apiError, errorBody, statusOf } from '../core/errors.ts';
+import type { Logger } from '../infra/logger.ts';
+import { readOnlyRefusal } from '../core/serving-fence.ts';
+import { isConnectionError, isReadOnlyError } from '../db/pool.ts';
 
 export function renderError(c: Context, error: ApiError): Response {
   const { info } = error;
   const headers: Record<string, string> = { 'Cache-Control': 'no-store', ...(info.headers ?? {}) };
   if (info.retryAfter !== undefined) headers['Retry-After'] = String(info.retryAfter);
-  const status = ERROR_STATUS[info.code];
+  const status = statusOf(info);
   const body = errorBody(info, c.get('requestId') ?? 'req_unknown');
   return c.json(body, status as 400, headers);
 }
 
 /**
  * Any thrown value as an ApiError: refusals pass through, an unreachable
- * backing service is 503, anything else is a logged 500 that says nothing
+ * backing service is 503, a read-only database is 503 `serving_fenced`, anything else is a logged 500 that says nothing
  * about its cause. The HTTP handler and the tool protocol both use it.
  */
 export function toApiError(error: unknown, logger: Logger, requestId: string | undefined, retryAfterSeconds: number): ApiError {
   if (error instanceof ApiError) {
-    if (error.status >= 500) logger.error({ requestId, code: error.info.code }, error.message);
+    // A fenced write is the service doing what it was told, not a fault.
+    if (error.info.reason === 'serving_fenced') logger.info({ requestId }, 'write refused: serving fenced');
+    else if (error.status >= 500) logger.error({ requestId, code: error.info.code }, error.message);
     return error;
+  }
+  if (isReadOnlyError(error)) {
+    logger.warn({ requestId }, 'write refused by a read-only database');
+    return readOnlyRefusal(retryAfterSeconds);
   }
   if (isConnectionError(error)) {
     logger.warn({ requestId, err: error }, 'dependency unavailable');
-    return apiError('temporarily_unavailable', 'A backing service is not reachable right now. Retry shortly.', {
-      reason: 'dependency_unavailable',
-      retryAfter: retryAfterSeconds,
-    });
+    return apiError('dependency_unavailable', undefined, { retryAfter: retryAfterSeconds });
   }
   logger.error({ requestId, err: error }, 'unhandled error');
-  return apiError('internal_error', 'Something went wrong on our side. The request id identifies it in our logs.');
+  return apiError('internal_error');
+}
+
+/**
+ * Status recorded for a request whose client hung up before the answer
+ * (nginx's 499): nothing is sent, and it is neither a refusal nor an outage.
+ */
+export const CLIENT_CLOSED_REQUEST = 499;
+
+/** True once the client has closed the connection of this request. */
+export function clientAborted(c: Context): boolean {
+  const incoming = (c.env as { incoming?: { destroyed?: boolean; socket?: { destroyed?: boolean } } } | undefined)?.incoming;
+  return c.req.raw.signal?.aborted === true || incoming?.socket?.destroyed === true;
 }
 
 export function createErrorHandler(logger: Logger, retryAfterSeconds: number) {
   return function handleError(error: Error, c: Context): Response {
+    // A client that hung up mid-request makes reads of its body fail like a
+    // lost connection; it is the client's doing, not a dependency outage.
+    if (clientAborted(c)) {
+      logger.info({ requestId: c.get('requestId') }, 'client aborted');
+      return c.body(null, CLIENT_CLOSED_REQUEST as 200);
+    }
     return renderError(c, toApiError(error, logger, c.get('requestId'), retryAfterSeconds));
   };
 }
 
 export function handleNotFound(c: Context): Response {
-  return renderError(c, apiError('not_found', `Nothing is served at ${new URL(c.req.url).pathname}.`, { reason: 'unknown_path' }));
+  return renderError(c, apiError('unknown_path', { path: new URL(c.req.url).pathname }));
 }

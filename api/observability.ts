@@ -4,19 +4,26 @@
  */
 import type { Queue } from 'bullmq';
 import type { Context, MiddlewareHandler } from 'hono';
-import type { Logger } from '../core/logger.ts';
-import type { ApiMetrics } from '../core/metrics.ts';
+import type { Logger } from '../infra/logger.ts';
+import type { ApiMetrics } from '../infra/metrics.ts';
 import type { Queryable } from '../db/pool.ts';
 import { readRenderState } from '../db/queries/changes.ts';
-import type { AppEnv } from './app-deps.ts';
+import type { AppDeps, AppEnv } from './app-deps.ts';
+
+/**
+ * Label values must not grow with what clients send: a method outside the
+ * ones the API serves is `other` (route labels are registered patterns and
+ * statuses the API's own, so both are bounded already).
+ */
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS']);
+export const methodLabel = (method: string) => (KNOWN_METHODS.has(method) ? method : 'other');
 
 export function observeRequests(logger: Logger, metrics: ApiMetrics): MiddlewareHandler<AppEnv> {
   return async function observeRequest(c, next) {
     const started = performance.now();
     await next();
     const seconds = (performance.now() - started) / 1000;
-    const route = c.req.routePath || 'unmatched';
-    const labels = { method: c.req.method, route, status: String(c.res.status) };
+    const labels = { method: methodLabel(c.req.method), route: c.req.routePath || 'unmatched', status: String(c.res.status) };
     metrics.requests.inc(labels);
     metrics.latency.observe(labels, seconds);
     logger.info({ requestId: c.get('requestId'), ...labels, ms: Math.round(seconds * 1000) }, 'request');
@@ -24,7 +31,8 @@ export function observeRequests(logger: Logger, metrics: ApiMetrics): Middleware
 }
 
 /** `/metrics`: refreshes the gauges that are read at scrape time, then renders the registry. */
-export function createMetricsHandler(metrics: ApiMetrics, db: Queryable, queues: Queue[]) {
+export function createMetricsHandler({ metrics, pool: db, queues: byName }: AppDeps) {
+  const queues: Queue[] = Object.values(byName);
   return async function serveMetrics(c: Context): Promise<Response> {
     const refreshes: Promise<unknown>[] = queues.map(async (queue) => {
       const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');

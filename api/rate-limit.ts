@@ -1,69 +1,84 @@
 /**
- * Fixed-window rate limits, one counter per (bucket, subject, window), kept
- * in Redis or, without Redis, in PostgreSQL. Answers carry RateLimit-*
- * headers; a refusal is 429 with an integer Retry-After. If the counter
- * store cannot answer, requests pass: a limiter outage must not take reads down.
+ * Fixed-window rate limits, one counter per (bucket, subject, window),
+ * counted in memory and shared through Redis or, without Redis, PostgreSQL
+ * (api/local-counter.ts). Answers carry RateLimit-* headers; a refusal is
+ * 429 with an integer Retry-After. While the shared store is away each
+ * process goes on counting its own clients; a counter that fails lets the
+ * request pass: a limiter outage must not take reads down.
  */
 import type { Context } from 'hono';
-import type { Redis } from 'ioredis';
+import type { Reason } from '../core/errors-data.ts';
 import { apiError } from '../core/errors.ts';
-import type { Queryable } from '../db/pool.ts';
-import { incrementCounter } from '../db/queries/rate-limits.ts';
 
 export interface RateRule {
   limit: number;
   windowSeconds: number;
 }
 
-export type RateLimiter = (c: Context, bucket: string, subject: string, rule: RateRule) => Promise<void>;
+/** What is counted, and the reason a refusal of each carries. */
+const RATE_LIMITED = {
+  read: 'read_rate_limited',
+  write: 'write_rate_limited',
+  admission: 'admission_rate_limited',
+  auth_failure: 'auth_failures_rate_limited',
+} as const satisfies Record<string, Reason>;
 
-/** Counts one hit on a key that lives `ttlSeconds`, returning the count so far. */
-export type Counter = (key: string, ttlSeconds: number) => Promise<number>;
+export type RateBucket = keyof typeof RATE_LIMITED;
 
-export function redisCounter(redis: Redis): Counter {
-  return async function countInRedis(key, ttlSeconds) {
-    const [[, count]] = (await redis.multi().incr(key).expire(key, ttlSeconds).exec()) as [[unknown, number]];
-    return count;
+/** Spends `cost` (default 1) of the subject's budget in the bucket; throws 429 past the limit. */
+export type RateLimiter = (c: Context, bucket: RateBucket, subject: string, rule: RateRule, cost?: number) => Promise<void>;
+
+/** Adds `amount` hits to a key that lives `ttlSeconds`, returning the count so far. */
+export type Counter = (key: string, ttlSeconds: number, amount?: number) => Promise<number>;
+
+/** The key of the subject's counter in the current window of `rule`. */
+export function windowOf(prefix: string, bucket: RateBucket, subject: string, rule: RateRule) {
+  const now = Date.now() / 1000;
+  const window = Math.floor(now / rule.windowSeconds);
+  return {
+    key: `${prefix}:rl:${bucket}:${subject}:${window}`,
+    resetSeconds: Math.max(1, Math.ceil((window + 1) * rule.windowSeconds - now)),
   };
 }
 
-export function postgresCounter(db: Queryable): Counter {
-  return function countInPostgres(key, ttlSeconds) {
-    return incrementCounter(db, key, ttlSeconds);
-  };
+/** The 429 of a bucket, with the RateLimit-* facts of the refusal. */
+export function rateLimited(bucket: RateBucket, rule: RateRule, resetSeconds: number) {
+  return apiError(RATE_LIMITED[bucket], { limit: rule.limit, windowSeconds: rule.windowSeconds, resetSeconds }, {
+    retryAfter: resetSeconds,
+  });
 }
 
 export function createRateLimiter(counter: Counter, prefix: string): RateLimiter {
-  return async function enforceRateLimit(c, bucket, subject, rule) {
-    const now = Date.now() / 1000;
-    const window = Math.floor(now / rule.windowSeconds);
-    const key = `${prefix}:rl:${bucket}:${subject}:${window}`;
+  return async function enforceRateLimit(c, bucket, subject, rule, cost = 1) {
+    const { key, resetSeconds: reset } = windowOf(prefix, bucket, subject, rule);
     let count: number;
     try {
-      count = await counter(key, rule.windowSeconds + 1);
+      count = await counter(key, rule.windowSeconds + 1, cost);
     } catch {
       return;
     }
-    const reset = Math.max(1, Math.ceil((window + 1) * rule.windowSeconds - now));
     c.header('RateLimit-Policy', `${rule.limit};w=${rule.windowSeconds}`);
     c.header('RateLimit-Limit', String(rule.limit));
     c.header('RateLimit-Remaining', String(Math.max(0, rule.limit - count)));
     c.header('RateLimit-Reset', String(reset));
     if (count > rule.limit) {
-      throw apiError('rate_limited', `Too many requests: the limit is ${rule.limit} per ${rule.windowSeconds} s. Retry after ${reset} s.`, {
-        reason: `${bucket}_rate_limited`,
-        retryAfter: reset,
-      });
+      throw rateLimited(bucket, rule, reset);
     }
   };
 }
 
-/** The client's address: the socket peer, or the first X-Forwarded-For hop behind a trusted proxy. */
-export function clientAddress(c: Context, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
-  }
+/**
+ * The client's address. With no trusted proxies it is the socket peer. Each
+ * trusted proxy appends the address it saw to X-Forwarded-For, so the client
+ * is the entry `trustedHops` from the right of [...X-Forwarded-For, peer]:
+ * entries further left were written by whoever sent the request and are not
+ * believed. With fewer entries than hops, the leftmost is the best known.
+ */
+export function clientAddress(c: Context, trustedHops: number): string {
   const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  return incoming?.socket?.remoteAddress ?? 'unknown';
+  const peer = incoming?.socket?.remoteAddress ?? 'unknown';
+  if (trustedHops === 0) return peer;
+  const forwarded = (c.req.header('x-forwarded-for') ?? '').split(',').map((hop) => hop.trim()).filter(Boolean);
+  const chain = [...forwarded, peer];
+  return chain[Math.max(0, chain.length - 1 - trustedHops)]!;
 }

@@ -1,10 +1,15 @@
 /**
  * Sends a read representation: strong content-derived ETag, 304 on a
- * matching If-None-Match, HEAD with the same headers and no body.
+ * matching If-None-Match, HEAD with the same headers and no body. Text
+ * answers vary by Accept-Encoding: a precompressed file is sent as it is,
+ * anything else large enough is compressed here, each encoding with its own
+ * strong ETag.
  */
 import type { Context } from 'hono';
+import { encode, encodedEtag, isCompressible, type Encoding } from '../core/encodings.ts';
 import { etagOf, ifNoneMatchHits } from '../core/etag.ts';
-import { CONTENT_SECURITY_POLICY, FRAME_POLICY } from '../site/lib/csp.ts';
+import { chooseEncoding } from './compression.ts';
+import { CONTENT_SECURITY_POLICY, FRAME_POLICY } from '../core/content-security-policy.ts';
 
 export const CACHE = {
   /** Current projections: shared caches may serve briefly, then revalidate by ETag. */
@@ -25,10 +30,22 @@ export interface Representation {
   etag?: string;
   /** A policy other than the default for HTML (a page's must match its own <meta> tag), or one for a worker script. */
   contentSecurityPolicy?: string;
+  /** `body` is already in this encoding (a precompressed file); its ETag is then its own bytes'. */
+  encoding?: Encoding;
 }
 
 export function sendRepresentation(c: Context, rep: Representation): Response {
-  const etag = rep.etag ?? etagOf(rep.body);
+  let etag = rep.etag ?? etagOf(rep.body);
+  let encoding = rep.encoding;
+  const compressible = rep.encoding !== undefined || isCompressible(rep.contentType, rep.body.byteLength);
+  if (compressible) c.header('Vary', 'Accept-Encoding', { append: true });
+  if (!encoding && compressible) {
+    const chosen = chooseEncoding(c);
+    if (chosen) {
+      encoding = chosen;
+      etag = encodedEtag(etag, chosen);
+    }
+  }
   const headers: Record<string, string> = {
     ETag: etag,
     'Cache-Control': rep.cacheControl,
@@ -40,10 +57,13 @@ export function sendRepresentation(c: Context, rep: Representation): Response {
   if (ifNoneMatchHits(c.req.header('if-none-match'), etag)) {
     return c.body(null, 304, headers);
   }
+  // Compressed only now, after the 304 check: a revalidation costs no compression.
+  const body = encoding && !rep.encoding ? encode(rep.body, encoding, 'dynamic') : rep.body;
+  if (encoding) headers['Content-Encoding'] = encoding;
   headers['Content-Type'] = rep.contentType;
-  headers['Content-Length'] = String(rep.body.byteLength);
+  headers['Content-Length'] = String(body.byteLength);
   if (c.req.method === 'HEAD') return c.body(null, 200, headers);
-  return c.body(rep.body as Uint8Array<ArrayBuffer>, 200, headers);
+  return c.body(body as Uint8Array<ArrayBuffer>, 200, headers);
 }
 
 /** A JSON read (collections, index): pretty-printed, newline-terminated, with an ETag. */

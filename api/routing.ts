@@ -22,10 +22,7 @@ export function resource<E extends object>(app: Hono<E>, path: string, methods: 
     if (method === 'OPTIONS') return c.body(null, 204, { Allow: allow });
     const handler = method === 'HEAD' ? methods.GET : methods[method as keyof Methods];
     if (!handler) {
-      throw apiError('unsupported_operation', `${method} is not supported on this path. Allowed: ${allow}.`, {
-        reason: 'method_not_allowed',
-        headers: { Allow: allow },
-      });
+      throw apiError('method_not_allowed', { method, allow }, { headers: { Allow: allow } });
     }
     return handler(c);
   });

@@ -1,7 +1,7 @@
 /** API process entry: reads config, builds dependencies, owns shutdown. */
 import { loadConfig } from '../core/config.ts';
-import { createLogger } from '../core/logger.ts';
-import { onShutdownSignal } from '../core/shutdown.ts';
+import { createLogger } from '../infra/logger.ts';
+import { onShutdownSignal } from '../infra/shutdown.ts';
 import { createPool } from '../db/pool.ts';
 import { startApiService } from './service.ts';
 

@@ -8,69 +8,131 @@ import { getRequestListener } from '@hono/node-server';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { Config } from '../core/config.ts';
-import type { Logger } from '../core/logger.ts';
-import { createApiMetrics } from '../core/metrics.ts';
-import { COMMIT_QUEUE, RENDER_QUEUE } from '../core/queue-contract.ts';
-import { createQueue, createQueueEvents, queueBackendOf } from '../core/queues.ts';
-import { redisConnectionOptions } from '../core/redis.ts';
-import { createAstroRenderer } from '../core/render/astro-renderer.ts';
-import { createApp } from './app.ts';
+import type { Logger } from '../infra/logger.ts';
+import { createApiMetrics, phaseTimer, type ApiMetrics } from '../infra/metrics.ts';
+import { COMMIT_QUEUE, RENDER_QUEUE, SEARCH_INDEX_QUEUE, type CommitJob, type CommitResult } from '../core/queue-contract.ts';
+import { createQueue, createQueueEvents, queueBackendOf } from '../infra/queues.ts';
+import { redisConnectionOptions } from '../infra/redis.ts';
+import { loadHtmlRenderer } from '../projections/html.ts';
+import { createServingFence } from '../core/serving-fence.ts';
+import { readServingFence } from '../db/queries/serving-fence.ts';
+import { createApp, createMetricsApp } from './app.ts';
+import type { AppDeps } from './app-deps.ts';
+import { createCredentialCheck } from './auth-failures.ts';
 import { createClientErrorHandler, createRequestErrorHandler } from './client-error.ts';
-import { createRateLimiter, postgresCounter, redisCounter, type Counter } from './rate-limit.ts';
+import { guardConnections, serverTimeouts, slowRequestError } from './connections.ts';
+import { startCounterSweeper, type CounterSweeper } from './counter-sweeper.ts';
+import { createLocalCounter, postgresBatchStore, redisBatchStore } from './local-counter.ts';
+import { createRateLimiter } from './rate-limit.ts';
 import { createWritePipeline } from './write-pipeline.ts';
 
 export interface ApiService {
   port: number;
+  /** The port of the token-free metrics listener (API_METRICS_PORT), or null. */
+  metricsPort: number | null;
   server: Server;
+  metrics: ApiMetrics;
   close(): Promise<void>;
 }
 
-export async function startApiService(config: Config, pool: pg.Pool, logger: Logger): Promise<ApiService> {
+/** How long a drain waits for in-flight answers (a write waits up to its commit timeout) before closing every connection. */
+const drainGraceMs = (config: Config) => config.COMMIT_TIMEOUT_MS + 5_000;
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+export interface ApiOptions {
+  /** Commit writes in this process (the embedded mode's single process); see write-pipeline.ts. */
+  commitHere?: (job: CommitJob) => Promise<CommitResult>;
+}
+
+/** The app's dependencies, built from config: what the entry file serves and what in-process tests drive. */
+export async function createAppDeps(
+  config: Config, pool: pg.Pool, logger: Logger, options: ApiOptions = {},
+): Promise<{ deps: AppDeps; close(): Promise<void> }> {
   const backend = queueBackendOf(config);
   let redis: Redis | null = null;
-  let counter: Counter = postgresCounter(pool);
+  let sweeper: CounterSweeper | null = null;
   if (config.REDIS_URL) {
     // Requests must fail fast (503) while Redis is away, not queue up behind it.
     redis = new Redis({ ...redisConnectionOptions(config.REDIS_URL), maxRetriesPerRequest: 1, enableOfflineQueue: false });
     redis.on('error', () => {});
-    counter = redisCounter(redis);
+  } else {
+    // Redis expires its keys; PostgreSQL's counter rows are swept.
+    sweeper = startCounterSweeper(pool, config.RATE_LIMIT_SWEEP_SECONDS * 1000, logger);
   }
+  // Counted in memory, added to the shared store in the background: no round trip per request.
+  const counts = createLocalCounter(redis ? redisBatchStore(redis) : postgresBatchStore(pool), config.RATE_LIMIT_SYNC_MS);
   const queue = createQueue(backend, COMMIT_QUEUE, true);
   const renderQueue = createQueue(backend, RENDER_QUEUE, true);
+  const searchIndexQueue = createQueue(backend, SEARCH_INDEX_QUEUE, true);
   const events = await createQueueEvents(backend, COMMIT_QUEUE);
-  const renderer = await createAstroRenderer(config.ASTRO_ENTRY, pool);
+  const fence = createServingFence(() => readServingFence(pool), { retryAfterSeconds: config.RETRY_AFTER_SECONDS });
+  // Pages rendered on demand show the fence banner, whichever kind stands.
+  const html = await loadHtmlRenderer(config.ASTRO_ENTRY, () => fence.current());
+  const metrics = createApiMetrics();
 
-  const app = createApp({
-    config, pool, logger, renderer,
-    metrics: createApiMetrics(),
-    queues: { commit: queue, render: renderQueue },
-    rateLimit: createRateLimiter(counter, config.QUEUE_PREFIX),
+  const deps: AppDeps = {
+    config, pool, logger, html, metrics, fence,
+    queues: { commit: queue, render: renderQueue, searchIndex: searchIndexQueue },
+    rateLimit: createRateLimiter(counts.counter, config.QUEUE_PREFIX),
+    authenticate: createCredentialCheck(pool, config, counts.counter, config.QUEUE_PREFIX),
     submitWrite: createWritePipeline({
       db: pool, queue, events, commitTimeoutMs: config.COMMIT_TIMEOUT_MS, retryAfterSeconds: config.RETRY_AFTER_SECONDS,
+      time: phaseTimer(metrics.writePhase),
+      commitHere: options.commitHere,
     }),
-  });
+  };
+  return {
+    deps,
+    async close() {
+      sweeper?.stop();
+      await Promise.allSettled([queue.close(), renderQueue.close(), searchIndexQueue.close(), events?.close()]);
+      redis?.disconnect();
+    },
+  };
+}
+
+export async function startApiService(config: Config, pool: pg.Pool, logger: Logger, options: ApiOptions = {}): Promise<ApiService> {
+  const built = await createAppDeps(config, pool, logger, options);
+  const { deps } = built;
+  const { metrics } = deps;
+  const app = createApp(deps);
   // `serve()` without its defaults: requests the parser or the adapter refuse get the Error shape too.
-  const server = createServer(getRequestListener(app.fetch, {
+  const server = createServer(serverTimeouts(config));
+  const connections = guardConnections(server, config, logger);
+  server.on('request', connections.listener(getRequestListener(app.fetch, {
     hostname: config.HOST, errorHandler: createRequestErrorHandler(logger),
-  }));
-  server.on('clientError', createClientErrorHandler(logger));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.PORT, config.HOST, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
+  })));
+  server.on('clientError', createClientErrorHandler(logger, slowRequestError(config)));
+  const port = await listen(server, config.PORT, config.HOST);
+
+  let metricsServer: Server | null = null;
+  let metricsPort: number | null = null;
+  if (config.API_METRICS_PORT) {
+    metricsServer = createServer(getRequestListener(createMetricsApp(deps).fetch));
+    metricsPort = await listen(metricsServer, config.API_METRICS_PORT, config.HOST);
+  }
 
   return {
     port,
+    metricsPort,
     server,
+    metrics,
     async close() {
-      // Stop accepting, let in-flight requests finish, then drop connections.
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await Promise.allSettled([queue.close(), renderQueue.close(), events?.close(), renderer.close()]);
-      redis?.disconnect();
+      // Stop accepting, refuse what arrives on kept-alive connections, let in-flight requests finish.
+      await Promise.all([
+        connections.drain(drainGraceMs(config)),
+        metricsServer && new Promise<void>((resolve) => { metricsServer.close(() => resolve()); metricsServer.closeAllConnections(); }),
+      ]);
+      await built.close();
     },
   };
 }

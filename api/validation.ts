@@ -1,8 +1,10 @@
 /** zod failures rendered as `invalid_arguments` errors that name the field. */
 import type { z } from 'zod';
+import type { Reason } from '../core/errors-data.ts';
 import { apiError, type ApiError } from '../core/errors.ts';
 
-const REASONS: Record<string, string> = {
+/** zod's issue codes as catalog reasons. */
+const REASONS: Record<string, Reason> = {
   too_big: 'out_of_range',
   too_small: 'out_of_range',
   invalid_type: 'invalid_type',
@@ -37,10 +39,8 @@ export function validationError(error: z.ZodError, where: InputSource, input: un
     message = 'is required';
   }
   const subject = field || SUBJECT[where];
-  return apiError('invalid_arguments', `${subject}: ${message}`, {
-    reason: missing ? 'missing_field' : (REASONS[issue.code] ?? 'invalid_value'),
-    field: field || undefined,
-  });
+  const reason = missing ? 'missing_field' : (REASONS[issue.code] ?? 'invalid_value');
+  return apiError(reason, { subject, detail: message }, { field: field || undefined });
 }
 
 /** Parses `input` or throws the 400 that names what is wrong. */

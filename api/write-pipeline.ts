@@ -1,9 +1,11 @@
 /**
- * Turns a validated, authorised write into a committed receipt: replay from
- * the operation log when the key is known, else queue the commit and wait for
- * the worker. The API never writes knowledge records itself.
+ * Turns a validated, authorised write into a committed receipt: queue the
+ * commit and wait for the worker, whose transaction claims the key in the
+ * operation log (or finds it there and replays). The API never writes
+ * knowledge records itself.
  *
- * Outcomes: 201 for the request whose job committed; 200 `replayed` for
+ * Outcomes: 201 for the request whose job committed; 200 `unchanged` for
+ * an edit equal to its base revision (nothing created); 200 `replayed` for
  * every other request with the same key and body; 409 when the body differs;
  * 503 + Retry-After when the commit is not known in time (the client retries
  * with the same key and gets the receipt: nothing is lost or doubled).
@@ -13,11 +15,13 @@ import { Job, type Queue, type QueueEvents } from 'bullmq';
 import { apiError, ApiError } from '../core/errors.ts';
 import { idempotencyMismatch, requestHashOf } from '../core/idempotency.ts';
 import {
-  COMMIT_JOB, commitJobId, type CommitJob, type CommitResult, type OperationName,
+  COMMIT_JOB, commitJobId, type CommitJob, type CommitResult,
 } from '../core/queue-contract.ts';
+import type { PhaseTimer } from '../infra/metrics.ts';
 import type { OperationReceipt } from '../core/types.ts';
 import type { Queryable } from '../db/pool.ts';
 import { findOperation, type OperationRow } from '../db/queries/operations.ts';
+import type { OperationName } from '../operations/registry.ts';
 
 export interface WriteRequest {
   operation: OperationName;
@@ -27,6 +31,8 @@ export interface WriteRequest {
   idempotencyKey: string;
   targetId?: string;
   body: Record<string, unknown>;
+  /** Top-level body fields in which secrets were replaced with the marker (core/redact-secrets.ts). */
+  redacted: string[];
   requestId: string;
 }
 
@@ -42,6 +48,14 @@ export interface WritePipelineDeps {
   events: QueueEvents | null;
   commitTimeoutMs: number;
   retryAfterSeconds: number;
+  /** Times the pipeline's phases (queue_add, commit_wait); see core/metrics.ts. */
+  time?: PhaseTimer;
+  /**
+   * Commits in this process instead of through the queue: the embedded mode,
+   * where API and worker share one process and one database session, and a
+   * queue hop (add, poll, pick up, complete, poll again) cost most of a write.
+   */
+  commitHere?: (job: CommitJob) => Promise<CommitResult>;
 }
 
 export type SubmitWrite = (request: WriteRequest) => Promise<WriteAnswer>;
@@ -117,12 +131,12 @@ function awaitResult(job: Job, deps: WritePipelineDeps): Promise<CommitResult | 
   return waitForCommit(deps.queue, deps.events, job.id!, deps.commitTimeoutMs).catch(() => null);
 }
 
+const untimed: PhaseTimer = (_phase, fn) => fn();
+
 export function createWritePipeline(deps: WritePipelineDeps): SubmitWrite {
+  const time = deps.time ?? untimed;
   const unavailable = (why: string) =>
-    apiError('temporarily_unavailable', `${why} Retry the same request with the same Idempotency-Key after ${deps.retryAfterSeconds} s; it will not be applied twice.`, {
-      reason: 'commit_pending',
-      retryAfter: deps.retryAfterSeconds,
-    });
+    apiError('commit_pending', { why }, { retryAfter: deps.retryAfterSeconds });
 
   const lookUp = async (request: WriteRequest) => {
     try {
@@ -134,13 +148,14 @@ export function createWritePipeline(deps: WritePipelineDeps): SubmitWrite {
 
   return async function submitWrite(request: WriteRequest): Promise<WriteAnswer> {
     const requestHash = requestHashOf(request.operation, request.targetId, request.body);
-    const prior = await lookUp(request);
-    if (prior) return fromLog(prior, requestHash);
-
+    // No look-up in the operation log first: the commit job claims the key
+    // and answers a replay (or 409) itself, and identical requests share one
+    // job, so a round trip per write bought nothing but a faster replay.
     const data: CommitJob = { ...request, requestHash };
+    if (deps.commitHere) return answerOf(request, requestHash, await commitHere(deps.commitHere, data, request));
     let job: Job;
     try {
-      job = await deps.queue.add(COMMIT_JOB, data, {
+      job = await time('queue_add', () => deps.queue.add(COMMIT_JOB, data, {
         jobId: commitJobId(request.identityId, request.idempotencyKey, requestHash),
         attempts: 5,
         backoff: { type: 'exponential', delay: 250 },
@@ -148,21 +163,38 @@ export function createWritePipeline(deps: WritePipelineDeps): SubmitWrite {
         // failed ones go, so a retry with the same key and body runs again.
         removeOnComplete: { age: 600 },
         removeOnFail: true,
-      });
+      }));
     } catch {
+      // The queue is away; a write already committed still has its receipt.
+      const prior = await lookUp(request);
+      if (prior) return fromLog(prior, requestHash);
       throw unavailable('The write queue is not reachable.');
     }
 
-    const result = await awaitResult(job, deps);
+    const result = await time('commit_wait', () => awaitResult(job, deps));
     if (!result) {
       // Timed out or failed: the operation log is the truth.
       const committed = await lookUp(request);
       if (committed) return fromLog(committed, requestHash);
       throw unavailable('The write was queued but not committed in time.');
     }
+    return answerOf(request, requestHash, result);
+  };
+
+  /** The inline commit; a failure (the database away) is a 503 to retry, as a queue timeout is. */
+  async function commitHere(commit: (job: CommitJob) => Promise<CommitResult>, data: CommitJob, request: WriteRequest): Promise<CommitResult> {
+    try {
+      return await time('commit_wait', () => commit(data));
+    } catch {
+      throw unavailable('The write was not committed: the database did not answer.');
+    }
+  }
+
+  function answerOf(request: WriteRequest, requestHash: string, result: CommitResult): WriteAnswer {
     if (result.requestHash !== requestHash) throw new ApiError(idempotencyMismatch());
     if (!result.ok) throw new ApiError(result.error);
     const mine = result.requestId === request.requestId && !result.replayed;
-    return { status: mine ? 201 : 200, receipt: { ...result.receipt, replayed: !mine } };
-  };
+    // 201 only when something was created: an edit that changed nothing answers 200 with `unchanged`.
+    return { status: mine && !result.receipt.unchanged ? 201 : 200, receipt: { ...result.receipt, replayed: !mine } };
+  }
 }

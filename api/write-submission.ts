@@ -5,23 +5,31 @@
  * so an operation id (identity + Idempotency-Key) means one thing on both:
  * a key first used over HTTP replays over the tool protocol, and back.
  *
+ * While the serving fence stands, every write is refused first (503
+ * `serving_fenced`), before any check or queueing.
+ *
  * Only the edges differ, and the caller supplies them: where the credential
  * and key were read from (named in errors), and how the target and body are
  * read once the cheaper checks have passed.
  */
 import type { Context } from 'hono';
 import { apiError } from '../core/errors.ts';
+import { phaseTimer } from '../infra/metrics.ts';
+import { redactBody } from '../core/redact-secrets.ts';
 import { IdempotencyKeySchema } from '../core/schemas/fields.ts';
 import type { AppDeps } from './app-deps.ts';
-import { authenticate, requireScope, type Channel } from './auth.ts';
+import type { AuthenticatedCredential } from '../db/queries/identities.ts';
+import { requireScope, type Channel } from './auth.ts';
 import { parseOrThrow } from './validation.ts';
-import type { WriteOperation } from './write-operations.ts';
+import type { RegisteredOperation } from '../operations/registry.ts';
 import type { WriteAnswer } from './write-pipeline.ts';
 
 export interface WriteCall {
   channel: Channel;
   /** The `Authorization` header of the HTTP request that carried the write. */
   authorization: string | undefined;
+  /** The caller when already authenticated (the tool protocol checks once per HTTP request). */
+  credential?: AuthenticatedCredential;
   /** As sent: a header value or a tool argument, not yet checked. */
   idempotencyKey: unknown;
   /** Reads the target id and the body; only called once credential, rate limit, scope and key have passed. */
@@ -29,7 +37,7 @@ export interface WriteCall {
   requestId: string;
 }
 
-export type SubmitAuthorisedWrite = (c: Context, spec: WriteOperation, call: WriteCall) => Promise<WriteAnswer>;
+export type SubmitAuthorisedWrite = (c: Context, spec: RegisteredOperation, call: WriteCall) => Promise<WriteAnswer>;
 
 /** How each channel names the key, so the error points at what the client sent. */
 const KEY_FIELD: Record<Channel, { field: string; noun: string }> = {
@@ -40,38 +48,43 @@ const KEY_FIELD: Record<Channel, { field: string; noun: string }> = {
 function checkIdempotencyKey(key: unknown, channel: Channel): string {
   const { field, noun } = KEY_FIELD[channel];
   if (key === undefined || key === null) {
-    throw apiError('invalid_arguments', `${noun} is required on every write: "<client>:<operation id>", e.g. "agent-7:2f9c1e0a-create".`, {
-      reason: 'missing_idempotency_key', field,
-    });
+    throw apiError('missing_idempotency_key', { noun }, { field });
   }
   const parsed = IdempotencyKeySchema.safeParse(key);
   if (!parsed.success) {
-    throw apiError('invalid_arguments', `${noun} must be 1-64 then 8-128 characters of letters, digits, _ and -, joined by a colon.`, {
-      reason: 'invalid_idempotency_key', field,
-    });
+    throw apiError('invalid_idempotency_key', { noun }, { field });
   }
   return parsed.data;
 }
 
-export function createWriteSubmitter({ config, pool, rateLimit, submitWrite }: AppDeps): SubmitAuthorisedWrite {
+export function createWriteSubmitter({ config, authenticate, rateLimit, submitWrite, metrics, fence }: AppDeps): SubmitAuthorisedWrite {
+  const time = phaseTimer(metrics.writePhase);
   return async function authoriseAndSubmitWrite(c, spec, call) {
-    const credential = await authenticate(pool, call.authorization, call.channel);
-    await rateLimit(c, 'write', credential.identity_id, {
+    // First of all: a fenced service refuses every write before reading, checking or queueing anything.
+    await fence.refuseWhileFenced();
+    const credential = call.credential ?? (await time('auth', () => authenticate(c, call.authorization, call.channel)));
+    await time('rate_limit', () => rateLimit(c, 'write', credential.identity_id, {
       limit: config.WRITE_RATE_LIMIT, windowSeconds: config.WRITE_RATE_WINDOW_SECONDS,
+    }));
+    const { idempotencyKey, input, body, redacted } = await time('validate', async () => {
+      requireScope(credential, spec.scopes);
+      const idempotencyKey = checkIdempotencyKey(call.idempotencyKey, call.channel);
+      const input = await call.readInput();
+      const parsed = parseOrThrow(spec.schema, input.body, call.channel === 'http' ? 'body' : 'arguments');
+      // Before anything is hashed, queued or stored: the original secret goes no further than this.
+      const { body, redacted } = redactBody(parsed);
+      if (spec.bodyScope) requireScope(credential, [spec.bodyScope(body)]);
+      return { idempotencyKey, input, body, redacted };
     });
-    requireScope(credential, spec.scopes);
-    const idempotencyKey = checkIdempotencyKey(call.idempotencyKey, call.channel);
-    const input = await call.readInput();
-    const body = parseOrThrow(spec.schema, input.body, call.channel === 'http' ? 'body' : 'arguments');
-    if (spec.bodyScope) requireScope(credential, [spec.bodyScope(body)]);
     return submitWrite({
-      operation: spec.operation,
+      operation: spec.name,
       identityId: credential.identity_id,
       credentialId: credential.id,
       scopes: credential.scopes,
       idempotencyKey,
       targetId: input.targetId,
       body,
+      redacted,
       requestId: call.requestId,
     });
   };

@@ -18,11 +18,12 @@ import { ratioOf, type Bench, type BenchReport, type Comparison } from './lib/ty
 import { rebuildBench } from './rebuild.ts';
 import { staticReads } from './static-reads.ts';
 import { writeThroughput } from './write-throughput.ts';
+import { embeddedWrites } from './embedded-writes.ts';
 import { pagefindVisibility } from './pagefind-visibility.ts';
 import { writeVisibility } from './write-visibility.ts';
 
 /** Every bench, in the order they run. */
-export const BENCHES: Bench[] = [staticReads, writeThroughput, writeVisibility, pagefindVisibility, rebuildBench];
+export const BENCHES: Bench[] = [staticReads, writeThroughput, embeddedWrites, writeVisibility, pagefindVisibility, rebuildBench];
 
 /** How far past its budget a bench may run before the whole run is stopped. */
 const GRACE_SECONDS = 30;

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startApiService } from '../api/service.ts';
 import { loadConfig } from '../core/config.ts';
-import { createLogger } from '../core/logger.ts';
+import { createLogger } from '../infra/logger.ts';
 import { migrate } from '../db/migrate.ts';
 import { createPool } from '../db/pool.ts';
 import { createThrowawayDatabase } from './lib/throwaway-database.ts';

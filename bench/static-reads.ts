@@ -1,10 +1,11 @@
 /**
  * Static projection reads: GET (200) and conditional GET (304) throughput of
- * one problem page from the Node service, against nginx serving the same
- * file with the shipped config. Same URL, connections and duration.
+ * one problem page from the Node service (request log on, rate limit on),
+ * against nginx serving the same file with the shipped config. Same URL,
+ * connections and duration; wrk, one thread, side by side in one run.
  */
 import { admit, send } from '../test/helpers/client.ts';
-import { runHttpLoad, type HttpLoadResult } from './lib/autocannon.ts';
+import { runWrk, type HttpLoad, type HttpLoadResult } from './lib/wrk.ts';
 import { round } from './lib/stats.ts';
 import type { Bench, Comparison } from './lib/types.ts';
 import { problemContent } from './lib/seed.ts';
@@ -46,6 +47,8 @@ export const staticReads: Bench = {
     await edge.arrayBuffer();
     ctx.log(`page ${path}: ${page.length} bytes of HTML, ETag ${etag}; ${CONNECTIONS} connections, ${SECONDS} s per run`);
 
+    const script = ctx.tempFile('count-statuses.lua');
+    const runHttpLoad = (load: HttpLoad) => runWrk(load, script);
     const load = async (label: string, base: string, headers?: Record<string, string>): Promise<HttpLoadResult> => {
       const result = await runHttpLoad({ url: base + path, connections: CONNECTIONS, seconds: SECONDS, headers });
       ctx.log(`${label.padEnd(16)} ${Math.round(result.requestsPerSecond).toLocaleString('en')} req/s, p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms, statuses ${JSON.stringify(result.statuses)}`);
@@ -64,7 +67,7 @@ export const staticReads: Bench = {
       const other = r.requests - (r.statuses[status] ?? 0);
       if (other > 0 || r.errors > 0) notes.push(`${label}: ${other} answers were not ${status}, ${r.errors} errors`);
     }
-    notes.push('autocannon (one process, one core) shares the machine with the server it measures; nginx may be held back by the client.');
+    notes.push('wrk (one thread) shares the machine with the server it measures; the service logs every request (to a file) and rate-limits every read.');
 
     const nginxLabel = 'nginx, same file';
     const comparisons: Comparison[] = [

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createAstroRenderer } from '../core/render/astro-renderer.ts';
+import { loadHtmlRenderer } from '../projections/html.ts';
 import type { RecordRef } from '../core/types.ts';
 import { renderRecord } from '../worker/render/render-record.ts';
 import { admit, send } from '../test/helpers/client.ts';
@@ -52,15 +52,14 @@ export const writeVisibility: Bench = {
     ctx.log(`send → visible:    p50 ${round(total.p50)} ms, p99 ${round(total.p99)} ms (receipt p50 ${round(receipt.p50)} ms)`);
 
     // The floor: the same two records rendered straight to files, no queue, no claim, no lock.
-    const renderer = await createAstroRenderer(stack.config.ASTRO_ENTRY, stack.pool);
+    const html = await loadHtmlRenderer(stack.config.ASTRO_ENTRY);
     const scratch = await mkdtemp(path.join(tmpdir(), 'ak-bench-render-'));
     ctx.defer(() => rm(scratch, { recursive: true, force: true }));
-    ctx.defer(() => renderer.close());
     const refs: RecordRef[] = [{ type: 'problem', id: problemId }, { type: 'agent', id: agent.id }];
     const directMs: number[] = [];
     for (let i = 0; i < DIRECT_RENDERS; i++) {
       const t0 = performance.now();
-      for (const ref of refs) await renderRecord(renderer, scratch, ref);
+      for (const ref of refs) await renderRecord(stack.pool, html, scratch, ref);
       directMs.push(performance.now() - t0);
     }
     const direct = summarize(directMs);

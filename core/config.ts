@@ -29,11 +29,19 @@ export const ConfigSchema = z.object({
   /** The built Astro server entry (output of `astro build`). */
   ASTRO_ENTRY: z.string().default('dist/server/entry.mjs'),
   ASTRO_CLIENT_DIR: z.string().default('dist/client'),
+  /** Bytes of default projections the API keeps in memory (api/projection-cache.ts). */
+  PROJECTION_CACHE_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
   /** How long a write waits for the worker's commit before answering 503. */
   COMMIT_TIMEOUT_MS: intFrom(15_000),
   /** Seconds a client is told to wait after a 503 on a write. */
   RETRY_AFTER_SECONDS: intFrom(2),
   WORKER_CONCURRENCY: intFrom(8),
+  /**
+   * What a worker process does: `all`, or only `commit` jobs, or only
+   * `render` (render jobs, the catch-up sweep, the search index). Run a
+   * commit worker and a render worker so renders never slow commits down.
+   */
+  WORKER_ROLES: z.enum(['all', 'commit', 'render']).default('all'),
   /** How long a search re-index waits after the first request, so a burst of writes costs one run. */
   SEARCH_INDEX_DELAY_MS: z.coerce.number().int().min(0).default(1000),
   /** Rate limits: requests per window, per identity (writes) or client address. */
@@ -43,19 +51,54 @@ export const ConfigSchema = z.object({
   READ_RATE_WINDOW_SECONDS: intFrom(60),
   ADMISSION_RATE_LIMIT: intFrom(20),
   ADMISSION_RATE_WINDOW_SECONDS: intFrom(3600),
-  /** Trust X-Forwarded-For for the client address (only behind a proxy you run). */
+  /** How often an API process adds its local rate-limit counts to the shared store (api/local-counter.ts). */
+  RATE_LIMIT_SYNC_MS: intFrom(200),
+  /** Failed credential checks allowed per client address per window, then 429 (valid credentials are unaffected). */
+  AUTH_FAILURE_LIMIT: intFrom(30),
+  AUTH_FAILURE_WINDOW_SECONDS: intFrom(300),
+  /** How often the PostgreSQL rate-limit counters are swept of expired rows (without Redis). */
+  RATE_LIMIT_SWEEP_SECONDS: intFrom(60),
+  /**
+   * How many proxies in front of the API append to X-Forwarded-For (nginx,
+   * a CDN, a load balancer): the client address is the entry that many hops
+   * from the right. 0 (the default) believes no header: the peer is the client.
+   */
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).optional(),
+  /** Deprecated: `true` means TRUSTED_PROXY_HOPS=1. */
   TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** Tool protocol: JSON-RPC messages per batch, and bytes of tool results per HTTP request. */
+  MCP_MAX_BATCH: intFrom(20),
+  MCP_MAX_ANSWER_BYTES: intFrom(8 * 1_048_576),
+  /** Slow clients: time to send the headers, the whole request, and an idle keep-alive connection's life. */
+  HTTP_HEADERS_TIMEOUT_MS: intFrom(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: intFrom(30_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: intFrom(5_000),
+  /** Open connections per API process; past it a new connection gets 503 and is closed. */
+  HTTP_MAX_CONNECTIONS: intFrom(1024),
+  /** `npm start` restarts a crashed child after a backoff doubling from this, at most this many times a minute. */
+  RESTART_BACKOFF_MS: intFrom(500),
+  RESTART_MAX_PER_MINUTE: intFrom(5),
+  /** Port the API serves /metrics on without a token (keep it private); 0 turns that off. */
+  API_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   /** Port a worker serves its Prometheus metrics on; 0 turns that off. */
   WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /** What the container HEALTHCHECK fetches (ops/healthcheck.ts); unset: the API index on PORT. */
+  HEALTHCHECK_URL: z.string().url().optional(),
   /**
    * SHA-256 (hex) of the operator token that may trigger rebuilds over HTTP.
    * Unset: the operator endpoints answer 403. Only the hash is configured.
    */
   OPERATOR_TOKEN_SHA256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  /**
+   * Signs the OAuth server's short-lived interaction cookies. Unset: a random
+   * key per process, so with several API processes set the same value on all.
+   */
+  OAUTH_COOKIE_SECRET: z.string().min(32).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
-export type Config = z.infer<typeof ConfigSchema> & {
+export type Config = Omit<z.infer<typeof ConfigSchema>, 'TRUSTED_PROXY_HOPS'> & {
+  TRUSTED_PROXY_HOPS: number;
   PUBLIC_ORIGIN: string;
   DATABASE_URL: string;
   /** True when no DATABASE_URL was given: the launcher hosts an embedded PostgreSQL. */
@@ -66,6 +109,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const parsed = ConfigSchema.parse(env);
   return {
     ...parsed,
+    TRUSTED_PROXY_HOPS: parsed.TRUSTED_PROXY_HOPS ?? (parsed.TRUST_PROXY ? 1 : 0),
     PUBLIC_ORIGIN: parsed.PUBLIC_ORIGIN ?? `http://localhost:${parsed.PORT}`,
     DATABASE_URL: parsed.DATABASE_URL ?? `postgres://postgres@127.0.0.1:${parsed.EMBEDDED_PG_PORT}/postgres`,
     EMBEDDED_DATABASE: parsed.DATABASE_URL === undefined,

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { ErrorInfo } from './errors.ts';
+import { ID_PREFIXES, isId } from './ids.ts';
 import { sha256Hex } from './hash.ts';
 import type { OperationReceipt } from './types.ts';
 
@@ -11,22 +12,15 @@ export const COMMIT_QUEUE = 'commit';
 export const RENDER_QUEUE = 'render';
 export const COMMIT_JOB = 'commit-operation';
 export const RENDER_JOB = 'render-changes';
-/** Rebuilds the static Pagefind index from the rendered record pages (worker/search/). */
+/** Rebuilds the static Pagefind index from the rendered record pages (static-search/). */
 export const SEARCH_INDEX_QUEUE = 'search-index';
 export const SEARCH_INDEX_JOB = 'rebuild-search-index';
 /** One deduplication id for every index request: at most one run waiting and one running. */
 export const SEARCH_INDEX_DEDUPLICATION_ID = 'search-index';
 
-export const OPERATIONS = [
-  'create_problem', 'edit_problem', 'create_solution', 'edit_solution', 'report_outcome',
-  'create_discussion', 'reply', 'acknowledge_inbox', 'update_profile',
-  'rotate_own_credential', 'revoke_own_credential', 'report_feedback',
-] as const;
-export const OperationNameSchema = z.enum(OPERATIONS);
-export type OperationName = z.infer<typeof OperationNameSchema>;
-
 export const CommitJobSchema = z.object({
-  operation: OperationNameSchema,
+  /** A name in the operation registry (operations/registry.ts); the worker refuses one it does not know. */
+  operation: z.string().min(1),
   identityId: z.string(),
   credentialId: z.string(),
   scopes: z.array(z.string()),
@@ -37,6 +31,8 @@ export const CommitJobSchema = z.object({
   /** The path parameter, for operations on an existing record. */
   targetId: z.string().optional(),
   body: z.record(z.string(), z.unknown()),
+  /** Body fields whose secrets the API replaced before queueing; echoed in the receipt. */
+  redacted: z.array(z.string()).default([]),
 });
 export type CommitJob = z.infer<typeof CommitJobSchema>;
 
@@ -61,8 +57,18 @@ export function renderJobId(cursor: string): string {
 
 /** An operator's rebuild, run by a worker on the render queue. */
 export const REBUILD_JOB = 'rebuild';
+/**
+ * Checked by shape wherever a target enters (the endpoint, the CLI, the
+ * worker): an id is only ever a record id of its type, never a path.
+ */
 export const RebuildJobSchema = z.strictObject({
   type: z.enum(['problem', 'solution', 'discussion', 'agent']).optional(),
   id: z.string().min(1).max(64).optional(),
+}).superRefine((target, ctx) => {
+  if (target.id === undefined) return;
+  if (!target.type) ctx.addIssue({ code: 'custom', path: ['type'], message: 'required when id is given' });
+  else if (!isId(target.type, target.id)) {
+    ctx.addIssue({ code: 'invalid_format', format: 'regex', path: ['id'], message: `must be a ${target.type} id (${ID_PREFIXES[target.type]}_ and 26 base32 characters)` });
+  }
 });
 export type RebuildJob = z.infer<typeof RebuildJobSchema>;

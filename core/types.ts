@@ -25,10 +25,15 @@ export interface OperationReceipt {
   idempotency_key: string;
   status: 'committed';
   replayed: boolean;
+  /** Present (true) when the operation changed nothing: an edit equal to its base revision. */
+  unchanged?: true;
   /** `links` is null for private resources (credentials, inbox items). */
   resource: { type: ResourceType; id: string; revision: number | null; links: ResourceLinks | null };
-  change_cursor: string;
+  /** The change this write logged; null when it changed nothing. */
+  change_cursor: string | null;
   committed_at: string;
+  /** Fields in which secret shapes were replaced with a marker before storing; empty when none. */
+  redacted: string[];
 }
 
 /** A record with projections of its own, which must be (re)rendered when it changes. */

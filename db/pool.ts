@@ -29,6 +29,11 @@ export async function withClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient, m
   client.on('error', markBroken);
   try {
     return await fn(client, markBroken);
+  } catch (error) {
+    // A session that started read-only stays so after the database is switched
+    // back: drop it, so the pool's next session sees the database as it is now.
+    if (isReadOnlyError(error)) markBroken(error as Error);
+    throw error;
   } finally {
     client.removeListener('error', markBroken);
     client.release(broken);
@@ -58,4 +63,17 @@ export function isConnectionError(error: unknown): boolean {
     code === '57P03' || code === '08006' || code === '08001' || code === '08003' ||
     (error instanceof Error && /Connection terminated|connection timeout/i.test(error.message))
   );
+}
+
+/**
+ * True for "cannot execute … in a read-only transaction" (SQLSTATE 25006):
+ * the server is a standby or the session is read-only. The service fences
+ * writes then (core/serving-fence.ts) instead of failing them as 500s.
+ * Looks through wrapping errors (`cause`) too.
+ */
+export function isReadOnlyError(error: unknown): boolean {
+  for (let e = error as { code?: string; cause?: unknown } | null | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (e.code === '25006') return true;
+  }
+  return false;
 }

@@ -1,56 +1,130 @@
 /**
- * `npm run ops -- <command>`: the operator's tool.
- *   rebuild [--type problem|solution|discussion|agent] [--id ID]   re-render projections
- *   status                                                          queues and render lag
+ * `npm run ops -- <command>`: the operator's tool (`--help` on it and on every command):
+ * rebuild, status, and `fence on --reason "…"` / `fence off` (the serving fence).
  * Runs against DATABASE_URL / REDIS_URL like the service does.
+ *
+ * Arguments are parsed by commander (a small, long-kept parser): it gives every
+ * command its `--help`, refuses unknown options and bad choices with a usage
+ * line and exit code 2, which hand-rolled `parseArgs` checks did not.
  */
-import { parseArgs } from 'node:util';
+import { hostname, userInfo } from 'node:os';
+import { Command, Option } from 'commander';
 import { loadConfig } from '../core/config.ts';
-import { COMMIT_QUEUE, RENDER_QUEUE } from '../core/queue-contract.ts';
-import { createQueue, queueBackendOf } from '../core/queues.ts';
-import { createAstroRenderer } from '../core/render/astro-renderer.ts';
+import { COMMIT_QUEUE, RebuildJobSchema, RENDER_QUEUE, SEARCH_INDEX_QUEUE } from '../core/queue-contract.ts';
+import { createQueue, queueBackendOf } from '../infra/queues.ts';
+import { loadHtmlRenderer } from '../projections/html.ts';
+import { FenceCommandSchema, type FenceCommand } from '../core/schemas/fence.ts';
 import { COLLECTION, type RecordRef } from '../core/types.ts';
 import { createPool } from '../db/pool.ts';
 import { rebuild } from '../worker/jobs/rebuild.ts';
+import { notingFencedPages, servingForFiles } from '../worker/render/fence-banner.ts';
+import { createServingFence } from '../core/serving-fence.ts';
+import { applyFenceCommand, readServingFence } from '../db/queries/serving-fence.ts';
+import { refreshAllTrust } from '../worker/jobs/refresh-trust.ts';
+import { resetSitemaps } from '../worker/sitemap/sitemaps.ts';
 import { createProgress } from './progress.ts';
-import { readOperatorStatus } from './status.ts';
+import { readOperatorStatus } from '../infra/operator-status.ts';
 
-const USAGE = `usage: npm run ops -- rebuild [--type ${Object.keys(COLLECTION).join('|')}] [--id ID]
-       npm run ops -- status`;
-
-const { positionals, values } = parseArgs({
-  allowPositionals: true,
-  options: { type: { type: 'string' }, id: { type: 'string' } },
-});
-const command = positionals[0];
-const type = values.type as RecordRef['type'] | undefined;
-if (!command || !['rebuild', 'status'].includes(command) || (type && !(type in COLLECTION)) || (values.id && !type)) {
-  console.error(USAGE);
-  process.exit(2);
+async function withPool<T>(work: (pool: ReturnType<typeof createPool>, config: ReturnType<typeof loadConfig>) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const pool = createPool(config.DATABASE_URL, 4);
+  try {
+    return await work(pool, config);
+  } finally {
+    await pool.end();
+  }
 }
 
-const config = loadConfig();
-const pool = createPool(config.DATABASE_URL, 4);
-try {
-  if (command === 'status') {
+async function printStatus(): Promise<void> {
+  await withPool(async (pool, config) => {
     const backend = queueBackendOf(config);
-    const queues = [COMMIT_QUEUE, RENDER_QUEUE].map((name) => createQueue(backend, name, true));
+    const queues = [COMMIT_QUEUE, RENDER_QUEUE, SEARCH_INDEX_QUEUE].map((name) => createQueue(backend, name, true));
     try {
-      console.log(JSON.stringify(await readOperatorStatus(pool, queues), null, 2));
+      console.log(JSON.stringify(await readOperatorStatus(pool, queues, {
+        searchIndexQueue: SEARCH_INDEX_QUEUE, retryAfterSeconds: config.RETRY_AFTER_SECONDS,
+      }), null, 2));
     } finally {
       await Promise.all(queues.map((q) => q.close()));
     }
-  } else {
-    const renderer = await createAstroRenderer(config.ASTRO_ENTRY, pool);
-    try {
-      const started = performance.now();
-      const counts = await rebuild(pool, renderer, config.PROJECTIONS_DIR, { type, id: values.id }, createProgress('rebuild'));
-      const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      console.log(`rebuild done in ${seconds}s: ${counts.written} written, ${counts.unchanged} unchanged, ${counts.removed} removed`);
-    } finally {
-      await renderer.close();
-    }
-  }
-} finally {
-  await pool.end();
+  });
 }
+
+async function runRebuild(target: { type?: RecordRef['type']; id?: string }): Promise<void> {
+  await withPool(async (pool, config) => {
+    // As in the worker: pages rendered under the operator's fence carry its banner until the worker renders them again.
+    const serving = servingForFiles(createServingFence(() => readServingFence(pool), { retryAfterSeconds: config.RETRY_AFTER_SECONDS }));
+    const html = notingFencedPages(await loadHtmlRenderer(config.ASTRO_ENTRY, serving), pool, serving);
+    const started = performance.now();
+    const counts = await rebuild(pool, html, config.PROJECTIONS_DIR, target, createProgress('rebuild'));
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    console.log(`rebuild done in ${seconds}s: ${counts.written} written, ${counts.unchanged} unchanged, ${counts.removed} removed`);
+    if (!target.type && !target.id) console.log(`sitemap: ${await resetSitemaps(pool, config.PROJECTIONS_DIR, config.PUBLIC_ORIGIN)} chunks written`);
+  });
+}
+
+async function changeFence(fence: FenceCommand, by: string | undefined): Promise<void> {
+  await withPool(async (pool, config) => {
+    const change = await applyFenceCommand(pool, fence, by ?? `${userInfo().username}@${hostname()}, ops CLI`, config.RETRY_AFTER_SECONDS);
+    // Return once every process acts on it, so `fence on && npm run migrate` never overlaps a write being admitted.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(change.effective_by) - Date.now())));
+    console.log(JSON.stringify(change, null, 2));
+  });
+}
+
+/** The fence command checked by the operator endpoint's own schema, so both accept the same. */
+function fenceCommandOf(input: Record<string, unknown>, command: Command): FenceCommand {
+  const parsed = FenceCommandSchema.safeParse(input);
+  if (!parsed.success) command.error(`error: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return parsed.data!;
+}
+
+function createOperatorProgram(): Command {
+  const program = new Command('npm run ops --')
+    .description('Operate the service: re-render projections, read queue depths and lags, fence writes.')
+    .showHelpAfterError()
+    // Usage errors exit 2, like other Unix tools; commander's default is 1.
+    .exitOverride((error) => {
+      if (error.exitCode === 0) process.exit(0);
+      process.exit(2);
+    });
+  program.command('rebuild')
+    .description('Re-render projections from the database: every record, one type, or one record.')
+    .addOption(new Option('--type <type>', 'only records of this type').choices(Object.keys(COLLECTION)))
+    .option('--id <id>', 'only this record (needs --type)')
+    .action(async (options: { type?: RecordRef['type']; id?: string }, command: Command) => {
+      // The same shape check as the endpoint and the worker: an id is a record id, never a path.
+      const target = RebuildJobSchema.safeParse(options);
+      if (!target.success) {
+        const issue = target.error.issues[0]!;
+        command.error(`error: --${issue.path.join('.')} ${issue.message}`);
+      }
+      await runRebuild(target.data);
+    });
+  program.command('refresh-trust')
+    .description('Recompute the stored trust (search ranking, disputed state) of every problem and solution.')
+    .action(() => withPool(async (pool) => {
+      const { records, flipped } = await refreshAllTrust(pool, createProgress('refresh-trust'));
+      console.log(`refresh-trust done: ${records} records, ${flipped} disputed states changed`);
+    }));
+  program.command('status')
+    .description('Print every queue\'s depths, the render lag, the search-index lag and the serving fence as JSON.')
+    .action(printStatus);
+  const fence = program.command('fence')
+    .description('The serving fence: while it is on, every write answers 503 serving_fenced and reads go on.');
+  fence.command('on')
+    .description('Refuse every write; returns once every process does (within a second).')
+    .requiredOption('--reason <text>', 'why, shown to every refused writer and on /api/v1')
+    .option('--retry-after <seconds>', 'the Retry-After refused writers get (default 30)')
+    .option('--by <who>', 'who raises it (default user@host)')
+    .action(async (options: { reason: string; retryAfter?: string; by?: string }, command: Command) => {
+      const on = { state: 'on', reason: options.reason, ...(options.retryAfter === undefined ? {} : { retry_after: options.retryAfter }) };
+      await changeFence(fenceCommandOf(on, command), options.by);
+    });
+  fence.command('off')
+    .description('Take writes again (a self-fence on a read-only database lifts by itself).')
+    .option('--by <who>', 'who lowers it (default user@host)')
+    .action(async (options: { by?: string }) => changeFence({ state: 'off' }, options.by));
+  return program;
+}
+
+await createOperatorProgram().parseAsync(process.argv);

@@ -1,16 +1,25 @@
 /**
  * `npm start` on one machine: migrates, then runs the API and one worker as
- * two processes. With no DATABASE_URL it first hosts the embedded PostgreSQL
- * here; with no REDIS_URL the queues run on PostgreSQL. SIGINT/SIGTERM are
- * forwarded (the children drain); if either child dies the other is stopped
- * too, so a supervisor sees the failure.
+ * two processes. With no REDIS_URL the queues run on PostgreSQL.
+ * SIGINT/SIGTERM are forwarded (the children drain); a child that crashes is
+ * restarted with backoff, within a bound per minute (scripts/supervise.ts).
+ *
+ * With no DATABASE_URL (the embedded mode) this process hosts the embedded
+ * PostgreSQL and runs the API and the worker itself, committing each write
+ * in the request (see startEmbedded): PGlite is one session, and the queue's
+ * hops between processes over it were most of a write's time.
  */
+import { startApiService } from '../api/service.ts';
+import { loadConfig, type Config } from '../core/config.ts';
+import { createLogger } from '../infra/logger.ts';
+import { onShutdownSignal } from '../infra/shutdown.ts';
+import { prepareQueueStore, queueBackendOf } from '../infra/queues.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { loadConfig } from '../core/config.ts';
-import { prepareQueueStore, queueBackendOf } from '../core/queues.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded.ts';
 import { ensureDatabase, migrate } from '../db/migrate.ts';
 import { createPool } from '../db/pool.ts';
+import { startWorker } from '../worker/runtime.ts';
+import { superviseChildren } from './supervise.ts';
 
 const config = loadConfig();
 let embedded: EmbeddedPostgres | null = null;
@@ -27,30 +36,40 @@ await pool.end();
 if (applied.length) console.log(`applied migrations ${applied.join(', ')}`);
 if (!config.REDIS_URL) console.log('no REDIS_URL: queues and rate limits run on PostgreSQL');
 
-const env = { ...process.env, DATABASE_URL: config.DATABASE_URL };
-const children: ChildProcess[] = ['api/server.ts', 'worker/main.ts'].map((entry) =>
-  spawn(process.execPath, [entry], { stdio: 'inherit', env }),
-);
+if (embedded) {
+  await startEmbedded(config, embedded);
+} else {
+  startChildren();
+}
 
-let exiting = false;
-function stopAll(signal: NodeJS.Signals) {
-  for (const child of children) if (child.exitCode === null) child.kill(signal);
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    exiting = true;
-    stopAll(signal);
+/** API and worker in this process, on one pool; writes commit in the request, renders follow in-process. */
+async function startEmbedded(config: Config, database: EmbeddedPostgres): Promise<void> {
+  const services = createPool(config.DATABASE_URL, 20);
+  const logger = createLogger(config.LOG_LEVEL, 'api');
+  // Both start at once; a write that arrives before the worker is up waits for it.
+  const starting = startWorker({ config, pool: services, logger: createLogger(config.LOG_LEVEL, 'worker'), commitQueue: false });
+  const [worker, api] = await Promise.all([
+    starting,
+    startApiService(config, services, logger, { commitHere: async (job) => (await starting).commit(job) }),
+  ]);
+  logger.info({ port: api.port, origin: config.PUBLIC_ORIGIN }, 'api listening');
+  onShutdownSignal(logger, 'requests and renders', async () => {
+    await api.close();
+    await worker.close();
+    await services.end();
+    await database.stop();
   });
 }
-let running = children.length;
-for (const child of children) {
-  child.on('exit', (code) => {
-    running--;
-    if (!exiting && code !== 0) {
-      exiting = true;
-      process.exitCode = code ?? 1;
-      stopAll('SIGTERM');
-    }
-    if (running === 0) void (embedded?.stop() ?? Promise.resolve()).finally(() => process.exit(process.exitCode ?? 0));
+
+function startChildren(): void {
+  const env = { ...process.env, DATABASE_URL: config.DATABASE_URL };
+  const supervisor = superviseChildren(['api/server.ts', 'worker/main.ts'], {
+    env,
+    backoffMs: config.RESTART_BACKOFF_MS,
+    maxPerMinute: config.RESTART_MAX_PER_MINUTE,
+    log: (line) => console.log(line),
+    onStopped: (exitCode) => process.exit(exitCode),
   });
+  // SIGINT/SIGTERM are forwarded: the children drain, then the launcher exits.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => supervisor.stopAll(signal));
 }

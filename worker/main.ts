@@ -1,7 +1,7 @@
 /** Worker process entry: reads config, builds dependencies, owns shutdown. */
 import { loadConfig } from '../core/config.ts';
-import { createLogger } from '../core/logger.ts';
-import { onShutdownSignal } from '../core/shutdown.ts';
+import { createLogger } from '../infra/logger.ts';
+import { onShutdownSignal } from '../infra/shutdown.ts';
 import { createPool } from '../db/pool.ts';
 import { serveWorkerMetrics } from './metrics-server.ts';
 import { startWorker } from './runtime.ts';
@@ -9,13 +9,20 @@ import { startWorker } from './runtime.ts';
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, 'worker');
 const pool = createPool(config.DATABASE_URL, config.WORKER_CONCURRENCY + 4);
-const runtime = await startWorker({ config, pool, logger });
-logger.info('worker started');
-const metricsServer = config.WORKER_METRICS_PORT ? await serveWorkerMetrics(runtime.metrics, config, logger) : null;
+const starting = startWorker({ config, pool, logger });
+let metricsServer: Awaited<ReturnType<typeof serveWorkerMetrics>> | null = null;
 
+// Handled from the first moment: the start catches up on pending renders
+// before it resolves, and the commit workers already take jobs meanwhile, so a
+// SIGTERM then must drain too (waiting for the start), not kill the process.
 onShutdownSignal(logger, 'jobs', async () => {
+  const runtime = await starting;
   metricsServer?.close();
   // Worker.close() waits for active jobs: nothing is cut mid-way.
   await runtime.close();
   await pool.end();
 });
+
+const runtime = await starting;
+logger.info('worker started');
+metricsServer = config.WORKER_METRICS_PORT ? await serveWorkerMetrics(runtime.metrics, config, logger) : null;

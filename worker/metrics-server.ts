@@ -1,8 +1,8 @@
 /** A worker's Prometheus endpoint: a bare HTTP server with one path. */
 import { createServer, type Server } from 'node:http';
 import type { Config } from '../core/config.ts';
-import type { Logger } from '../core/logger.ts';
-import type { WorkerMetrics } from '../core/metrics.ts';
+import type { Logger } from '../infra/logger.ts';
+import type { WorkerMetrics } from '../infra/metrics.ts';
 
 export async function serveWorkerMetrics(metrics: WorkerMetrics, config: Config, logger: Logger): Promise<Server> {
   const server = createServer((req, res) => {

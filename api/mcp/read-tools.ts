@@ -11,9 +11,9 @@ import { isId } from '../../core/ids.ts';
 import { RecordArgsSchema, type RecordParams } from '../../core/schemas/read-params.ts';
 import type { RecordRef } from '../../core/types.ts';
 import type { Queryable } from '../../db/pool.ts';
-import { buildDiscussionView } from '../../site/lib/views/discussion.ts';
-import { buildProblemView } from '../../site/lib/views/problem.ts';
-import { buildSolutionView } from '../../site/lib/views/solution.ts';
+import { buildDiscussionView } from '../../read-model/discussion.ts';
+import { buildProblemView } from '../../read-model/problem.ts';
+import { buildSolutionView } from '../../read-model/solution.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { unknownRecord } from '../routes/projections.ts';
 import { parseOrThrow } from '../validation.ts';
@@ -56,13 +56,13 @@ export const READ_TOOLS: readonly ReadTool[] = [
   recordTool('get_problem', 'problem', buildProblemView,
     'A problem: its text, product, error literal, environment and tags at one revision, and a page of its solutions with their outcome signals.'),
   recordTool('get_solution', 'solution', buildSolutionView,
-    'A solution at one revision: its text, applicability, limitations, the problem it solves, outcome signals and a page of reported outcomes.'),
+    'A solution at one revision: its text, applicability, limitations, the problem it solves, its trust (confidence from independent confirmations, disputed state and counter-evidence), outcomes per revision and environment, feedback evidence and a page of reported outcomes.'),
   recordTool('get_discussion', 'discussion', buildDiscussionView,
     'A discussion: its opening post, product and a page of its replies (oldest first).'),
   defineReadTool({
     name: 'search',
     title: 'Search problems, solutions and discussions',
-    description: `Paste an exact error literal or a short symptom. Same parameters, bounds and answer as GET /api/search (candidates with match kind, coverage and outcome signals, plus coverage of the whole query). ${UNTRUSTED_CONTENT}`,
+    description: `Paste an exact error literal or a short symptom. Same parameters, bounds and answer as GET /api/search (candidates with match kind, coverage, outcome signals and trust, plus coverage of the whole query; disputed=false leaves disputed records out). ${UNTRUSTED_CONTENT}`,
     schema: SearchArgsSchema,
     read: async ({ pool, config }, args) => ({ content_trust: 'untrusted', ...(await searchWithinLimit(pool, args, config.RETRY_AFTER_SECONDS)) }),
   }),

@@ -1,30 +1,46 @@
 /**
  * `whoami`: the credential check of the tool protocol (SPEC 5.5, 5.8
- * `verify_oauth_connection`). With a valid credential it answers the same
- * facts as GET /api/whoami; without one it answers `connection_required`,
- * and with a bad one the same 401 error as HTTP, recovery included.
+ * `verify_oauth_connection`). /mcp/participate authenticates the caller
+ * before any tool runs (connection-auth.ts), so this answers who that is:
+ * for a direct credential the same facts as GET /api/whoami; for an OAuth
+ * connection the account's identity and the connection (client, scopes,
+ * token expiry), with `verify_oauth_connection` as the way to check again.
  */
 import { z } from 'zod';
 import type { AppDeps } from '../app-deps.ts';
-import { authenticate, authorizationOf } from '../auth.ts';
+import { authorizationOf } from '../auth.ts';
 import { whoamiFacts } from '../routes/identity.ts';
 import { parseOrThrow } from '../validation.ts';
+import type { ToolCaller } from './connection-auth.ts';
+import { MCP_PATH } from './path.ts';
 import { inputSchemaOf, type Tool } from './tool.ts';
 
 const NoArgsSchema = z.strictObject({});
 
-export function createWhoamiTool({ pool }: AppDeps): Tool {
+function oauthFacts(caller: ToolCaller & { connection: NonNullable<ToolCaller['connection']> }) {
+  const { identity, connection } = caller;
+  return {
+    authenticated: true as const,
+    identity: { id: identity.id, kind: identity.kind, handle: identity.handle },
+    connection,
+    next_action: 'verify_oauth_connection',
+    verify: { tool: 'whoami', path: MCP_PATH },
+  };
+}
+
+export function createWhoamiTool({ authenticate }: AppDeps): Tool {
   return {
     definition: {
       name: 'whoami',
       title: 'Who am I',
-      description: 'Checks the credential this connection sends (Authorization: Bearer on its HTTP requests) and answers the identity and credential it belongs to, as GET /api/whoami does. Call it after connecting; if it fails, follow error.recovery and do not create a new identity.',
+      description: 'Checks the credential this connection sends (an OAuth access token, or a direct credential as Authorization: Bearer on its HTTP requests) and answers the identity it acts as: for OAuth, the connection too (client, scopes, token expiry); for a direct credential, the same facts as GET /api/whoami. Call it after connecting; if it fails, follow error.recovery and do not create a new identity.',
       inputSchema: inputSchemaOf(NoArgsSchema),
       annotations: { title: 'Who am I', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async run(args, { c }) {
       parseOrThrow(NoArgsSchema, args, 'arguments');
-      return whoamiFacts(await authenticate(pool, authorizationOf(c), 'tool'));
+      const caller: ToolCaller = c.get('toolCaller') ?? (await authenticate(c, authorizationOf(c), 'tool'));
+      return caller.connection ? oauthFacts({ ...caller, connection: caller.connection }) : whoamiFacts(caller);
     },
   };
 }

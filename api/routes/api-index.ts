@@ -1,6 +1,7 @@
 /** `GET /api/v1`: the read API index, with the policy values and limits. */
 import type { Context } from 'hono';
 import type { Config } from '../../core/config.ts';
+import type { ServingFence } from '../../core/serving-fence.ts';
 import { DEFAULT_CHANGES_LIMIT, DEFAULT_INBOX_LIMIT, DEFAULT_RECORD_LIMIT } from '../../core/schemas/read-params.ts';
 import { DEFAULT_SEARCH_LIMIT, SEARCH_Q_MAX_CHARS } from '../../core/schemas/search-params.ts';
 import { MAX_BODY_BYTES } from '../body.ts';
@@ -34,10 +35,20 @@ const POLICY_AND_LIMITS = {
   },
   openapi: '/api/v1/openapi.json',
   tool_protocol: '/mcp/participate',
+  tool_protocol_public: '/mcp/read',
+  oauth: {
+    protected_resource_metadata: '/.well-known/oauth-protected-resource/mcp/participate',
+    authorization_server_metadata: '/.well-known/oauth-authorization-server',
+    account: '/account',
+    guide: '/docs/chat',
+  },
 } as const;
 
-/** The index lists every operation of the OpenAPI document: one list, two views. */
-export function createApiIndex(config: Config) {
+/**
+ * The index lists every operation of the OpenAPI document: one list, two
+ * views. `serving` says whether writes are open or fenced, and why.
+ */
+export function createApiIndex(config: Config, fence: ServingFence) {
   const document = buildOpenApiDocument();
   const index = {
     ...POLICY_AND_LIMITS,
@@ -49,8 +60,10 @@ export function createApiIndex(config: Config) {
     paths: listOperations(document),
   };
   return {
-    index: function serveApiIndex(c: Context): Response {
-      return sendJson(c, index, CACHE.collection);
+    index: async function serveApiIndex(c: Context): Promise<Response> {
+      // RFC 8631: where the machine-readable description of this API is.
+      c.header('Link', `<${POLICY_AND_LIMITS.openapi}>; rel="service-desc"; type="application/openapi+json", </llms.txt>; rel="service-doc"; type="text/plain"`);
+      return sendJson(c, { ...index, serving: await fence.current() }, CACHE.collection);
     },
     openapi: function serveOpenApi(c: Context): Response {
       return sendJson(c, document, CACHE.collection);

@@ -18,7 +18,7 @@ export function createAssetHandler({ config }: AppDeps) {
     c: Context, relative: string, cacheControl: string = CACHE.asset, contentSecurityPolicy?: string,
   ): Promise<Response> {
     const file = path.resolve(root, `.${path.posix.normalize(`/${relative}`)}`);
-    const missing = () => apiError('not_found', `Nothing is served at ${new URL(c.req.url).pathname}.`, { reason: 'unknown_path' });
+    const missing = () => apiError('unknown_path', { path: new URL(c.req.url).pathname });
     if (!file.startsWith(root + path.sep)) throw missing();
     const body = await readFile(file).catch(() => null);
     if (!body) throw missing();

@@ -6,8 +6,9 @@ import type { Queryable } from '../../db/pool.ts';
 import { listDiscussions } from '../../db/queries/discussions.ts';
 import { listProblems } from '../../db/queries/problems.ts';
 import { listSolutions } from '../../db/queries/solutions.ts';
-import { offsetOf, queryString, toPage } from '../../site/lib/paging.ts';
+import { offsetOf, queryString, toPage } from '../../read-model/paging.ts';
 import type { AppDeps } from '../app-deps.ts';
+import { linkPages } from '../page-links.ts';
 import { CACHE, sendJson } from '../representation.ts';
 import { parseOrThrow } from '../validation.ts';
 
@@ -23,13 +24,15 @@ function createCollectionHandler<R extends { id: string; updated_at: Date }>(poo
   return async function listCollection(c: Context): Promise<Response> {
     const { page, limit } = parseOrThrow(CollectionParamsSchema, c.req.query(), 'query');
     const rows = await spec.list(pool, offsetOf(page, limit), limit);
-    return sendJson(c, {
+    const answer = {
       content_trust: 'untrusted',
       ...toPage(rows, page, limit, (row) => ({
         type: spec.type, id: row.id, ...spec.facts(row), updated_at: row.updated_at.toISOString(),
         links: recordLinks({ type: spec.type, id: row.id }),
       }), (next) => `${spec.path}${queryString({ page: next, limit }, { page: 1, limit: DEFAULT_RECORD_LIMIT })}`),
-    }, CACHE.collection);
+    };
+    linkPages(c, answer);
+    return sendJson(c, answer, CACHE.collection);
   };
 }
 

@@ -6,59 +6,58 @@ import { credentialExpiry, SCOPES_BY_KIND } from '../../core/credentials.ts';
 import { AdmissionSchema } from '../../core/schemas/identity.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { insertIdentityWithCredential } from '../../db/queries/admission.ts';
+import { recordAdmission } from '../../db/queries/trust.ts';
+import { clientAddressKey } from '../../core/trust/address-key.ts';
+import { TRUST_RULES } from '../../core/trust/rules.ts';
 import { credentialHashExists, handleExists, type AuthenticatedCredential } from '../../db/queries/identities.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { authenticate, authorizationOf } from '../auth.ts';
+import { authorizationOf } from '../auth.ts';
 import { readJsonBody } from '../body.ts';
 import { clientAddress } from '../rate-limit.ts';
 import { sendJson, CACHE } from '../representation.ts';
 import { parseOrThrow } from '../validation.ts';
 
-export function createAdmissionHandler({ config, pool, rateLimit }: AppDeps) {
+export function createAdmissionHandler({ config, pool, rateLimit, fence }: AppDeps) {
   return async function admit(c: Context): Promise<Response> {
+    // Admission writes an identity: a fenced service refuses it like every write.
+    await fence.refuseWhileFenced();
     const origin = c.req.header('origin');
     if (origin !== undefined && origin !== config.PUBLIC_ORIGIN) {
-      throw apiError('insufficient_permission', 'Admission is same-origin: this Origin may not create identities here.', {
-        reason: 'origin_not_allowed',
-      });
+      throw apiError('origin_not_allowed', { where: 'admission, which is same-origin' });
     }
-    await rateLimit(c, 'admission', clientAddress(c, config.TRUST_PROXY), {
+    const address = clientAddress(c, config.TRUSTED_PROXY_HOPS);
+    await rateLimit(c, 'admission', address, {
       limit: config.ADMISSION_RATE_LIMIT, windowSeconds: config.ADMISSION_RATE_WINDOW_SECONDS,
     });
     const body = parseOrThrow(AdmissionSchema, await readJsonBody(c), 'body');
     if (body.kind === 'guest' && body.handle !== undefined) {
-      throw apiError('invalid_arguments', 'handle: only pseudonymous identities have a handle.', {
-        reason: 'not_allowed_for_kind', field: 'handle',
-      });
+      throw apiError('not_allowed_for_kind', undefined, { field: 'handle' });
     }
     const allowed: readonly string[] = SCOPES_BY_KIND[body.kind];
     const scopes = [...new Set(body.scopes ?? allowed)];
     const refused = scopes.find((s) => !allowed.includes(s));
     if (refused) {
-      throw apiError('invalid_arguments', `scopes: a ${body.kind} identity cannot hold the scope ${refused}.`, {
-        reason: 'scope_not_allowed_for_kind', field: 'scopes',
-      });
+      throw apiError('scope_not_allowed_for_kind', { kind: body.kind, scope: refused }, { field: 'scopes' });
     }
     const identity = { id: newId('agent'), kind: body.kind, handle: body.handle ?? null, display_name: null };
     const credential = { id: newId('credential'), hash: body.credential_hash, scopes, expiresAt: credentialExpiry() };
     await withTransaction(pool, async (tx) => {
       if (await credentialHashExists(tx, body.credential_hash)) {
-        throw apiError('conflict', 'This credential_hash is already registered. Use that credential (verify it with GET /api/whoami) or generate a new secret.', {
-          reason: 'credential_already_registered', field: 'credential_hash',
-        });
+        throw apiError('credential_already_registered', undefined, { field: 'credential_hash' });
       }
       if (identity.handle && (await handleExists(tx, identity.handle))) {
-        throw apiError('conflict', `The handle ${identity.handle} is taken. Choose another.`, {
-          reason: 'handle_taken', field: 'handle',
-        });
+        throw apiError('handle_taken', { handle: identity.handle }, { field: 'handle' });
       }
       await insertIdentityWithCredential(tx, identity, credential);
+      // Trust counts identities admitted from one address in a short window as one confirmer.
+      await recordAdmission(tx, {
+        identityId: identity.id, addressKey: clientAddressKey(address), at: new Date(),
+        windowSeconds: TRUST_RULES.admissionWindowSeconds,
+      });
     }).catch((error: unknown) => {
       // Two admissions racing for one hash or handle: the unique index decides.
       if ((error as { code?: string }).code === '23505') {
-        throw apiError('conflict', 'This credential_hash or handle was just registered by another request.', {
-          reason: 'already_registered',
-        });
+        throw apiError('already_registered');
       }
       throw error;
     });
@@ -83,9 +82,9 @@ export function whoamiFacts(credential: AuthenticatedCredential) {
   };
 }
 
-export function createWhoamiHandler({ pool }: AppDeps) {
+export function createWhoamiHandler({ authenticate }: AppDeps) {
   return async function whoami(c: Context): Promise<Response> {
-    const credential = await authenticate(pool, authorizationOf(c));
+    const credential = await authenticate(c, authorizationOf(c));
     return sendJson(c, whoamiFacts(credential), CACHE.private);
   };
 }

@@ -4,13 +4,13 @@ import { InboxParamsSchema } from '../../core/schemas/read-params.ts';
 import { recordLinks } from '../../core/types.ts';
 import { countUnacknowledged, listUnacknowledged } from '../../db/queries/inbox.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { authenticate, authorizationOf } from '../auth.ts';
+import { authorizationOf } from '../auth.ts';
 import { CACHE, sendJson } from '../representation.ts';
 import { parseOrThrow } from '../validation.ts';
 
-export function createInboxHandler({ pool }: AppDeps) {
+export function createInboxHandler({ pool, authenticate }: AppDeps) {
   return async function readInbox(c: Context): Promise<Response> {
-    const credential = await authenticate(pool, authorizationOf(c));
+    const credential = await authenticate(c, authorizationOf(c));
     const { limit } = parseOrThrow(InboxParamsSchema, c.req.query(), 'query');
     const rows = await listUnacknowledged(pool, credential.identity_id, limit);
     return sendJson(c, {

@@ -1,48 +1,49 @@
 /**
- * Operator endpoints: queue a rebuild, read the status. They take an operator
+ * Operator endpoints: queue a rebuild, read the status, raise and lower the
+ * serving fence. They take an operator
  * token configured by the deployment (only its SHA-256, OPERATOR_TOKEN_SHA256),
  * not an agent credential: no public scope reaches them.
  */
-import { timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
-import { apiError } from '../../core/errors.ts';
-import { sha256Hex } from '../../core/hash.ts';
-import { REBUILD_JOB, RebuildJobSchema } from '../../core/queue-contract.ts';
-import { readOperatorStatus } from '../../ops/status.ts';
+import { REBUILD_JOB, RebuildJobSchema, SEARCH_INDEX_QUEUE } from '../../core/queue-contract.ts';
+import { FenceCommandSchema } from '../../core/schemas/fence.ts';
+import { applyFenceCommand, readFenceStatus } from '../../db/queries/serving-fence.ts';
+import { readOperatorStatus } from '../../infra/operator-status.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { readJsonBody } from '../body.ts';
+import { requireOperator } from '../operator-token.ts';
+import { clientAddress } from '../rate-limit.ts';
 import { CACHE } from '../representation.ts';
 import { parseOrThrow } from '../validation.ts';
 
-function requireOperator(c: Context, expectedHash: string | undefined): void {
-  if (!expectedHash) {
-    throw apiError('insufficient_permission', 'Operator endpoints are disabled: OPERATOR_TOKEN_SHA256 is not configured.', {
-      reason: 'operator_disabled',
-    });
-  }
-  const token = /^Bearer[ ]+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
-  const given = Buffer.from(sha256Hex(token ?? ''), 'hex');
-  if (!token || !timingSafeEqual(given, Buffer.from(expectedHash, 'hex'))) {
-    throw apiError('authentication_required', 'An operator token is required: Authorization: Bearer <operator token>.', {
-      reason: 'operator_token_required',
-    });
-  }
-}
-
-export function createOperatorHandlers({ config, pool, queues }: AppDeps) {
+export function createOperatorHandlers({ config, pool, queues, fence }: AppDeps) {
   return {
     async rebuild(c: Context): Promise<Response> {
       requireOperator(c, config.OPERATOR_TOKEN_SHA256);
       const target = parseOrThrow(RebuildJobSchema, await readJsonBody(c), 'body');
-      if (target.id && !target.type) {
-        throw apiError('invalid_arguments', 'type: required when id is given.', { reason: 'missing_field', field: 'type' });
-      }
       const job = await queues.render.add(REBUILD_JOB, target, { removeOnComplete: { age: 86_400 }, removeOnFail: { age: 86_400 } });
       return c.json({ job_id: job.id, status: 'queued', target, status_url: '/api/ops/status' }, 202, { 'Cache-Control': CACHE.private });
     },
     async status(c: Context): Promise<Response> {
       requireOperator(c, config.OPERATOR_TOKEN_SHA256);
-      return c.json(await readOperatorStatus(pool, [queues.commit, queues.render]), 200, { 'Cache-Control': CACHE.private });
+      const status = await readOperatorStatus(pool, Object.values(queues), {
+        searchIndexQueue: SEARCH_INDEX_QUEUE, retryAfterSeconds: config.RETRY_AFTER_SECONDS,
+      });
+      return c.json(status, 200, { 'Cache-Control': CACHE.private });
+    },
+    async readFence(c: Context): Promise<Response> {
+      requireOperator(c, config.OPERATOR_TOKEN_SHA256);
+      return c.json(await readFenceStatus(pool, config.RETRY_AFTER_SECONDS), 200, { 'Cache-Control': CACHE.private });
+    },
+    /** `{"state": "on", "reason": "…", "retry_after": 60}` raises the fence, `{"state": "off"}` lowers it. */
+    async changeFence(c: Context): Promise<Response> {
+      requireOperator(c, config.OPERATOR_TOKEN_SHA256);
+      const command = parseOrThrow(FenceCommandSchema, await readJsonBody(c), 'body');
+      const by = `operator endpoint, from ${clientAddress(c, config.TRUSTED_PROXY_HOPS)}`;
+      const change = await applyFenceCommand(pool, command, by, config.RETRY_AFTER_SECONDS);
+      // This process acts on it at once; the others within FENCE_MAX_AGE_MS.
+      fence.invalidate();
+      return c.json(change, 200, { 'Cache-Control': CACHE.private });
     },
   };
 }

@@ -3,7 +3,7 @@
  * help in three media types and the browser pages. Astro writes them to the
  * client build; the API serves them like any other static file.
  */
-import { SEARCH_CONTENT_SECURITY_POLICY } from '../../site/lib/csp.ts';
+import { SEARCH_CONTENT_SECURITY_POLICY } from '../../core/content-security-policy.ts';
 
 export interface StaticPage {
   /** The public path. */
@@ -19,10 +19,9 @@ export const STATIC_PAGES: readonly StaticPage[] = [
   { path: '/agent-help/authentication.json', file: 'agent-help/authentication.json' },
   { path: '/agent-help/authentication.md', file: 'agent-help/authentication.md' },
   { path: '/join', file: 'join/index.html' },
-  // Pagefind compiles WebAssembly: this page alone allows it (see site/lib/csp.ts).
+  // Pagefind compiles WebAssembly: this page alone allows it (see core/content-security-policy.ts).
   { path: '/search', file: 'search/index.html', contentSecurityPolicy: SEARCH_CONTENT_SECURITY_POLICY },
   { path: '/account/signin', file: 'account/signin/index.html' },
-  { path: '/account', file: 'account/index.html' },
   { path: '/docs/chat', file: 'docs/chat/index.html' },
   // Declared by every page, so browsers do not probe /favicon.ico (a 404 on every visit).
   { path: '/favicon.svg', file: 'favicon.svg' },

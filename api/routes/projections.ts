@@ -3,15 +3,20 @@
  * page) is the static file the worker wrote; pinned revisions and other pages
  * are rendered on demand through the same templates.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context } from 'hono';
+import { UNKNOWN_RECORD } from '../../core/error-reasons.ts';
 import { apiError } from '../../core/errors.ts';
 import { isId } from '../../core/ids.ts';
-import { MEDIA_TYPE, projectionFile, projectionRoute, type ProjectionFormat } from '../../core/render/projections.ts';
+import { MEDIA_TYPE, projectionFile, type ProjectionFormat } from '../../projections/files.ts';
+import { renderProjection } from '../../projections/render.ts';
+import { buildRecordView } from '../../read-model/record-view.ts';
 import { DEFAULT_RECORD_LIMIT, RecordParamsSchema, type RecordParams } from '../../core/schemas/read-params.ts';
 import type { RecordRef } from '../../core/types.ts';
 import type { AppDeps } from '../app-deps.ts';
+import { ENCODING_SUFFIX, ENCODINGS } from '../../core/encodings.ts';
+import { chooseEncoding } from '../compression.ts';
+import { createFileCache } from '../projection-cache.ts';
 import { CACHE, sendRepresentation } from '../representation.ts';
 import { parseOrThrow } from '../validation.ts';
 
@@ -26,35 +31,39 @@ export function parseProjectionName(type: RecordRef['type'], name: string): { re
 
 const isDefault = (p: RecordParams) => p.revision === undefined && p.page === 1 && p.limit === DEFAULT_RECORD_LIMIT;
 
-function queryOf(p: RecordParams): string {
-  const q = new URLSearchParams();
-  if (p.revision !== undefined) q.set('revision', String(p.revision));
-  q.set('page', String(p.page));
-  q.set('limit', String(p.limit));
-  return `?${q}`;
-}
 
 /** The 404 of a record read (HTTP or tool): no such record, or no such revision of it. */
 export function unknownRecord(ref: RecordRef, revision?: number) {
-  return apiError('not_found', revision
-    ? `No ${ref.type} ${ref.id} with revision ${revision}.`
-    : `No ${ref.type} has the id ${ref.id}.`, { reason: revision ? 'unknown_revision' : `unknown_${ref.type}` });
+  return revision
+    ? apiError('unknown_revision', { type: ref.type, id: ref.id, revision })
+    : apiError(UNKNOWN_RECORD[ref.type], { id: ref.id });
 }
 
-export function createProjectionReader({ config, renderer }: AppDeps) {
+export function createProjectionReader({ config, pool, html }: AppDeps) {
+  const files = createFileCache(config.PROJECTION_CACHE_BYTES);
   return async function serveProjection(c: Context, type: RecordRef['type'], name: string): Promise<Response> {
     const parsed = parseProjectionName(type, name);
-    if (!parsed) throw apiError('not_found', `No ${type} is named ${JSON.stringify(name)}.`, { reason: `unknown_${type}` });
+    if (!parsed) throw apiError(UNKNOWN_RECORD[type], { id: name });
     const { ref, format } = parsed;
     const params = parseOrThrow(RecordParamsSchema, c.req.query(), 'query');
     if (isDefault(params)) {
-      const file = await readFile(path.join(config.PROJECTIONS_DIR, projectionFile(ref, format))).catch(() => null);
-      if (file) return sendRepresentation(c, { body: file, contentType: MEDIA_TYPE[format], cacheControl: CACHE.record });
+      const filePath = path.join(config.PROJECTIONS_DIR, projectionFile(ref, format));
+      const rep = { contentType: MEDIA_TYPE[format], cacheControl: CACHE.record };
+      // The worker's precompressed sibling in the encoding the client prefers, through the same cache.
+      for (let offered = [...ENCODINGS]; offered.length;) {
+        const encoding = chooseEncoding(c, offered);
+        if (!encoding) break;
+        const sibling = await files.read(filePath + ENCODING_SUFFIX[encoding]);
+        if (sibling) return sendRepresentation(c, { ...rep, body: sibling.body, etag: sibling.etag, encoding });
+        offered = offered.filter((e) => e !== encoding);
+      }
+      const file = await files.read(filePath);
+      if (file) return sendRepresentation(c, { ...rep, body: file.body, etag: file.etag });
     }
-    // Not the default view, or not rendered yet: render it now.
-    const out = await renderer.render(projectionRoute(ref, format) + queryOf(params));
-    if (out.status === 404) throw unknownRecord(ref, params.revision);
-    if (out.status !== 200) throw new Error(`rendering ${ref.id} answered ${out.status}`);
-    return sendRepresentation(c, { body: out.body, contentType: MEDIA_TYPE[format], cacheControl: CACHE.record });
+    // Not the default view, or not rendered yet: build it and render it now, with the same templates.
+    const view = await buildRecordView(pool, ref, params);
+    if (!view) throw unknownRecord(ref, params.revision);
+    const body = await renderProjection(html, view, format);
+    return sendRepresentation(c, { body, contentType: MEDIA_TYPE[format], cacheControl: CACHE.record });
   };
 }

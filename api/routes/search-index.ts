@@ -1,12 +1,13 @@
 /**
  * The static Pagefind bundle the worker publishes under PROJECTIONS_DIR/pagefind
- * (worker/search/). The browser's search loads it piece by piece.
+ * (static-search/): the base tier, the recent tier under recent/ and tiers.json.
+ * The browser's search loads them piece by piece.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context } from 'hono';
 import { apiError } from '../../core/errors.ts';
-import { SEARCH_WORKER_CONTENT_SECURITY_POLICY } from '../../site/lib/csp.ts';
+import { SEARCH_WORKER_CONTENT_SECURITY_POLICY } from '../../core/content-security-policy.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { CACHE, sendRepresentation } from '../representation.ts';
 
@@ -21,9 +22,12 @@ const TYPES: Record<string, string> = {
   '.pf_filter': 'application/octet-stream',
 };
 
-/** The entry names the current index, so it is always revalidated; chunks are named by their content. */
+/**
+ * The entries (base and recent tier) and the tier manifest name the current
+ * index, so they are always revalidated; chunks are named by their content.
+ */
 function cacheControlOf(file: string): string {
-  if (file === 'pagefind-entry.json') return 'no-cache';
+  if (/(^|\/)pagefind-entry\.json$/.test(file) || file === 'tiers.json') return 'no-cache';
   if (/\.pf_[a-z]+$/.test(file)) return CACHE.asset;
   return CACHE.record;
 }
@@ -36,7 +40,7 @@ export function createSearchIndexHandler({ config }: AppDeps) {
     const type = TYPES[path.extname(file)];
     const body = type && file.startsWith(root + path.sep) ? await readFile(file).catch(() => null) : null;
     if (!type || !body) {
-      throw apiError('not_found', `Nothing is served at ${c.req.path}. The search index may not be built yet.`, { reason: 'unknown_path' });
+      throw apiError('unknown_path', { path: c.req.path, note: 'The search index may not be built yet.' });
     }
     return sendRepresentation(c, {
       body, contentType: type, cacheControl: cacheControlOf(relative),

@@ -2,12 +2,13 @@
 import type { Context } from 'hono';
 import type pg from 'pg';
 import { apiError } from '../../core/errors.ts';
-import { runSearch, type SearchResult } from '../../core/search/run-search.ts';
+import { runSearch, type SearchResult } from '../../database-search/run-search.ts';
 import { SearchParamsSchema, type SearchParams } from '../../core/schemas/search-params.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { limitStatementTime } from '../../db/queries/search.ts';
-import { CONTENT_TRUST } from '../../site/lib/views/common.ts';
+import { CONTENT_TRUST } from '../../read-model/common.ts';
 import type { AppDeps } from '../app-deps.ts';
+import { linkPages } from '../page-links.ts';
 import { CACHE, sendJson } from '../representation.ts';
 import { parseOrThrow } from '../validation.ts';
 
@@ -29,10 +30,7 @@ export async function searchWithinLimit(pool: pg.Pool, params: SearchParams, ret
     });
   } catch (error) {
     if ((error as { code?: string } | null)?.code !== QUERY_CANCELED) throw error;
-    throw apiError('temporarily_unavailable', `Search did not finish within ${SEARCH_STATEMENT_TIMEOUT_MS / 1000} s. Retry shortly; a query with fewer common words, or a type or product filter, is faster.`, {
-      reason: 'search_unavailable',
-      retryAfter: retryAfterSeconds,
-    });
+    throw apiError('search_unavailable', { seconds: SEARCH_STATEMENT_TIMEOUT_MS / 1000 }, { retryAfter: retryAfterSeconds });
   }
 }
 
@@ -42,10 +40,13 @@ export function createSearchHandlers({ pool, config }: AppDeps) {
   return {
     async searchV1(c: Context): Promise<Response> {
       const { coverage: _, ...result } = await search(c);
+      linkPages(c, result);
       return sendJson(c, { content_trust: CONTENT_TRUST, ...result }, CACHE.collection);
     },
     async search(c: Context): Promise<Response> {
-      return sendJson(c, { content_trust: CONTENT_TRUST, ...(await search(c)) }, CACHE.collection);
+      const result = await search(c);
+      linkPages(c, result);
+      return sendJson(c, { content_trust: CONTENT_TRUST, ...result }, CACHE.collection);
     },
   };
 }

@@ -1,12 +1,12 @@
-/** Every HTTP write: one handler shape, parameterised by its entry in WRITE_OPERATIONS. */
+/** Every HTTP write: one handler shape, parameterised by its entry in OPERATIONS. */
 import type { Context } from 'hono';
 import { authorizationOf } from '../auth.ts';
 import { readJsonBody } from '../body.ts';
 import { CACHE } from '../representation.ts';
-import type { WriteOperation } from '../write-operations.ts';
+import type { RegisteredOperation } from '../../operations/registry.ts';
 import type { SubmitAuthorisedWrite } from '../write-submission.ts';
 
-export function createWriteHandler(submit: SubmitAuthorisedWrite, spec: WriteOperation) {
+export function createWriteHandler(submit: SubmitAuthorisedWrite, spec: RegisteredOperation) {
   return async function handleWrite(c: Context): Promise<Response> {
     const answer = await submit(c, spec, {
       channel: 'http',

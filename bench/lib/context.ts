@@ -2,6 +2,9 @@
  * What run.ts hands each bench: the machine, a migrated template database,
  * and starters for a stack and nginx that are cleaned up after the bench.
  */
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startNginx, type Nginx } from '../../test/helpers/nginx.ts';
 import { startStack, type Stack } from '../../test/helpers/stack.ts';
@@ -12,7 +15,8 @@ const BENCH_SETTINGS: Record<string, string> = {
   READ_RATE_LIMIT: '1000000000',
   WRITE_RATE_LIMIT: '1000000000',
   ADMISSION_RATE_LIMIT: '1000000',
-  LOG_LEVEL: 'silent',
+  // Logging stays on, as deployed: one line per request, to a file.
+  LOG_LEVEL: 'info',
 };
 
 export interface BenchContext {
@@ -25,6 +29,8 @@ export interface BenchContext {
    * after the bench.
    */
   startStack(overrides?: Record<string, string>, options?: { worker?: boolean }): Promise<Stack>;
+  /** A file in the bench's own temporary directory (removed afterwards). */
+  tempFile(name: string): string;
   /** nginx with deploy/nginx/agent-knowledge.conf in front of `stack`. Stopped after the bench. */
   startNginx(stack: Stack): Promise<Nginx>;
   /** Runs `fn` after the bench (last registered first), whether it passed or threw. */
@@ -35,11 +41,14 @@ export interface BenchContext {
 
 export function createBenchContext(machine: Machine, templateDatabase: string): { ctx: BenchContext; cleanup(): Promise<void> } {
   const deferred: (() => Promise<unknown> | unknown)[] = [];
+  const dir = mkdtempSync(path.join(tmpdir(), 'ak-bench-'));
+  deferred.push(() => rm(dir, { recursive: true, force: true }));
   const ctx: BenchContext = {
     machine,
     templateDatabase,
+    tempFile: (name) => path.join(dir, name),
     async startStack(overrides = {}, options = {}) {
-      const stack = await startStack({ ...BENCH_SETTINGS, ...overrides }, { ...options, templateDatabase });
+      const stack = await startStack({ ...BENCH_SETTINGS, ...overrides }, { ...options, templateDatabase, logFile: path.join(dir, 'service.log') });
       deferred.push(() => stack.close());
       return stack;
     },

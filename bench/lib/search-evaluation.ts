@@ -7,10 +7,14 @@
  */
 import type pg from 'pg';
 import { newId } from '../../core/ids.ts';
-import { runSearch } from '../../core/search/run-search.ts';
-import { SEARCH_MODES, SearchParamsSchema, type SearchMode } from '../../core/schemas/search-params.ts';
+import { runSearch } from '../../database-search/run-search.ts';
+import { SearchParamsSchema } from '../../core/schemas/search-params.ts';
 import { withTransaction } from '../../db/pool.ts';
-import { EVAL_CASES, EVAL_DISTRACTORS, type EvalCase, type QueryKind } from '../../test/search/eval-cases.ts';
+import { createHash } from 'node:crypto';
+import { SEARCH_Q_MAX_CHARS } from '../../core/schemas/search-params.ts';
+import { EVAL_CASES, EVAL_DISTRACTORS } from '../../test/database-search/eval-cases.ts';
+import { PUBLIC_CASES } from '../../test/database-search/eval-cases-public.ts';
+import { machineVariants, substringOf } from './eval-variants.ts';
 import {
   insertIdentityRows, insertOutcomeRows, insertProblemRevisionRows, insertProblemRows, insertSolutionRevisionRows,
   insertSolutionRows, type ProblemRevisionRow, type SolutionRevisionRow, type SolutionRow,
@@ -18,18 +22,29 @@ import {
 import { createRandom } from '../seed/random.ts';
 import { seedRecords } from '../seed/seed-records.ts';
 
-export const QUERY_KINDS: QueryKind[] = ['variant', 'truncated', 'paraphrase'];
+/** What an agent pastes: the literal itself, the same error from another machine, a cut-off fragment, or the symptom in words. */
+export type EvalKind = 'exact' | 'machine' | 'substring' | 'symptom';
+export const EVAL_KINDS: EvalKind[] = ['exact', 'machine', 'substring', 'symptom'];
+export type EvalSplit = 'heldout' | 'tuning';
 export const RECALL_DEPTH = 7;
+
+export interface EvalQueryItem {
+  caseId: string;
+  split: EvalSplit;
+  kind: EvalKind;
+  q: string;
+}
 
 export interface Recall {
   queries: number;
   at1: number;
   at7: number;
+  mrr: number;
 }
 
 export interface Miss {
   caseId: string;
-  kind: QueryKind;
+  kind: EvalKind;
   q: string;
   /** Titles of what came first instead. */
   got: string[];
@@ -37,11 +52,50 @@ export interface Miss {
 
 export interface EvalReport {
   cases: number;
+  /** Cases whose literal came from a public thread with its address. */
+  publicCases: number;
   noiseRecords: number;
-  /** Recall per requested mode, per query kind and over all queries. */
-  recall: Record<SearchMode, Record<QueryKind | 'all', Recall>>;
-  /** Queries mode=auto did not answer within the first 7. */
+  /** Recall of mode=auto per split, per kind and over all queries. */
+  recall: Record<EvalSplit, Record<EvalKind | 'all', Recall>>;
+  /** Tuning queries mode=auto did not answer first. Held-out misses are counted, never listed. */
   misses: Miss[];
+  latencyMs: { p50: number; p95: number };
+}
+
+/** Every case with a literal: the hand-written set and the public one. */
+interface Case { id: string; ecosystem: string; product: string; title: string; literal: string; body: string; solution: string }
+const ALL_CASES: Case[] = [...EVAL_CASES, ...PUBLIC_CASES];
+
+/**
+ * The held-out third, fixed by the case id alone: a case's queries are all
+ * on one side, and adding cases never moves an existing one.
+ */
+export function splitOf(caseId: string): EvalSplit {
+  return parseInt(createHash('md5').update(caseId).digest('hex').slice(0, 8), 16) % 3 === 0 ? 'heldout' : 'tuning';
+}
+
+/** A query as the API takes it: at most SEARCH_Q_MAX_CHARS, cut at a line end when one is near. */
+function clip(q: string): string {
+  if (q.length <= SEARCH_Q_MAX_CHARS) return q;
+  const cut = q.slice(0, SEARCH_Q_MAX_CHARS);
+  const lineEnd = cut.lastIndexOf('\n');
+  return lineEnd > SEARCH_Q_MAX_CHARS / 2 ? cut.slice(0, lineEnd) : cut;
+}
+
+/** Every query of the evaluation: for each case its literal, machine variants, substrings and symptom. */
+export function evaluationQueries(): EvalQueryItem[] {
+  const out: EvalQueryItem[] = [];
+  const add = (c: Case, kind: EvalKind, q: string) => out.push({ caseId: c.id, split: splitOf(c.id), kind, q: clip(q) });
+  for (const c of ALL_CASES) {
+    add(c, 'exact', c.literal);
+    for (const variant of machineVariants(c.literal, c.id)) add(c, 'machine', variant);
+    add(c, 'substring', substringOf(c.literal, c.id));
+  }
+  for (const c of EVAL_CASES) {
+    for (const q of c.queries) add(c, q.kind === 'variant' ? 'machine' : q.kind === 'truncated' ? 'substring' : 'symptom', q.q);
+  }
+  for (const c of PUBLIC_CASES) add(c, 'symptom', c.symptom);
+  return out;
 }
 
 /** Seeds the cases, the near misses and `noise` generated records; returns each case's problem id. */
@@ -54,7 +108,7 @@ export async function seedEvaluation(pool: pg.Pool, noise: number): Promise<Map<
   const problems: ProblemRevisionRow[] = [];
   const solutions: Array<SolutionRow & SolutionRevisionRow> = [];
   const caseProblems = new Map<string, string>();
-  const records: Array<Omit<EvalCase, 'id' | 'queries'> & { id?: string }> = [...EVAL_CASES, ...EVAL_DISTRACTORS];
+  const records: Array<Omit<Case, 'id'> & { id?: string }> = [...ALL_CASES, ...EVAL_DISTRACTORS];
   for (const record of records) {
     // Spread over the same two years as the noise, so recency favours no one.
     const at = new Date(Date.now() - r.int(0, span));
@@ -82,55 +136,69 @@ async function familiesOf(pool: pg.Pool, ids: string[]): Promise<Map<string, str
   return new Map(r.rows.map((row) => [row.id, row.family]));
 }
 
+function percentile(sorted: number[], p: number): number {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]! : 0;
+}
+
+/** Sends every evaluation query through `runSearch` in mode auto and measures recall@1, recall@7 and MRR (over the first 7). */
 export async function evaluateSearch(pool: pg.Pool, caseProblems: Map<string, string>, noiseRecords = 0): Promise<EvalReport> {
-  const empty = (): Recall => ({ queries: 0, at1: 0, at7: 0 });
-  const recall = Object.fromEntries(SEARCH_MODES.map((mode) => [mode, {
-    variant: empty(), truncated: empty(), paraphrase: empty(), all: empty(),
-  }])) as EvalReport['recall'];
+  const empty = (): Recall => ({ queries: 0, at1: 0, at7: 0, mrr: 0 });
+  const table = () => Object.fromEntries([...EVAL_KINDS, 'all'].map((k) => [k, empty()])) as Record<EvalKind | 'all', Recall>;
+  const recall: EvalReport['recall'] = { heldout: table(), tuning: table() };
   const misses: Miss[] = [];
-  for (const mode of SEARCH_MODES) {
-    for (const evalCase of EVAL_CASES) {
-      const target = caseProblems.get(evalCase.id)!;
-      for (const query of evalCase.queries) {
-        const result = await runSearch(pool, SearchParamsSchema.parse({ q: query.q, mode, limit: String(RECALL_DEPTH) }));
-        const families = await familiesOf(pool, result.items.map((item) => item.id));
-        const rank = result.items.findIndex((item) => families.get(item.id) === target);
-        for (const cell of [recall[mode][query.kind], recall[mode].all]) {
-          cell.queries++;
-          if (rank === 0) cell.at1++;
-          if (rank >= 0) cell.at7++;
-        }
-        if (mode === 'auto' && rank < 0) {
-          misses.push({ caseId: evalCase.id, kind: query.kind, q: query.q, got: result.items.slice(0, 3).map((item) => item.title) });
-        }
+  const times: number[] = [];
+  for (const query of evaluationQueries()) {
+    const target = caseProblems.get(query.caseId)!;
+    const started = performance.now();
+    const result = await runSearch(pool, SearchParamsSchema.parse({ q: query.q, mode: 'auto', limit: String(RECALL_DEPTH) }));
+    times.push(performance.now() - started);
+    const families = await familiesOf(pool, result.items.map((item) => item.id));
+    const rank = result.items.findIndex((item) => families.get(item.id) === target);
+    for (const cell of [recall[query.split][query.kind], recall[query.split].all]) {
+      cell.queries++;
+      if (rank === 0) cell.at1++;
+      if (rank >= 0) {
+        cell.at7++;
+        cell.mrr += 1 / (rank + 1);
       }
+    }
+    // Held-out misses stay unseen: looking at them would make the held-out part a tuning set.
+    if (query.split === 'tuning' && rank !== 0) {
+      misses.push({ caseId: query.caseId, kind: query.kind, q: query.q, got: result.items.slice(0, 3).map((item) => item.title) });
     }
   }
   for (const byKind of Object.values(recall)) {
     for (const cell of Object.values(byKind)) {
-      cell.at1 = cell.queries ? cell.at1 / cell.queries : 0;
-      cell.at7 = cell.queries ? cell.at7 / cell.queries : 0;
+      if (!cell.queries) continue;
+      cell.at1 /= cell.queries;
+      cell.at7 /= cell.queries;
+      cell.mrr /= cell.queries;
     }
   }
-  return { cases: EVAL_CASES.length, noiseRecords, recall, misses };
+  times.sort((a, b) => a - b);
+  return {
+    cases: ALL_CASES.length, publicCases: PUBLIC_CASES.length, noiseRecords, recall, misses,
+    latencyMs: { p50: percentile(times, 0.5), p95: percentile(times, 0.95) },
+  };
 }
 
-/** The report as a plain-text table: one row per mode, recall@1 / recall@7 per query kind. */
+/** The report as plain text: held-out and tuning, recall@1 / recall@7 / MRR per kind. */
 export function formatEvalReport(report: EvalReport): string {
-  const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(6);
-  const columns: Array<QueryKind | 'all'> = [...QUERY_KINDS, 'all'];
+  const f = (x: number) => x.toFixed(3);
+  const columns: Array<EvalKind | 'all'> = [...EVAL_KINDS, 'all'];
   const lines = [
-    `search evaluation: ${report.cases} cases, ${report.recall.auto.all.queries} queries, ${report.noiseRecords} noise records`,
-    `recall@1 / recall@${RECALL_DEPTH}`,
-    `${'mode'.padEnd(10)}${columns.map((c) => `${c} (${report.recall.auto[c].queries})`.padStart(18)).join('')}`,
-    ...SEARCH_MODES.map((mode) => `${mode.padEnd(10)}${columns.map((c) => {
-      const cell = report.recall[mode][c];
-      return `${pct(cell.at1)} / ${pct(cell.at7)}`.padStart(18);
-    }).join('')}`),
-    `overall (mode=auto, all queries): recall@1 ${pct(report.recall.auto.all.at1).trim()}, recall@${RECALL_DEPTH} ${pct(report.recall.auto.all.at7).trim()}`,
+    `search evaluation: ${report.cases} cases (${report.publicCases} from public threads with their address), ${report.recall.heldout.all.queries + report.recall.tuning.all.queries} queries, ${report.noiseRecords} noise records, mode=auto`,
+    `${'split'.padEnd(9)}${'kind'.padEnd(11)}${'queries'.padStart(8)}${'recall@1'.padStart(10)}${`recall@${RECALL_DEPTH}`.padStart(10)}${'MRR'.padStart(8)}`,
   ];
+  for (const split of ['heldout', 'tuning'] as const) {
+    for (const kind of columns) {
+      const cell = report.recall[split][kind];
+      lines.push(`${split.padEnd(9)}${kind.padEnd(11)}${String(cell.queries).padStart(8)}${f(cell.at1).padStart(10)}${f(cell.at7).padStart(10)}${f(cell.mrr).padStart(8)}`);
+    }
+  }
+  lines.push(`runSearch latency over all queries: p50 ${report.latencyMs.p50.toFixed(1)} ms, p95 ${report.latencyMs.p95.toFixed(1)} ms`);
   if (report.misses.length) {
-    lines.push(`misses of mode=auto within ${RECALL_DEPTH}:`);
+    lines.push(`tuning queries not answered first (held-out misses are never listed):`);
     for (const miss of report.misses) lines.push(`  ${miss.caseId} [${miss.kind}] ${JSON.stringify(miss.q.slice(0, 80))} -> ${JSON.stringify(miss.got)}`);
   }
   return lines.join('\n');

@@ -8,6 +8,9 @@ import { newId } from '../../core/ids.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { insertProblem, insertProblemRevision, type ProblemContent } from '../../db/queries/problems.ts';
 
+/** Digits spelled as letters, so the text stays distinct after normalization. */
+const asLetters = (text: string) => text.replace(/[0-9]/g, (d) => 'abcdefghij'[Number(d)]!).replace(/-/g, ' ');
+
 /** A create_problem body of a realistic size (~1 KB), unique per `n`. */
 export function problemContent(run: string, n: number): ProblemContent {
   return {
@@ -15,7 +18,9 @@ export function problemContent(run: string, n: number): ProblemContent {
     body: `The watcher runs out of inotify handles while building (${run}/${n}).\n\n`
       + 'Steps: start the dev server in a large monorepo; after a few seconds the build stops with the error below. '.repeat(6),
     product: 'webpack',
-    error_literal: 'Error: ENOSPC: System limit for number of file watchers reached',
+    // Unique per write in words (normalization folds numbers and hex ids), or
+    // every write after the first would be refused as a duplicate problem.
+    error_literal: `Error: ENOSPC: System limit for number of file watchers reached in ${asLetters(`${run}-${n}`)}`,
     environment: { os: 'linux', node: '24' },
     tags: ['build', 'watcher'],
   };

@@ -3,7 +3,11 @@
  * OpenAPI document and the tests check real responses against them.
  */
 import { z } from 'zod';
+import { REASONS, type Reason } from '../errors-data.ts';
 import { ERROR_STATUS } from '../errors.ts';
+import {
+  CandidateTrustSchema, FeedbackEvidenceSchema, ProblemTrustSchema, RevisionOutcomesSchema, SignalCountsSchema, TrustSchema,
+} from './trust.ts';
 
 const Links = z.object({ html: z.string(), json: z.string(), markdown: z.string() });
 
@@ -12,7 +16,8 @@ export const ErrorBodySchema = z.object({
     code: z.enum(Object.keys(ERROR_STATUS) as [keyof typeof ERROR_STATUS, ...(keyof typeof ERROR_STATUS)[]]),
     status: z.number().int(),
     message: z.string(),
-    reason: z.string(),
+    reason: z.enum(Object.keys(REASONS) as [Reason, ...Reason[]]),
+    hint: z.string(),
     field: z.string().optional(),
     retryable: z.boolean(),
     retry_after: z.number().int().optional(),
@@ -38,8 +43,12 @@ export const OperationResultSchema = z.object({
     revision: z.number().int().nullable(),
     links: Links.nullable(),
   }),
-  change_cursor: z.string().regex(/^\d+$/),
+  unchanged: z.literal(true).optional().describe('Present when the write changed nothing (an edit equal to its base revision): no revision and no change were made, and the status is 200.'),
+  change_cursor: z.string().regex(/^\d+$/).nullable().describe('The change this write logged; null when it changed nothing.'),
   committed_at: z.string(),
+  redacted: z.array(z.string()).describe(
+    'Fields in which well-known secret shapes (keys, tokens, passwords in URLs, private keys, Authorization and Cookie values) were replaced with "<redacted>" before storing; empty when none.',
+  ),
 });
 
 const CredentialFacts = z.object({
@@ -59,6 +68,8 @@ export const ChangesSchema = z.object({
     kind: z.enum([
       'problem.created', 'problem.revised', 'solution.created', 'solution.revised', 'outcome.reported',
       'discussion.created', 'reply.created', 'feedback.reported', 'profile.updated',
+      // The disputed state of a record's current revision flipped (README, "Trust").
+      'problem.disputed', 'problem.undisputed', 'solution.disputed', 'solution.undisputed',
     ]),
     resource: z.object({ type: z.string(), id: z.string(), revision: z.number().int().optional() }),
     committed_at: z.string(),
@@ -101,3 +112,58 @@ export const ProjectionSchema = z.object({
   content_trust: z.literal('untrusted'),
   links: Links.extend({ api: z.string() }),
 }).loose();
+
+/** A solution projection: the common fields, and trust of the revision shown (README, "Trust"). */
+export const SolutionProjectionSchema = ProjectionSchema.extend({
+  type: z.literal('solution'),
+  signals: SignalCountsSchema.describe('Each identity\'s latest report on the revision shown.'),
+  trust: TrustSchema,
+  outcomes_by_revision: z.array(RevisionOutcomesSchema).describe('Newest revision first; older revisions stand apart.'),
+  feedback: z.array(FeedbackEvidenceSchema),
+}).loose();
+
+/** A problem projection: the common fields, its dispute and feedback, and each listed solution's trust. */
+export const ProblemProjectionSchema = ProjectionSchema.extend({
+  type: z.literal('problem'),
+  revision: z.number().int(),
+  current_revision: z.number().int(),
+  status: z.string(),
+  title: z.string(),
+  body: z.string(),
+  product: z.string(),
+  error_literal: z.string().nullable(),
+  environment: z.record(z.string(), z.string()),
+  tags: z.array(z.string()),
+  author: z.object({ id: z.string(), kind: z.string(), handle: z.string().nullable() }),
+  created_at: z.string(),
+  revised_at: z.string(),
+  trust: ProblemTrustSchema,
+  feedback: z.array(FeedbackEvidenceSchema),
+  solutions: z.object({
+    items: z.array(z.object({ id: z.string(), signals: SignalCountsSchema, trust: TrustSchema }).loose()),
+  }).loose(),
+}).loose();
+
+/** A search answer: compact candidates, each with its trust. `/api/search` adds `coverage`. */
+export const SearchResultSchema = z.object({
+  content_trust: z.literal('untrusted'),
+  items: z.array(z.object({
+    type: z.enum(['problem', 'solution', 'discussion']),
+    id: z.string(),
+    title: z.string(),
+    snippet: z.string(),
+    product: z.string().nullable(),
+    status: z.string(),
+    match: z.object({ kind: z.enum(['exact', 'substring', 'keywords']), coverage: z.number().min(0).max(1) }),
+    signals: SignalCountsSchema,
+    trust: CandidateTrustSchema,
+    links: Links,
+  })),
+  page: z.number().int(),
+  limit: z.number().int(),
+  has_more: z.boolean(),
+  mode: z.enum(['auto', 'exact', 'substring', 'keywords']),
+  coverage: z.object({
+    total: z.number().int(), by_type: z.record(z.string(), z.number().int()), modes_tried: z.array(z.string()),
+  }).optional(),
+});

@@ -34,6 +34,9 @@ export const SearchParamsSchema = z.object({
     .describe('Only records of this product (case-insensitive).'),
   status: z.enum(SEARCH_STATUSES).optional().describe('open and archived apply to problems and discussions, active and archived to solutions.'),
   signal: SignalSchema.optional().describe('Only records with at least one report of this outcome (a problem: on any of its solutions).'),
+  disputed: z.enum(['true', 'false']).transform((v) => v === 'true').pipe(z.boolean()).optional().describe(
+    'false: leave out disputed problems and solutions (README, "Trust"); true: only disputed ones. Discussions are never disputed.',
+  ),
   limit: intParam(LIMIT).default(DEFAULT_SEARCH_LIMIT).describe('Candidates per page, 1 to 20.'),
   page: intParam(PAGE).default(1).describe('Page number, 1 to 100.'),
 });
@@ -42,6 +45,7 @@ export type SearchParams = z.infer<typeof SearchParamsSchema>;
 /** The same parameters as tool arguments (the `search` tool): JSON numbers, and unknown arguments refused. */
 export const SearchArgsSchema = z.strictObject({
   ...SearchParamsSchema.shape,
+  disputed: z.boolean().optional().describe('false: leave out disputed problems and solutions; true: only disputed ones.'),
   limit: LIMIT.default(DEFAULT_SEARCH_LIMIT).describe('Candidates per page, 1 to 20.'),
   page: PAGE.default(1).describe('Page number, 1 to 100.'),
 });

@@ -2,9 +2,6 @@
 import type { RecordRef } from '../../core/types.ts';
 import type { Queryable } from '../pool.ts';
 
-/** Serialises the tail of committing transactions, so cursor order is commit order. */
-const CHANGE_LOG_LOCK = 8150002;
-
 export interface NewChange {
   kind: string;
   resourceType: string;
@@ -16,12 +13,12 @@ export interface NewChange {
 }
 
 /**
- * Appends a change; call it last in the transaction. The lock is held until
- * commit, so no transaction can take a later cursor and commit first, and a
- * reader of `cursor > n` never skips one.
+ * Appends a change. Its cursor comes from the transaction's id
+ * (`ak_next_change_cursor()`, migration 000006), so concurrent commits take
+ * no lock here; the feed lists only cursors no running transaction can still
+ * take (`listPublicChanges`), so a reader never skips one.
  */
 export async function appendChange(db: Queryable, change: NewChange): Promise<string> {
-  await db.query('SELECT pg_advisory_xact_lock($1::bigint)', [CHANGE_LOG_LOCK]);
   const r = await db.query<{ cursor: string }>(
     `INSERT INTO changes (kind, resource_type, resource_id, revision, affects, public, committed_at)
      VALUES ($1::text, $2::text, $3::text, $4::int, $5::jsonb, $6::boolean, $7::timestamptz)
@@ -35,6 +32,7 @@ export async function appendChange(db: Queryable, change: NewChange): Promise<st
 export interface PendingChange {
   cursor: string;
   affects: RecordRef[];
+  committed_at: Date;
 }
 
 /**
@@ -48,7 +46,7 @@ export async function leaseUnrenderedChanges(db: Queryable, limit: number, lease
         SELECT cursor FROM changes
          WHERE rendered_at IS NULL AND (render_lease_until IS NULL OR render_lease_until < now())
          ORDER BY cursor LIMIT $1::int FOR UPDATE SKIP LOCKED)
-      RETURNING cursor, affects`,
+      RETURNING cursor, affects, committed_at`,
     [limit, leaseSeconds],
   );
   return r.rows.sort((a, b) => (BigInt(a.cursor) < BigInt(b.cursor) ? -1 : 1));
@@ -80,11 +78,17 @@ export interface FeedChange {
   committed_at: Date;
 }
 
-/** Public changes after `since`, in cursor (= commit) order, plus one row for `has_more`. */
+/**
+ * Public changes after `since`, in cursor order, plus one row for `has_more`.
+ * Only cursors below the horizon (those of transactions that ended before
+ * this statement's snapshot) are listed: a transaction still running holds a
+ * cursor at or above it, so what is listed is final and `next_cursor` never
+ * passes a change that commits later.
+ */
 export async function listPublicChanges(db: Queryable, since: string, limit: number): Promise<FeedChange[]> {
   const r = await db.query(
     `SELECT cursor, kind, resource_type, resource_id, revision, committed_at FROM changes
-      WHERE cursor > $1::bigint AND public ORDER BY cursor LIMIT $2::int`,
+      WHERE cursor > $1::bigint AND cursor < ak_change_feed_horizon() AND public ORDER BY cursor LIMIT $2::int`,
     [since, limit + 1],
   );
   return r.rows;

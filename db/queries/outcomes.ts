@@ -12,8 +12,6 @@ export interface OutcomeRow {
   created_at: Date;
 }
 
-export type SignalCounts = Record<Signal, number>;
-
 export async function insertOutcome(
   db: Queryable,
   o: { id: string; solutionId: string; solutionRevision: number; identityId: string; signal: Signal;
@@ -34,23 +32,4 @@ export async function listOutcomes(db: Queryable, solutionId: string, offset: nu
     [solutionId, offset, limit + 1],
   );
   return r.rows;
-}
-
-/**
- * Signal counts per solution. An identity counts once per solution, with its
- * latest report: repeating a report cannot inflate a signal.
- */
-export async function countSignals(db: Queryable, solutionIds: string[]): Promise<Map<string, SignalCounts>> {
-  const r = await db.query<{ solution_id: string; signal: Signal; n: string }>(
-    `SELECT solution_id, signal, count(*) AS n FROM (
-       SELECT DISTINCT ON (solution_id, identity_id) solution_id, signal
-         FROM outcomes WHERE solution_id = ANY($1::text[])
-        ORDER BY solution_id, identity_id, created_at DESC, id DESC) latest
-      GROUP BY solution_id, signal`,
-    [solutionIds],
-  );
-  const counts = new Map<string, SignalCounts>();
-  for (const id of solutionIds) counts.set(id, { worked: 0, partially_worked: 0, did_not_work: 0 });
-  for (const row of r.rows) counts.get(row.solution_id)![row.signal] = Number(row.n);
-  return counts;
 }

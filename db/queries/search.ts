@@ -8,6 +8,18 @@
  */
 import type { Signal } from '../../core/schemas/fields.ts';
 import type { Queryable } from '../pool.ts';
+import { decayedConfidenceSql, isDisputedSql } from './trust.ts';
+
+/** The weight of each ranking term; the values are database-search/ranking.ts's RANKING_WEIGHTS. */
+export interface RankingWeights {
+  readonly exact: number;
+  readonly substring: number;
+  readonly coverage: number;
+  readonly title: number;
+  readonly signature: number;
+  readonly prior: number;
+  readonly trust: number;
+}
 
 export type DocumentType = 'problem' | 'solution' | 'discussion';
 
@@ -16,6 +28,8 @@ export interface SearchFilters {
   product?: string;
   status?: 'open' | 'archived' | 'active';
   signal?: Signal;
+  /** false: no disputed records; true: only disputed ones (record_trust). */
+  disputed?: boolean;
 }
 
 /** Match kinds as ranks: lower is stronger. */
@@ -25,8 +39,10 @@ export type KindRank = (typeof KIND_RANK)[keyof typeof KIND_RANK];
 export interface MatchQuery {
   /** The loosest kind admitted. */
   level: KindRank;
-  /** MD5s of the query's exact keys (whole text and lines). */
+  /** MD5s of the query's exact keys (whole text, lines and line fragments). */
   keys: string[];
+  /** Each key's share of the query's words, aligned with `keys` (database-search/ranking.ts). */
+  keyWeights: number[];
   /** MD5 of the whole normalized query: matching it covers every token. */
   wholeKey: string;
   /** `%query%` with LIKE's wildcards escaped, or null when too short for trigrams. */
@@ -37,6 +53,13 @@ export interface MatchQuery {
   prefilter: string | null;
   /** Terms a keyword match must hold. */
   minTerms: number;
+  /** A tsquery for records holding all terms but one (keyword-query.ts), or null under four terms. */
+  nearlyAll: string | null;
+  /** Discriminating raw tokens of the query as patterns over a record's snippet (database-search/ranking.ts). */
+  signature: { hits: string[]; known: string[] };
+  weights: RankingWeights;
+  /** Candidates read per source (exact, substring, keywords) before ranking: the bound on the work. */
+  candidateCap: number;
   filters: SearchFilters;
   offset: number;
   limit: number;
@@ -62,11 +85,13 @@ export interface DocumentPage {
   rows: DocumentRow[];
 }
 
-const FILTERS = `($1::text IS NULL OR d.type = $1::text)
+/** The filters on `d`; `disputed` names the parameter of the disputed filter, which each query places after its own. */
+const filtersOn = (disputed: string) => `($1::text IS NULL OR d.type = $1::text)
   AND ($2::text IS NULL OR lower(d.product) = lower($2::text))
   AND ($3::text IS NULL OR d.status = $3::text)
   AND ($4::text IS NULL OR ($4::text = 'worked' AND d.worked > 0)
-       OR ($4::text = 'partially_worked' AND d.partially_worked > 0) OR ($4::text = 'did_not_work' AND d.did_not_work > 0))`;
+       OR ($4::text = 'partially_worked' AND d.partially_worked > 0) OR ($4::text = 'did_not_work' AND d.did_not_work > 0))
+  AND (${disputed}::boolean IS NULL OR ${isDisputedSql('d')} = ${disputed}::boolean)`;
 
 const TOTALS = `count(*)::int AS total,
   (count(*) FILTER (WHERE type = 'problem'))::int AS problems,
@@ -124,74 +149,104 @@ export async function limitStatementTime(db: Queryable, ms: number): Promise<voi
 }
 
 /**
- * One page of documents matching the query at `level` or stronger, each
- * with its strongest kind and its coverage (the share of the query's
- * full-text terms it holds; 1 when it holds the whole normalized query),
- * ranked by kind, coverage, signals (worked > partially > did not work) and
- * recency; with the totals over all matches.
+ * One page of documents matching the query at `level` or stronger, ranked
+ * by the weighted sum of database-search/ranking.ts, with each one's strongest
+ * kind and its coverage (the share of the query's full-text terms it holds;
+ * 1 when it holds the whole normalized query), and totals over the
+ * candidates read. Each source (exact keys, trigram substring, full-text
+ * prefilter) is read through its own index and capped at `candidateCap`
+ * rows before anything is ranked or counted, so a query of common words
+ * costs at most that many rows per source; its totals are then capped too.
  */
 export async function findMatchingDocuments(db: Queryable, q: MatchQuery): Promise<DocumentPage> {
-  // One pass: the indexes a level needs are OR-ed into one bitmap, and each
-  // candidate is read once, where its kind, terms held and coverage are
-  // computed. A record that contains the whole query holds all its terms
-  // (but a last word cut short), so at the keywords level only records
-  // holding all terms but one pay for LIKE, and the trigram index is asked
-  // only for queries of under four terms, which "half of the terms" could
-  // otherwise miss. Candidates stay narrow (no text) until the page is cut.
+  const w = q.weights;
   const r = await db.query<PageRow>(
-    `WITH matched AS MATERIALIZED (
-       SELECT id, type, updated_at, score, kind,
-              CASE WHEN kind = 1 OR whole OR cardinality($10::text[]) = 0 THEN 1
-                   ELSE held::float8 / cardinality($10::text[]) END AS coverage
-         FROM (
-           SELECT d.id, d.type, d.updated_at,
-                  d.worked + 0.5::float8 * d.partially_worked - d.did_not_work AS score,
-                  held.n AS held,
-                  CASE WHEN d.exact_keys && $7::text[] THEN 0
-                       WHEN $9::text IS NOT NULL AND ($11::int = 1 OR held.n >= cardinality($10::text[]) - 1)
-                            AND d.text_norm LIKE $9::text THEN 1
-                       ELSE 2 END AS kind,
-                  d.exact_keys && ARRAY[$8::text] AS whole
-             FROM search_documents d
-            -- A record equal to the whole query holds every term; only the others are counted.
-            CROSS JOIN LATERAL (
-              SELECT CASE WHEN d.exact_keys && ARRAY[$8::text] THEN cardinality($10::text[])
-                          ELSE (SELECT count(*)::int FROM unnest($10::text[]::tsquery[]) AS term WHERE d.tsv @@ term)
-                     END AS n) held
-            WHERE (d.exact_keys && $7::text[]
-                   OR ($9::text IS NOT NULL AND ($11::int = 1 OR ($11::int = 2 AND cardinality($10::text[]) < 4))
-                       AND d.text_norm LIKE $9::text)
-                   OR ($11::int = 2 AND $12::text IS NOT NULL AND d.tsv @@ $12::text::tsquery))
-              AND ${FILTERS}
-         ) candidate
-        WHERE kind < 2 OR held >= $13::int
+    `WITH source AS MATERIALIZED (
+       (SELECT d.id FROM search_documents d WHERE d.exact_keys && $7::text[] AND ${filtersOn('$25')} LIMIT $14::int)
+       UNION
+       (SELECT d.id FROM search_documents d
+         WHERE $11::int >= 1 AND $9::text IS NOT NULL AND d.text_norm LIKE $9::text AND ${filtersOn('$25')} LIMIT $14::int)
+       UNION
+       (SELECT d.id FROM search_documents d
+         WHERE $11::int = 2 AND $24::text IS NOT NULL AND d.tsv @@ $24::text::tsquery AND ${filtersOn('$25')} LIMIT $14::int)
+       UNION
+       (SELECT d.id FROM search_documents d
+         WHERE $11::int = 2 AND $12::text IS NOT NULL AND d.tsv @@ $12::text::tsquery AND ${filtersOn('$25')} LIMIT $14::int)
+     ), feature AS MATERIALIZED (
+       SELECT d.id, d.type, d.updated_at, whole, exact, held.n AS held, contains,
+              CASE WHEN exact > 0 THEN 0 WHEN contains THEN 1 ELSE 2 END AS kind,
+              CASE WHEN $11::int = 2 AND cardinality($10::text[]) > 0
+                   THEN (SELECT count(*) FROM unnest($10::text[]::tsquery[]) AS term
+                          WHERE to_tsvector('english'::regconfig, d.title) @@ term)::float8 / cardinality($10::text[])
+                   ELSE 0 END AS title_share,
+              -- Read from the family's head (a solution's problem), whose snippet is its raw literal.
+              (SELECT coalesce(sum(CASE WHEN fam.snippet ~* s.hit THEN 1 WHEN fam.snippet ~* s.known THEN -1 ELSE 0 END), 0)
+                 FROM unnest($15::text[], $16::text[]) AS s(hit, known)
+                 JOIN search_documents fam ON fam.id = d.family)::float8 AS signature,
+              ln(1 + d.worked + 0.5::float8 * d.partially_worked) - ln(1 + d.did_not_work) AS prior,
+              ${decayedConfidenceSql('t')} - coalesce(t.disputed, false)::int AS trust
+         FROM source JOIN search_documents d USING (id)
+         LEFT JOIN record_trust t ON t.record_type = d.type AND t.record_id = d.id
+        CROSS JOIN LATERAL (SELECT d.exact_keys && ARRAY[$8::text] AS whole) w
+        CROSS JOIN LATERAL (
+          SELECT CASE WHEN whole THEN 1
+                      WHEN d.exact_keys && $7::text[]
+                        THEN (SELECT max(k.weight) FROM unnest($7::text[], $13::float8[]) AS k(hash, weight) WHERE k.hash = ANY(d.exact_keys))
+                      ELSE 0 END AS exact) e
+        -- A record equal to the whole query holds every term; only the others are counted.
+        CROSS JOIN LATERAL (
+          SELECT CASE WHEN whole THEN cardinality($10::text[])
+                      ELSE (SELECT count(*)::int FROM unnest($10::text[]::tsquery[]) AS term WHERE d.tsv @@ term)
+                 END AS n) held
+        -- Whether it contains the whole query: only records holding all terms but one (a last word cut short) can.
+        CROSS JOIN LATERAL (
+          SELECT whole OR ($9::text IS NOT NULL AND ($11::int = 1 OR held.n >= cardinality($10::text[]) - 1)
+                           AND d.text_norm LIKE $9::text) AS contains) c
+     ), matched AS MATERIALIZED (
+       SELECT id, type, updated_at, kind, coverage,
+              $17::float8 * exact + $18::float8 * contains::int + $19::float8 * coverage
+                + $20::float8 * title_share + $21::float8 * signature + $22::float8 * prior + $26::float8 * trust AS score
+         FROM (SELECT f.*, CASE WHEN contains OR cardinality($10::text[]) = 0 THEN 1
+                                ELSE held::float8 / cardinality($10::text[]) END AS coverage
+                 FROM feature f WHERE kind <= $11::int AND (kind < 2 OR held >= $23::int)) scored
      )
      SELECT totals.*, page.kind, page.coverage, ${DOCUMENT_COLUMNS}
        FROM (SELECT ${TOTALS} FROM matched) totals
        LEFT JOIN LATERAL (
          SELECT id, kind, coverage, score, updated_at FROM matched
-          ORDER BY kind, coverage DESC, score DESC, updated_at DESC, id DESC
+          ORDER BY score DESC, updated_at DESC, id DESC
           OFFSET $5::int LIMIT $6::int
        ) page ON true
        LEFT JOIN search_documents d ON d.id = page.id
-      ORDER BY page.kind, page.coverage DESC, page.score DESC, page.updated_at DESC, page.id DESC`,
-    [...filterParams(q.filters), q.offset, q.limit, q.keys, q.wholeKey, q.pattern, q.terms, q.level, q.prefilter, q.minTerms],
+      ORDER BY page.score DESC, page.updated_at DESC, page.id DESC`,
+    [...filterParams(q.filters), q.offset, q.limit, q.keys, q.wholeKey, q.pattern, q.terms, q.level, q.prefilter,
+      q.keyWeights, q.candidateCap, q.signature.hits, q.signature.known,
+      w.exact, w.substring, w.coverage, w.title, w.signature, w.prior, q.minTerms, q.nearlyAll,
+      q.filters.disputed ?? null, w.trust],
   );
   return toDocumentPage(r.rows);
 }
 
-/** One page of all documents passing the filters, newest first: what an empty query lists. */
+/** Rows an empty query counts before it answers "at least this many". */
+export const NEWEST_COUNT_CAP = 1000;
+
+/**
+ * One page of all documents passing the filters, newest first: what an
+ * empty query lists. The totals count at most NEWEST_COUNT_CAP rows (by
+ * type), so listing stays an index walk of a page however large the table.
+ */
 export async function listNewestDocuments(
   db: Queryable, filters: SearchFilters, offset: number, limit: number,
 ): Promise<DocumentPage> {
   const r = await db.query<PageRow>(
-    `SELECT totals.*, page.* FROM (SELECT ${TOTALS} FROM search_documents d WHERE ${FILTERS}) totals
+    `SELECT totals.*, page.* FROM (SELECT ${TOTALS} FROM (
+       SELECT d.type FROM search_documents d WHERE ${filtersOn('$8')} ORDER BY d.created_at DESC, d.id DESC LIMIT $7::int) d) totals
      LEFT JOIN LATERAL (
        SELECT ${KIND_RANK.keywords} AS kind, 0 AS coverage, ${DOCUMENT_COLUMNS}
-         FROM search_documents d WHERE ${FILTERS}
+         FROM search_documents d WHERE ${filtersOn('$8')}
         ORDER BY d.created_at DESC, d.id DESC OFFSET $5::int LIMIT $6::int
      ) page ON true`,
-    [...filterParams(filters), offset, limit],
+    [...filterParams(filters), offset, limit, NEWEST_COUNT_CAP, filters.disputed ?? null],
   );
   return toDocumentPage(r.rows);
 }

@@ -4,14 +4,14 @@
  * records, so every one becomes a text node (see lib/search/excerpt.ts).
  */
 import { parseExcerpt, recordPath } from '../lib/search/excerpt.ts';
-import { loadPagefind, type Pagefind, type PagefindResultData } from '../lib/search/pagefind.ts';
+import { loadPagefind, type PagefindResultData, type StaticIndex } from '../lib/search/pagefind.ts';
 
 /** Results shown per search; Pagefind loads each result's fragment only when asked. */
 const SHOWN = 20;
 const TYPES = new Set(['problem', 'solution']);
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
-let pagefind: Promise<Pagefind> | null = null;
+let pagefind: Promise<StaticIndex> | null = null;
 /** Only the latest search may write the results, however the answers interleave. */
 let generation = 0;
 
@@ -60,8 +60,7 @@ async function run(query: string, type: string): Promise<void> {
   setStatus('Searching…');
   try {
     pagefind ??= loadPagefind();
-    const search = await (await pagefind).search(query, TYPES.has(type) ? { filters: { type } } : {});
-    const results = search?.results ?? [];
+    const results = await (await pagefind).search(query, TYPES.has(type) ? { filters: { type } } : {});
     const items = (await Promise.all(results.slice(0, SHOWN).map(async (r) => renderResult(await r.data()))))
       .filter((item): item is HTMLLIElement => item !== null);
     if (mine !== generation) return;

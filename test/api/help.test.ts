@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CREDENTIAL_LIFETIME_DAYS, SCOPES_BY_KIND } from '../../core/credentials.ts';
 import { STATIC_PAGES } from '../../api/routes/pages.ts';
-import { CONTENT_SECURITY_POLICY } from '../../site/lib/csp.ts';
+import { CONTENT_SECURITY_POLICY } from '../../core/content-security-policy.ts';
 import { AUTHENTICATION_HELP } from '../../site/lib/help/authentication.ts';
 import { errorOf } from '../helpers/client.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
@@ -12,7 +12,9 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-const get = (path: string, init: RequestInit = {}) => fetch(stack.base + path, init);
+/** Uncompressed, so lengths and ETags are of the bytes read (test/api/compression.test.ts covers encodings). */
+const get = (path: string, init: RequestInit = {}) =>
+  fetch(stack.base + path, { ...init, headers: { 'accept-encoding': 'identity', ...(init.headers as Record<string, string>) } });
 
 /** Decodes the few entities Astro writes, so facts can be found in the HTML text. */
 const htmlText = (html: string) =>

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WRITE_OPERATIONS } from '../../api/write-operations.ts';
+import { OPERATIONS } from '../../operations/registry.ts';
 import { countUnrenderedChanges } from '../../db/queries/changes.ts';
 import { admit, errorOf, eventually, newKey, newSecret, problemBody, send, type Agent } from '../helpers/client.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
@@ -23,10 +23,12 @@ const clients: Client[] = [];
 const secrets: string[] = [];
 
 const MCP = '/mcp/participate';
+/** The read tools for anyone: /mcp/participate itself needs a credential (test/oauth covers its 401). */
+const MCP_READ = '/mcp/read';
 
-async function connect(secret?: string, base = stack.base): Promise<Client> {
+async function connect(secret?: string, base = stack.base, path = MCP): Promise<Client> {
   const client = new Client({ name: 'mcp-test-agent', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(base + MCP), {
+  const transport = new StreamableHTTPClientTransport(new URL(base + path), {
     requestInit: secret ? { headers: { Authorization: `Bearer ${secret}` } } : {},
   });
   await client.connect(transport);
@@ -51,6 +53,18 @@ function receiptOf(result: Result): Record<string, any> {
   return result.structuredContent!;
 }
 
+/** A whoami call refused before any tool runs: the HTTP status and the Error shape. */
+async function whoamiOverHttp(secret: string) {
+  const res = await fetch(stack.base + MCP, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {} } }),
+  });
+  const text = await res.text();
+  for (const known of secrets) expect(text).not.toContain(known);
+  return { status: res.status, error: errorOf(JSON.parse(text)) };
+}
+
 /** The Error shape of a refused tool call, in structured content and as text. */
 function toolErrorOf(result: Result) {
   expect(result.isError).toBe(true);
@@ -66,7 +80,7 @@ beforeAll(async () => {
   other = await admit(stack.base);
   guest = await admit(stack.base, 'guest');
   secrets.push(author.secret, other.secret, guest.secret);
-  anonymous = await connect();
+  anonymous = await connect(undefined, stack.base, MCP_READ);
   authorClient = await connect(author.secret);
 });
 afterAll(async () => {
@@ -75,18 +89,23 @@ afterAll(async () => {
 });
 
 describe('tools/list', () => {
-  it('lists whoami, the read tools and one tool per write operation, to an anonymous client', async () => {
-    const { tools } = await anonymous.listTools();
+  it('lists whoami, the read tools and one tool per write operation, to a connected client', async () => {
+    const { tools } = await authorClient.listTools();
     const names = tools.map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining(['whoami', 'get_problem', 'get_solution', 'get_discussion', 'search']));
-    for (const op of WRITE_OPERATIONS) expect(names).toContain(op.operation);
-    expect(names).toHaveLength(5 + WRITE_OPERATIONS.length);
+    for (const op of OPERATIONS) expect(names).toContain(op.name);
+    expect(names).toHaveLength(5 + OPERATIONS.length);
+  });
+
+  it('lists only the read tools on the public endpoint, to an anonymous client', async () => {
+    const { tools } = await anonymous.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['get_discussion', 'get_problem', 'get_solution', 'search']);
   });
 
   it('gives every write tool its body schema plus a required idempotency_key, and id when HTTP has it in the path', async () => {
-    const { tools } = await anonymous.listTools();
-    for (const op of WRITE_OPERATIONS) {
-      const schema = tools.find((tool) => tool.name === op.operation)!.inputSchema as Record<string, any>;
+    const { tools } = await authorClient.listTools();
+    for (const op of OPERATIONS) {
+      const schema = tools.find((tool) => tool.name === op.name)!.inputSchema as Record<string, any>;
       expect(schema.required).toContain('idempotency_key');
       expect(schema.properties.idempotency_key.pattern).toBe('^[A-Za-z0-9_-]{1,64}:[A-Za-z0-9_-]{8,128}$');
       expect('id' in schema.properties).toBe(op.param === 'id');
@@ -117,10 +136,14 @@ describe('whoami', () => {
     expect(result.structuredContent).toMatchObject({ authenticated: true, identity: { id: author.id } });
   });
 
-  it('answers connection_required with verify_oauth_connection recovery when the connection carries no credential', async () => {
-    const error = toolErrorOf(await call(anonymous, 'whoami'));
-    expect(error).toMatchObject({
-      code: 'connection_required', status: 403, reason: 'missing', retryable: false,
+  it('refuses to connect with no credential: 401 connection_required with verify_oauth_connection recovery', async () => {
+    await expect(connect()).rejects.toThrow(/connection_required/);
+    const res = await fetch(stack.base + MCP, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(res.status).toBe(401);
+    expect(errorOf(await res.json())).toMatchObject({
+      code: 'connection_required', status: 401, reason: 'connection_missing', retryable: false,
       recovery: {
         next_action: 'verify_oauth_connection', human_action_required: true,
         help: '/agent-help/authentication.json', retry: { tool: 'whoami', path: MCP },
@@ -131,7 +154,9 @@ describe('whoami', () => {
   it('answers an unknown credential with invalid_or_revoked_credential and authentication_required recovery', async () => {
     const stranger = newSecret();
     secrets.push(stranger);
-    const error = toolErrorOf(await call(await connect(stranger), 'whoami'));
+    await expect(connect(stranger)).rejects.toThrow(/invalid_or_revoked_credential/);
+    const { status, error } = await whoamiOverHttp(stranger);
+    expect(status).toBe(401);
     expect(error).toMatchObject({
       code: 'invalid_or_revoked_credential', status: 401, reason: 'invalid',
       recovery: { next_action: 'authentication_required', human_action_required: false, retry: { tool: 'whoami', path: MCP } },
@@ -142,7 +167,8 @@ describe('whoami', () => {
     const revoked = await admit(stack.base);
     secrets.push(revoked.secret);
     await stack.pool.query('UPDATE credentials SET revoked_at = now() WHERE id = $1', [revoked.credentialId]);
-    const error = toolErrorOf(await call(await connect(revoked.secret), 'whoami'));
+    const { status, error } = await whoamiOverHttp(revoked.secret);
+    expect(status).toBe(401);
     expect(error).toMatchObject({ code: 'invalid_or_revoked_credential', reason: 'revoked' });
   });
 
@@ -204,7 +230,11 @@ describe('read tools', () => {
     });
     const id = started.structuredContent!.resource.id;
     await call(authorClient, 'reply', { idempotency_key: 'mcp-test:reply-00000001', id, body: 'First reply' });
-    const http = await (await fetch(`${stack.base}/api/v1/discussions/${id}`)).json();
+    // The projection file follows the commit once rendered; the tool reads live.
+    const http = await eventually(async () => {
+      const body = await (await fetch(`${stack.base}/api/v1/discussions/${id}`)).json();
+      return body.reply_count === 1 && body.replies.items.length === 1 ? body : null;
+    });
     const result = await call(anonymous, 'get_discussion', { id });
     expect(result.structuredContent).toEqual(http);
     expect(result.structuredContent).toMatchObject({ type: 'discussion', title: 'Started as a tool call', reply_count: 1 });
@@ -337,11 +367,16 @@ describe('write tools', () => {
     expect(error).toMatchObject({ code: 'not_found', status: 404 });
   });
 
-  it('answers connection_required without a credential and invalid_or_revoked_credential with a bad one', async () => {
-    const none = toolErrorOf(await call(anonymous, 'create_problem', { idempotency_key: newKey(), ...problemBody() }));
-    expect(none).toMatchObject({ code: 'connection_required', recovery: { next_action: 'verify_oauth_connection' } });
-    const bad = toolErrorOf(await call(await connect('not a credential'), 'create_problem', { idempotency_key: newKey(), ...problemBody() }));
-    expect(bad).toMatchObject({ code: 'invalid_or_revoked_credential', reason: 'invalid', recovery: { next_action: 'authentication_required' } });
+  it('answers invalid_or_revoked_credential, before any tool runs, for a bad credential', async () => {
+    await expect(connect('not a credential')).rejects.toThrow(/invalid_or_revoked_credential/);
+    const res = await fetch(stack.base + MCP, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer not-a-credential' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_problem', arguments: { idempotency_key: newKey(), ...problemBody() } } }),
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
+    expect(errorOf(await res.json())).toMatchObject({ code: 'invalid_or_revoked_credential', reason: 'invalid', recovery: { next_action: 'authentication_required' } });
   });
 
   it.each([
@@ -375,7 +410,7 @@ describe('write tools', () => {
 describe('the endpoint over plain HTTP', () => {
   const post = (body: string, headers: Record<string, string> = {}) => fetch(stack.base + MCP, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${author.secret}`, ...headers },
     body,
   });
   const rpc = (method: string, params: unknown) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
@@ -394,7 +429,7 @@ describe('the endpoint over plain HTTP', () => {
   });
 
   it('answers a tool call as one private JSON body whose errors carry the request id of the HTTP request', async () => {
-    const res = await post(rpc('tools/call', { name: 'whoami', arguments: {} }));
+    const res = await post(rpc('tools/call', { name: 'get_problem', arguments: {} }));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('application/json');
     expect(res.headers.get('cache-control')).toBe('private, no-store');
@@ -405,7 +440,7 @@ describe('the endpoint over plain HTTP', () => {
   });
 
   it('answers an unknown tool with the protocol error for invalid params', async () => {
-    const failure = await anonymous.callTool({ name: 'drop_tables', arguments: {} }).catch((error: unknown) => error);
+    const failure = await authorClient.callTool({ name: 'drop_tables', arguments: {} }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(McpError);
     expect((failure as McpError).code).toBe(ErrorCode.InvalidParams);
   });

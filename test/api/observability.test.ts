@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { credentialHash } from '../../core/hash.ts';
+import { randomBytes } from 'node:crypto';
+import { credentialHash, sha256Hex } from '../../core/hash.ts';
 import { countUnrenderedChanges } from '../../db/queries/changes.ts';
 import { admit, eventually, newKey, newSecret, problemBody, send } from '../helpers/client.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
+const OPERATOR_TOKEN = randomBytes(24).toString('base64url');
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({}, { captureLogs: true });
+  stack = await startStack({ OPERATOR_TOKEN_SHA256: sha256Hex(OPERATOR_TOKEN) }, { captureLogs: true });
 });
 afterAll(() => stack.close());
 
@@ -39,7 +41,7 @@ describe('logs', () => {
 describe('GET /metrics', () => {
   it('exposes request counts and latencies by route, queue depth and render lag', async () => {
     await fetch(`${stack.base}/api/v1`);
-    const res = await fetch(`${stack.base}/metrics`);
+    const res = await fetch(`${stack.base}/metrics`, { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/plain');
     const text = await res.text();

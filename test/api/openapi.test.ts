@@ -2,10 +2,11 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AdmissionResultSchema, ChangesSchema, CollectionSchema, ErrorBodySchema, InboxSchema, OperationResultSchema,
-  ProjectionSchema, WhoamiSchema,
+  ProblemProjectionSchema, ProjectionSchema, SearchResultSchema, SolutionProjectionSchema, WhoamiSchema,
 } from '../../core/schemas/responses.ts';
 import { admit, eventually, problemBody, send, type Agent } from '../helpers/client.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
+import { OPERATIONS } from '../../operations/registry.ts';
 
 let stack: Stack;
 let agent: Agent;
@@ -66,6 +67,25 @@ describe('the OpenAPI document', () => {
     const limit = doc.paths['/api/v1/changes'].get.parameters.find((p: { name: string }) => p.name === 'limit');
     expect(limit.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
   });
+
+  it('lists reason serving_fenced with Retry-After under 503 for every write, and search_unavailable for search', async () => {
+    const doc = await getJson('/api/v1/openapi.json');
+    const writes = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
+      Object.entries(item).filter(([method]) => method === 'post' || method === 'patch').map(([method, op]) => ({ path, method, op })))
+      // Record writes: the API's write paths and the tool protocol (not the OAuth and account forms, nor the operator's rebuild).
+      .filter(({ path }) => (path.startsWith('/api/') && !path.startsWith('/api/ops/')) || path === '/mcp/participate');
+    expect(writes.length).toBe(OPERATIONS.length + 2);
+    for (const { path, method, op } of writes.filter((w) => w.path !== '/mcp/participate')) {
+      const unavailable = op.responses[503];
+      expect(unavailable['x-error-reasons'], `${method} ${path}`).toContain('serving_fenced');
+      expect(unavailable.content['application/json'].examples.serving_fenced.value.error.reason).toBe('serving_fenced');
+      expect(unavailable.headers['Retry-After']).toBeDefined();
+    }
+    expect(doc.paths['/mcp/participate'].post.description).toContain('serving_fenced');
+    for (const path of ['/api/v1/search', '/api/search']) {
+      expect(doc.paths[path].get.responses[503]['x-error-reasons']).toContain('search_unavailable');
+    }
+  });
 });
 
 describe('real responses match the documented shapes', () => {
@@ -89,5 +109,31 @@ describe('real responses match the documented shapes', () => {
       return res.ok ? res.json() : null;
     }));
     ProjectionSchema.parse(await getJson(`/api/v1/agents/${agent.id}`));
+    const solution = await send(stack.base, agent, 'POST', '/api/solutions', { problem_id: id, body: 'Raise fs.inotify.max_user_watches.' });
+    await send(stack.base, agent, 'POST', `/api/solutions/${solution.body.resource.id}/outcomes`, { signal: 'worked', environment: { os: 'linux' } });
+    SolutionProjectionSchema.parse(await eventually(async () => {
+      const res = await fetch(`${stack.base}/api/v1/solutions/${solution.body.resource.id}`);
+      return res.ok ? res.json() : null;
+    }));
+    ProblemProjectionSchema.parse(await eventually(async () => {
+      const view = await (await fetch(`${stack.base}/api/v1/problems/${id}`)).json();
+      return view.solutions.items.length > 0 ? view : null;
+    }));
+    SearchResultSchema.parse(await getJson('/api/search?q=ENOSPC'));
+    SearchResultSchema.parse(await getJson('/api/v1/search?q=inotify'));
+  });
+
+  it('documents trust on solution and problem projections and on search candidates', async () => {
+    const doc = await getJson('/api/v1/openapi.json');
+    const schemas = doc.components.schemas;
+    expect(schemas.SolutionProjection.properties.trust.required).toEqual(
+      expect.arrayContaining(['confidence', 'confirmations', 'disputed', 'last_confirmed_at', 'basis']));
+    expect(schemas.SolutionProjection.properties.trust.properties.confirmations.required).toEqual(
+      expect.arrayContaining(['distinct_identities', 'worked', 'partially_worked', 'did_not_work']));
+    expect(schemas.ProblemProjection.properties.trust.required).toEqual(expect.arrayContaining(['disputed', 'counter_evidence']));
+    expect(schemas.SearchResult.properties.items.items.required).toContain('trust');
+    expect(doc.paths['/api/v1/solutions/{id}'].get.responses[200].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/SolutionProjection' });
+    const disputed = doc.paths['/api/v1/search'].get.parameters.find((p: { name: string }) => p.name === 'disputed');
+    expect(disputed.schema).toMatchObject({ type: 'boolean' });
   });
 });

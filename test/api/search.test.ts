@@ -12,7 +12,9 @@ const PG_LITERAL = 'Error: connect ECONNREFUSED 127.0.0.1:5432\n    at TCPConnec
 const MODULE_LITERAL = "Error: Cannot find module '/home/runner/work/api/dist/index.js'\n    at Module._resolveFilename (node:internal/modules/cjs/loader:1145:15)";
 const WATCH_LITERAL = "Error: ENOSPC: System limit for number of file watchers reached, watch '/home/dev/app/src'";
 
-const get = (path: string, init: RequestInit = {}) => fetch(stack.base + path, init);
+/** Uncompressed, so lengths and ETags are of the bytes read (test/api/compression.test.ts covers encodings). */
+const get = (path: string, init: RequestInit = {}) =>
+  fetch(stack.base + path, { ...init, headers: { 'accept-encoding': 'identity', ...(init.headers as Record<string, string>) } });
 
 async function search(params: Record<string, string>, endpoint = '/api/search') {
   const res = await get(`${endpoint}?${new URLSearchParams(params)}`);
@@ -153,6 +155,7 @@ describe('search results', () => {
       snippet: 'Error: connect ECONNREFUSED 127.0.0.1:5432 at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1555:16)',
       product: 'node-postgres', status: 'open', match: { kind: 'exact', coverage: 1 },
       signals: { worked: 1, partially_worked: 1, did_not_work: 1 },
+      trust: { disputed: false, basis: expect.stringMatching(/^Disputed when /) },
       links: { html: `/problems/${ids.pg}`, json: `/problems/${ids.pg}.json`, markdown: `/problems/${ids.pg}.md` },
     });
   });
@@ -160,7 +163,7 @@ describe('search results', () => {
   it('answers /api/search with coverage of the whole query', async () => {
     const res = await search({ q: PG_LITERAL });
     expect(Object.keys(res.body).sort()).toEqual(['content_trust', 'coverage', 'has_more', 'items', 'limit', 'mode', 'page']);
-    expect(res.body.coverage).toEqual({ total: 3, by_type: { problem: 1, solution: 2, discussion: 0 }, modes_tried: ['exact'] });
+    expect(res.body.coverage).toEqual({ total: 3, by_type: { problem: 1, solution: 2, discussion: 0 }, modes_tried: ['exact', 'substring'] });
   });
 
   it.each([
@@ -172,7 +175,8 @@ describe('search results', () => {
   ])('matches a variant literal exactly: %s', async (_name, q, key) => {
     const res = await search({ q, type: 'problem', status: key === 'watch' ? 'archived' : 'open' });
     expect(res.body.items[0]).toMatchObject({ id: ids[key], match: { kind: 'exact' } });
-    expect(res.body.coverage.modes_tried).toEqual(['exact']);
+    // auto ranks exact and substring matches together (README, Search).
+    expect(res.body.coverage.modes_tried).toEqual(['exact', 'substring']);
   });
 
   it('reports the share of the query a prefixed or extended paste covers', async () => {
@@ -201,11 +205,13 @@ describe('search results', () => {
     expect(res.body.coverage.total).toBe(0);
   });
 
-  it('ranks keyword candidates by coverage', async () => {
+  it('ranks keyword candidates by the terms they hold, their title counting extra', async () => {
     const res = await search({ q: 'postgres database connections refused docker compose', mode: 'keywords' });
     const coverages = res.body.items.map((i: { match: { coverage: number } }) => i.match.coverage);
     expect(coverages.length).toBeGreaterThan(2);
-    expect(coverages).toEqual([...coverages].sort((a, b) => b - a));
+    for (const coverage of coverages) expect(coverage).toBeGreaterThanOrEqual(0.5);
+    // The first is about the query: its title holds query terms.
+    expect(res.body.items[0].title).toMatch(/postgres|database|connection|refused|docker|compose/i);
   });
 
   it('answers mode=exact with nothing when only keywords would match', async () => {
@@ -313,7 +319,7 @@ describe('search pages', () => {
     expect(seen).toEqual([ids.pgWait, ids.pg, ids.pgRetry]);
     const past = await search({ q: PG_LITERAL, limit: '1', page: '4' });
     expect(past.body).toMatchObject({ items: [], has_more: false });
-    expect(past.body.coverage).toMatchObject({ total: 3, modes_tried: ['exact'] });
+    expect(past.body.coverage).toMatchObject({ total: 3, modes_tried: ['exact', 'substring'] });
   });
 
   it('lists the newest records passing the filters when q is empty or omitted', async () => {

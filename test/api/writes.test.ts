@@ -309,7 +309,7 @@ describe('solutions and outcomes', () => {
     const bad = await send(stack.base, author, 'POST', `/api/solutions/${s.body.resource.id}/outcomes`, { signal: 'meh' });
     expect(errorOf(bad.body)).toMatchObject({ code: 'invalid_arguments', field: 'signal' });
     const future = await send(stack.base, author, 'POST', `/api/solutions/${s.body.resource.id}/outcomes`, { signal: 'worked', solution_revision: 9 });
-    expect(errorOf(future.body)).toMatchObject({ code: 'invalid_arguments', field: 'solution_revision', reason: 'unknown_revision' });
+    expect(errorOf(future.body)).toMatchObject({ code: 'invalid_arguments', field: 'solution_revision', reason: 'future_revision' });
     const unknown = await send(stack.base, author, 'POST', '/api/solutions/sol_0000000000000000000000000z/outcomes', { signal: 'worked' });
     expect(unknown.status).toBe(404);
   });

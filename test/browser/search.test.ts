@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEARCH_CONTENT_SECURITY_POLICY, SEARCH_WORKER_CONTENT_SECURITY_POLICY } from '../../site/lib/csp.ts';
+import { SEARCH_CONTENT_SECURITY_POLICY, SEARCH_WORKER_CONTENT_SECURITY_POLICY } from '../../core/content-security-policy.ts';
 import { launchBrowser, type Browser, type WatchedPage } from '../helpers/browser.ts';
-import { admit, eventually, problemBody, send, type Agent } from '../helpers/client.ts';
+import { admit, errorOf, eventually, problemBody, send, type Agent } from '../helpers/client.ts';
 import { searchPublished } from '../helpers/pagefind.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
@@ -134,6 +134,31 @@ describe('/search', () => {
     for (const other of ['/join', '/agent-help/authentication', '/']) {
       expect((await fetch(stack.base + other)).headers.get('content-security-policy')).not.toContain('wasm');
     }
+  });
+
+  it('keeps finding records on /search from the static index while PostgreSQL search answers 503 search_unavailable', async () => {
+    const word = uniqueWord('sturdy');
+    const id = await write('/api/problems', problemBody({ title: `Static search survives ${word}` }));
+    await indexed(word);
+    // Another session holds the search table: PostgreSQL search cannot answer within its statement limit.
+    const holder = await stack.pool.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE search_documents IN ACCESS EXCLUSIVE MODE');
+      const res = await fetch(`${stack.base}/api/v1/search?q=${word}`);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe(String(stack.config.RETRY_AFTER_SECONDS));
+      expect(errorOf(await res.json())).toMatchObject({ code: 'temporarily_unavailable', reason: 'search_unavailable' });
+
+      const watched = await searchFor(word);
+      expect(await watched.page.textContent('#search-status')).toBe(`1 result for “${word}”.`);
+      expect(await watched.page.locator('#search-results li > a').getAttribute('href')).toBe(`/problems/${id}`);
+      await expectClean(watched);
+    } finally {
+      await holder.query('ROLLBACK');
+      holder.release();
+    }
+    expect((await fetch(`${stack.base}/api/v1/search?q=${word}`)).status).toBe(200);
   });
 
   it('says so when nothing matches', async () => {

@@ -1,21 +1,31 @@
 /**
- * docker-compose.yml and the Dockerfile cannot run here (no Docker), so this
- * checks what can go wrong without running them: the YAML parses, services
+ * docker-compose.yml and the Dockerfile. Where a Docker client with Compose
+ * is installed, `docker compose config` (and `docker-compose config`, v1)
+ * must accept the file; everywhere, this checks what can go wrong without
+ * running them: the YAML parses, services
  * run the package's npm scripts with environments the service's config
  * accepts, they share one projections volume where each one looks for it,
  * and nginx gets a value for every placeholder of the shipped config.
  */
+import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ConfigSchema, loadConfig } from '../../core/config.ts';
 import { NGINX_CONFIG } from '../helpers/nginx.ts';
+import { freePort } from '../helpers/ports.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
+const run = promisify(execFile);
+
 interface Service {
   build?: { context: string; target: string };
+  stop_grace_period?: string;
+  healthcheck?: { test?: string[]; disable?: boolean };
   image?: string;
   command?: string[];
   environment?: Record<string, string>;
@@ -55,18 +65,83 @@ const withDefaults = (env: Record<string, string>) =>
 /** Stage name → its FROM image, from the Dockerfile. */
 const stages = () => new Map([...dockerfile.matchAll(/^FROM\s+(\S+)\s+AS\s+(\S+)/gim)].map((m) => [m[2]!, m[1]!]));
 
+/** The Compose commands this machine has: the v2 plugin, v1 docker-compose, either or none. */
+async function composeCommands(): Promise<string[][]> {
+  const found: string[][] = [];
+  for (const command of [['docker', 'compose'], ['docker-compose']]) {
+    const ok = await run(command[0]!, [...command.slice(1), 'version']).then(() => true, () => false);
+    if (ok) found.push(command);
+  }
+  return found;
+}
+
+describe('ops/healthcheck.ts', () => {
+  it('exits 0 when the API index answers, and 1 when nothing listens or it answers an error', async () => {
+    const port = await freePort();
+    const server = createServer((req, res) => res.writeHead(req.url === '/api/v1' ? 200 : 500).end());
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    const check = (env: Record<string, string>) =>
+      run(process.execPath, ['ops/healthcheck.ts'], { cwd: ROOT, env: { ...process.env, ...env } }).then(() => 0, (e: { code: number }) => e.code);
+    try {
+      expect(await check({ PORT: String(port) })).toBe(0);
+      expect(await check({ HEALTHCHECK_URL: `http://127.0.0.1:${port}/metrics` })).toBe(1);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    expect(await check({ PORT: String(port) })).toBe(1);
+  });
+});
+
+describe('the Dockerfile', () => {
+  it('runs node under an init process, with a HEALTHCHECK', () => {
+    expect(dockerfile).toMatch(/apt-get install -y --no-install-recommends tini/);
+    expect(dockerfile).toMatch(/^ENTRYPOINT \["\/usr\/bin\/tini", "--"\]$/m);
+    expect(dockerfile).toMatch(/^CMD \["node", "api\/server\.ts"\]$/m);
+    expect(dockerfile).toMatch(/^HEALTHCHECK .*CMD \["node", "ops\/healthcheck\.ts"\]$/m);
+  });
+});
+
 describe('docker-compose.yml', () => {
+  it('is accepted by `docker compose config` wherever a Compose client is installed', async () => {
+    const commands = await composeCommands();
+    for (const command of commands) {
+      const { stdout } = await run(command[0]!, [...command.slice(1), '-f', 'docker-compose.yml', 'config', '--services'], { cwd: ROOT });
+      expect(stdout.trim().split('\n').sort()).toEqual(['api', 'migrate', 'nginx', 'postgres', 'redis', 'worker']);
+    }
+    // Without a client this checks nothing more than the YAML tests below; say so in the output.
+    if (commands.length === 0) console.info('no Docker Compose client here: `docker compose config` not run');
+  });
+
   it('has Postgres, Redis, a one-shot migration, the API, the worker and nginx', () => {
     expect(Object.keys(compose.services).sort()).toEqual(['api', 'migrate', 'nginx', 'postgres', 'redis', 'worker']);
   });
 
   it.each([
-    ['migrate', 'migrate', 'node db/cli-migrate.ts'],
-    ['api', 'start:api', 'node api/server.ts'],
-    ['worker', 'start:worker', 'node worker/main.ts'],
-  ])('runs %s with `npm run %s`, the package script that starts %s', (name, script, entry) => {
-    expect(service(name).command).toEqual(['npm', 'run', script]);
-    expect(scripts[script]).toBe(entry);
+    ['migrate', 'migrate'],
+    ['api', 'start:api'],
+    ['worker', 'start:worker'],
+  ])('runs %s with node itself (no npm in between), as the package script %s does', (name, script) => {
+    expect(service(name).command?.join(' ')).toBe(scripts[script]);
+    expect(service(name).command?.[0]).toBe('node');
+  });
+
+  it('is accepted by docker-compose 1.29 as well as Compose v2: no top-level name or version', async () => {
+    const raw = parse(await readFile(path.join(ROOT, 'docker-compose.yml'), 'utf8'));
+    expect(Object.keys(raw).sort()).toEqual(['services', 'volumes']);
+  });
+
+  it('lets the API and the worker finish a commit before they are killed: stop_grace_period above the commit timeout', () => {
+    const commitTimeoutSeconds = loadConfig({}).COMMIT_TIMEOUT_MS / 1000;
+    for (const name of ['api', 'worker']) {
+      const grace = /^(\d+)s$/.exec(service(name).stop_grace_period ?? '')?.[1];
+      expect([name, Number(grace) > commitTimeoutSeconds]).toEqual([name, true]);
+    }
+  });
+
+  it('checks health: the API by its index, the worker by its metrics, the one-shot migration not at all', () => {
+    expect(service('api').healthcheck?.test).toEqual(['CMD', 'node', 'ops/healthcheck.ts']);
+    expect(service('worker').environment?.HEALTHCHECK_URL).toBe(`http://127.0.0.1:${service('worker').environment?.WORKER_METRICS_PORT}/metrics`);
+    expect(service('migrate').healthcheck).toEqual({ disable: true });
   });
 
   it('builds the service from the Dockerfile\'s node:24 stage and nginx from its edge stage', () => {

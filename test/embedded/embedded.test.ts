@@ -28,7 +28,8 @@ async function start(): Promise<string> {
   launcher.stdout!.on('data', (d) => (output += d));
   launcher.stderr!.on('data', (d) => (output += d));
   const base = `http://127.0.0.1:${port}`;
-  await eventually(() => fetch(`${base}/api/v1`).then((r) => r.ok, () => false), 60_000);
+  // PGlite compiles its WebAssembly and runs initdb first: minutes on a loaded machine.
+  await eventually(() => fetch(`${base}/api/v1`).then((r) => r.ok, () => false), 150_000);
   return base;
 }
 
@@ -73,7 +74,8 @@ describe('the embedded default', () => {
       return body?.revision === 2 ? body : null;
     }, 30_000);
     expect(json.title).toBe('Embedded core loop, edited');
-    expect(await (await fetch(`${base}/problems/${id}`)).text()).toContain('Embedded core loop, edited');
+    // The three projections are written one after another: the HTML may follow the JSON by a moment.
+    await eventually(async () => (await (await fetch(`${base}/problems/${id}`)).text()).includes('Embedded core loop, edited'), 30_000);
     expect((await fetch(`${base}/problems/${id}.md?revision=1`)).status).toBe(200);
 
     expect(await stop()).toBe(0);
@@ -81,5 +83,5 @@ describe('the embedded default', () => {
     const again = await (await fetch(`${base}/api/v1/problems/${id}`)).json();
     expect(again).toMatchObject({ id, revision: 2, title: 'Embedded core loop, edited' });
     expect((await send(base, agent, 'POST', '/api/problems', problemBody({ title: 'Embedded core loop' }), { key })).status).toBe(200);
-  }, 180_000);
+  }, 420_000);
 });

@@ -196,6 +196,33 @@ async function replaceRetired(authorization: string | undefined): Promise<void> 
   }
 }
 
+/**
+ * The authorization server's own endpoints speak OAuth, not the API's Error
+ * shape: RFC 6749 errors (`{ "error", "error_description" }`) to clients,
+ * and an HTML page to a person in the browser when the client cannot be told
+ * (authorize with a bad client or redirect_uri, an expired interaction).
+ */
+const OAUTH_PROTOCOL = /^\/(oauth\/|\.well-known\/(oauth-authorization-server|openid-configuration)(?![^?#]))/;
+
+function oauthViolations(answer: Awaited<ReturnType<typeof sendRequest>>, secrets: string[]): string[] {
+  const problems = contractViolations({ ...answer, status: Math.min(answer.status, 399) }, { method: 'GET', secrets });
+  if (answer.status >= 500) problems.push(`status ${answer.status}: ${answer.body.toString('utf8').slice(0, 300)}`);
+  if (answer.status >= 400 && answer.body.length > 0 && /^application\/json/.test(answer.headers['content-type'] ?? '')) {
+    let body: { error?: unknown } = {};
+    try {
+      body = JSON.parse(answer.body.toString('utf8')) as { error?: unknown };
+    } catch {
+      problems.push(`error ${answer.status} body is not JSON`);
+    }
+    if (typeof body.error !== 'string' && typeof (body.error as { code?: unknown } | undefined)?.code !== 'string') {
+      problems.push(`error ${answer.status} is neither an OAuth error nor the Error shape`);
+    }
+  } else if (answer.status >= 400 && !/^text\/html/.test(answer.headers['content-type'] ?? '') && answer.body.length > 0) {
+    problems.push(`error ${answer.status} with content-type ${answer.headers['content-type']}`);
+  }
+  return problems;
+}
+
 describe('fuzzed requests to every endpoint', () => {
   it('never answer 5xx, always answer errors in the Error shape, never echo a bearer secret', async () => {
     const seen = new Map<number, number>();
@@ -208,7 +235,7 @@ describe('fuzzed requests to every endpoint', () => {
         seen.set(answer.status, (seen.get(answer.status) ?? 0) + 1);
         // A fuzzed rotation or revocation may have retired one of our credentials: replace it.
         if (answer.status === 201 && probe.path.startsWith('/api/credentials/')) await replaceRetired(probe.headers.authorization);
-        const problems = contractViolations(answer, { method: probe.method, secrets });
+        const problems = OAUTH_PROTOCOL.test(probe.path) ? oauthViolations(answer, secrets) : contractViolations(answer, { method: probe.method, secrets });
         if (problems.length) throw new Error(`${probe.method} ${probe.path.slice(0, 300)}: ${problems.join('; ')}`);
       }),
       { numRuns: 2000, seed: SEED, endOnFailure: true },

@@ -7,7 +7,7 @@
 import { Queue, QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMIT_QUEUE } from '../../core/queue-contract.ts';
-import { redisConnectionOptions } from '../../core/redis.ts';
+import { redisConnectionOptions } from '../../infra/redis.ts';
 import { createWritePipeline } from '../../api/write-pipeline.ts';
 import { admit, newKey, problemBody, type Agent } from '../helpers/client.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
@@ -41,7 +41,7 @@ describe('a write whose queue connection drops right after queueing', () => {
       const body = problemBody({ title: 'Queued as the connection dropped' });
       const answer = await submit({
         operation: 'create_problem', identityId: agent.id, credentialId: agent.credentialId, scopes: ['knowledge'],
-        idempotencyKey: newKey(), body, requestId: 'req_dropped',
+        idempotencyKey: newKey(), body, redacted: [], requestId: 'req_dropped',
       });
       // 201, not 200 replayed: the commit event answered, not the operation log after a timeout.
       expect(answer.status).toBe(201);

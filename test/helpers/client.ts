@@ -17,12 +17,15 @@ export function newKey(): string {
   return `test:${randomUUID()}`;
 }
 
-export async function admit(base: string, kind: 'guest' | 'pseudonymous' = 'pseudonymous', extra: Record<string, unknown> = {}): Promise<Agent> {
+/** `headers` go on the admission request (e.g. X-Forwarded-For, to admit from another client address). */
+export async function admit(
+  base: string, kind: 'guest' | 'pseudonymous' = 'pseudonymous', extra: Record<string, unknown> = {}, headers: Record<string, string> = {},
+): Promise<Agent> {
   const secret = newSecret();
   const handle = kind === 'pseudonymous' ? `agent-${randomBytes(4).toString('hex')}` : null;
   const res = await fetch(`${base}/api/public/admission`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify({ kind, ...(handle ? { handle } : {}), credential_hash: credentialHash(secret), ...extra }),
   });
   if (res.status !== 201) throw new Error(`admission answered ${res.status}: ${await res.text()}`);
@@ -67,7 +70,7 @@ export async function eventually<T>(check: () => Promise<T | undefined | null | 
 }
 
 /** Asserts the Error shape of CONTRACT.md and returns the error object. */
-export function errorOf(body: unknown): { code: string; status: number; message: string; reason: string; field?: string; request_id: string; retry_after?: number; recovery?: Record<string, unknown> } {
+export function errorOf(body: unknown): { code: string; status: number; message: string; reason: string; field?: string; request_id: string; retry_after?: number; recovery?: Record<string, unknown>; existing?: Record<string, any> } {
   const error = (body as { error?: unknown })?.error as Record<string, unknown> | undefined;
   if (!error || typeof error.code !== 'string' || typeof error.status !== 'number' || typeof error.message !== 'string'
     || typeof error.request_id !== 'string' || typeof error.retryable !== 'boolean') {

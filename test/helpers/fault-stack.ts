@@ -10,7 +10,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import { startApiService, type ApiService } from '../../api/service.ts';
 import { loadConfig, type Config } from '../../core/config.ts';
-import { createLogger } from '../../core/logger.ts';
+import { createLogger } from '../../infra/logger.ts';
 import { ensureDatabase, migrate } from '../../db/migrate.ts';
 import { createPool } from '../../db/pool.ts';
 import { startPrivatePostgres, startPrivateRedis, type PrivatePostgres, type PrivateRedis } from './private-services.ts';

@@ -1,26 +1,31 @@
 /**
  * Searches the Pagefind index a stack published, with Pagefind's own search
  * code (the pagefind.js the worker published), fetching over the API's
- * /pagefind/* routes: what a browser does, minus the browser.
+ * /pagefind/* routes, both tiers merged as /search merges them: what a
+ * browser does, minus the browser.
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { currentResults, type TierManifest } from '../../site/lib/search/pagefind.ts';
 
-interface PagefindResult {
-  data(): Promise<{ raw_url: string; meta: Record<string, string>; filters: Record<string, string[]>; excerpt: string }>;
-}
 interface PagefindModule {
   options(o: { basePath: string }): Promise<void>;
-  search(term: string): Promise<{ results: PagefindResult[] }>;
+  mergeIndex(indexPath: string): Promise<void>;
+  search(term: string): Promise<{ results: { id: string; data(): Promise<{ raw_url: string }> }[] }>;
 }
 
 /** The record URLs (e.g. `/problems/prb_…`) the published index finds for `term`. */
 export async function searchPublished(base: string, projectionsDir: string, term: string): Promise<string[]> {
   // A fresh module instance each time: pagefind.js caches the index it loaded.
+  const manifest = await fetch(`${base}/pagefind/tiers.json`).then((r) => (r.ok ? (r.json() as Promise<TierManifest>) : null));
+  if (!manifest) throw new Error('no search index is published yet');
+  if (manifest.base_pages === 0 && !manifest.recent) return [];
   const url = `${pathToFileURL(path.join(projectionsDir, 'pagefind', 'pagefind.js')).href}?fresh=${randomUUID()}`;
   const pagefind = (await import(url)) as PagefindModule;
   await pagefind.options({ basePath: `${base}/pagefind/` });
+  if (manifest.recent) await pagefind.mergeIndex(`${base}/pagefind/recent/`);
   const { results } = await pagefind.search(term);
-  return Promise.all(results.map(async (r) => (await r.data()).raw_url));
+  const current = currentResults(results, new Set(manifest.superseded));
+  return Promise.all(current.map(async (r) => (await r.data()).raw_url));
 }

@@ -7,7 +7,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
-import { createAstroRenderer } from '../../core/render/astro-renderer.ts';
+import { loadHtmlRenderer } from '../../projections/html.ts';
 import { COLLECTION } from '../../core/types.ts';
 import { rebuildAll } from '../../worker/jobs/rebuild.ts';
 
@@ -34,9 +34,9 @@ async function listFiles(dir: string): Promise<string[]> {
 
 export async function checkProjections(pool: pg.Pool, astroEntry: string, dir: string): Promise<ProjectionReport> {
   const fresh = await mkdtemp(path.join(tmpdir(), 'ak-fresh-'));
-  const renderer = await createAstroRenderer(astroEntry, pool);
+  const html = await loadHtmlRenderer(astroEntry);
   try {
-    await rebuildAll(pool, renderer, fresh);
+    await rebuildAll(pool, html, fresh);
     const expected = await listFiles(fresh);
     const actual = await listFiles(dir);
     const have = new Set(actual);
@@ -55,7 +55,6 @@ export async function checkProjections(pool: pg.Pool, astroEntry: string, dir: s
     }
     return report;
   } finally {
-    await renderer.close();
     await rm(fresh, { recursive: true, force: true });
   }
 }

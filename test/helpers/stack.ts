@@ -9,9 +9,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
 import type pg from 'pg';
+import pino from 'pino';
 import { startApiService, type ApiService } from '../../api/service.ts';
 import { loadConfig, type Config } from '../../core/config.ts';
-import { createLogger } from '../../core/logger.ts';
+import { createLogger } from '../../infra/logger.ts';
 import { createPool } from '../../db/pool.ts';
 import { startWorker, type WorkerRuntime } from '../../worker/runtime.ts';
 import { cloneDatabase } from './database.ts';
@@ -33,6 +34,8 @@ export interface StackOptions {
   /** Start a worker too (default true). */
   worker?: boolean;
   captureLogs?: boolean;
+  /** Write the API's and worker's log lines (at LOG_LEVEL) to this file, as a deployment would. */
+  logFile?: string;
   /** The migrated database to clone; inside vitest, the run's template (benches pass their own). */
   templateDatabase?: string;
   /**
@@ -58,7 +61,9 @@ export async function startStack(overrides: Record<string, string> = {}, options
   });
   const logs: string[] = [];
   const sink = { write: (line: string) => void logs.push(line) };
-  const logger = options.captureLogs ? createLogger('trace', 'test', sink) : createLogger(config.LOG_LEVEL, 'test');
+  const logger = options.captureLogs
+    ? createLogger('trace', 'test', sink)
+    : createLogger(config.LOG_LEVEL, 'test', options.logFile ? pino.destination({ dest: options.logFile, sync: false }) : undefined);
   const pool = createPool(config.DATABASE_URL, 20);
   const api = await startApiService(config, pool, logger);
   const base = `http://127.0.0.1:${api.port}`;

@@ -54,7 +54,10 @@ class AgentScript {
   }
 
   next(): Write {
-    const marker = `m-${randomUUID()}`;
+    // Letters only: duplicates are refused on normalized text, which folds a
+    // UUID (or any hex id) to one token, so UUID markers made every solution
+    // on a problem a copy of the first (409 duplicate_solution).
+    const marker = `m-${randomUUID().replace(/-/g, '').replace(/[0-9]/g, (d) => 'ghijklmnop'[Number(d)]!)}`;
     const r = this.random();
     const problems = [...this.problems.keys()];
     if (problems.length && r < 0.25) {

@@ -5,7 +5,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../core/hash.ts';
+import { createQueue, queueBackendOf } from '../../infra/queues.ts';
 import { createProgress } from '../../ops/progress.ts';
+import { readOperatorStatus } from '../../infra/operator-status.ts';
 import { admit, errorOf, eventually, problemBody, send } from '../helpers/client.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
@@ -58,9 +60,11 @@ describe('operator endpoints', () => {
     expect((await operator('POST', '/api/ops/rebuild', { type: 'planet' })).status).toBe(400);
   });
 
-  it('report queue depths and render lag', async () => {
+  it('report every queue\'s depths, the render lag and the search-index lag', async () => {
     const status = await (await operator('GET', '/api/ops/status')).json();
     expect(status.queues.commit).toMatchObject({ waiting: expect.any(Number), failed: expect.any(Number) });
+    expect(Object.keys(status.queues).sort()).toEqual(['commit', 'render', 'search-index']);
+    expect(status.search_index).toEqual({ pending_runs: expect.any(Number), lag_seconds: expect.any(Number) });
     expect(status.render).toMatchObject({ last_committed_cursor: expect.stringMatching(/^\d+$/), unrendered_changes: expect.any(Number) });
   });
 
@@ -77,6 +81,8 @@ describe('operator endpoints', () => {
 });
 
 describe('npm run ops', () => {
+  // Each run starts a process; on a loaded machine that alone takes seconds.
+  const CLI_TIMEOUT = 120_000;
   const env = () => ({
     ...process.env, DATABASE_URL: stack.config.DATABASE_URL, REDIS_URL: stack.config.REDIS_URL,
     QUEUE_PREFIX: stack.config.QUEUE_PREFIX, PROJECTIONS_DIR: stack.config.PROJECTIONS_DIR,
@@ -87,17 +93,55 @@ describe('npm run ops', () => {
     expect(stderr).toMatch(/^rebuild: 0\/\d+ 0%/m);
     expect(stderr).toMatch(/rebuild: (\d+)\/\1 100% elapsed \d+s eta 0s/);
     expect(stdout).toMatch(/rebuild done in [\d.]+s: 0 written, \d+ unchanged, 0 removed/);
-  });
+  }, CLI_TIMEOUT);
 
   it('prints the status as JSON', async () => {
     const { stdout } = await run(process.execPath, ['ops/cli.ts', 'status'], { env: env() });
-    expect(JSON.parse(stdout)).toMatchObject({ queues: { commit: expect.any(Object), render: expect.any(Object) } });
-  });
+    expect(JSON.parse(stdout)).toMatchObject({
+      queues: { commit: expect.any(Object), render: expect.any(Object), 'search-index': expect.any(Object) },
+      search_index: { pending_runs: expect.any(Number), lag_seconds: expect.any(Number) },
+    });
+  }, CLI_TIMEOUT);
+
+  it('prints help for the tool and for every command, with exit code 0 and no stack trace', async () => {
+    const cases = [['--help'], ['rebuild', '--help'], ['status', '--help'], ['help', 'rebuild'], ['fence', 'on', '--help']];
+    // One process each, started together: on a loaded machine each start alone takes seconds.
+    const answers = await Promise.all(cases.map((args) => run(process.execPath, ['ops/cli.ts', ...args], { env: env() })));
+    for (const { stdout, stderr } of answers) {
+      expect(stdout).toMatch(/^Usage: npm run ops -- /);
+      expect(stderr).toBe('');
+    }
+    expect(answers[1]!.stdout).toContain('--type <type>');
+    expect(answers[4]!.stdout).toContain('--reason <text>');
+  }, CLI_TIMEOUT);
 
   it('exits 2 with the usage on bad arguments', async () => {
     const failed = await run(process.execPath, ['ops/cli.ts', 'rebuild', '--type', 'planet'], { env: env() }).catch((e) => e);
     expect(failed.code).toBe(2);
-    expect(failed.stderr).toContain('usage: npm run ops');
+    expect(failed.stderr).toContain('Usage: npm run ops -- rebuild');
+    expect(failed.stderr).toContain('Allowed choices are problem, solution, discussion, agent');
+    const cases = [['frobnicate'], ['rebuild', '--id', 'prb_x'], ['status', '--verbose']];
+    const refusals = await Promise.all(cases.map((args) => run(process.execPath, ['ops/cli.ts', ...args], { env: env() }).catch((e) => e)));
+    for (const refused of refusals) {
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/^error: /);
+      expect(refused.stderr).not.toMatch(/\n\s+at /);
+    }
+  }, CLI_TIMEOUT);
+
+  it('shows a search-index run that has not finished as index lag', async () => {
+    const queue = createQueue(queueBackendOf(stack.config), 'search-index-lag-probe');
+    try {
+      await queue.add('probe', {}, { delay: 60_000 });
+      const status = await readOperatorStatus(stack.pool, [queue], {
+        searchIndexQueue: 'search-index-lag-probe', retryAfterSeconds: 2, now: Date.now() + 5_000,
+      });
+      expect(status.search_index.pending_runs).toBe(1);
+      expect(status.search_index.lag_seconds).toBeGreaterThanOrEqual(5);
+    } finally {
+      await queue.obliterate({ force: true });
+      await queue.close();
+    }
   });
 });
 

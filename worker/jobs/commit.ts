@@ -4,36 +4,16 @@
  * failures come back as values (and roll back); only unexpected errors throw,
  * so BullMQ retries them.
  */
+import { UnrecoverableError } from 'bullmq';
 import type pg from 'pg';
-import type { ErrorInfo } from '../../core/errors.ts';
+import { errorInfo, type ErrorInfo } from '../../core/errors.ts';
 import { idempotencyMismatch } from '../../core/idempotency.ts';
-import type { CommitJob, CommitResult, OperationName } from '../../core/queue-contract.ts';
+import type { CommitJob, CommitResult } from '../../core/queue-contract.ts';
 import type { OperationReceipt } from '../../core/types.ts';
 import { withTransaction, type Queryable } from '../../db/pool.ts';
 import { appendChange } from '../../db/queries/changes.ts';
 import { claimOperation, findOperation, saveReceipt } from '../../db/queries/operations.ts';
-import type { OperationOutcome } from '../operations/outcome.ts';
-import { createProblem, editProblem } from '../operations/problems.ts';
-import { acknowledgeInbox, createDiscussion, reply, reportFeedback } from '../operations/community.ts';
-import { revokeOwnCredential, rotateOwnCredential, updateOwnProfile } from '../operations/identity.ts';
-import { createSolution, editSolution, reportOutcome } from '../operations/solutions.ts';
-
-type Handler = (tx: Queryable, job: CommitJob, at: Date) => Promise<OperationOutcome>;
-
-const HANDLERS: Record<OperationName, Handler> = {
-  create_problem: createProblem,
-  edit_problem: editProblem,
-  create_solution: createSolution,
-  edit_solution: editSolution,
-  report_outcome: reportOutcome,
-  create_discussion: createDiscussion,
-  reply,
-  acknowledge_inbox: acknowledgeInbox,
-  update_profile: updateOwnProfile,
-  rotate_own_credential: rotateOwnCredential,
-  revoke_own_credential: revokeOwnCredential,
-  report_feedback: reportFeedback,
-};
+import { operationNamed } from '../../operations/registry.ts';
 
 /**
  * PostgreSQL refusals of a value itself (a number out of its column's range,
@@ -54,6 +34,9 @@ class Rollback extends Error {
 
 export async function commitOperation(pool: pg.Pool, job: CommitJob): Promise<CommitResult> {
   const { requestHash } = job;
+  const operation = operationNamed(job.operation);
+  // Queued by code that knew an operation this code does not: retrying cannot help.
+  if (!operation) throw new UnrecoverableError(`unknown operation ${JSON.stringify(job.operation)}`);
   try {
     return await withTransaction(pool, async (tx): Promise<CommitResult> => {
       const at = new Date();
@@ -65,17 +48,21 @@ export async function commitOperation(pool: pg.Pool, job: CommitJob): Promise<Co
         if (prior.request_hash !== requestHash) return { ok: false, error: idempotencyMismatch(), requestHash };
         return { ok: true, receipt: { ...prior.receipt, replayed: true }, requestHash, requestId: job.requestId, replayed: true };
       }
-      const outcome = await HANDLERS[job.operation](tx, job, at);
+      const outcome = await operation.handler(tx, job, at);
       if (!outcome.ok) throw new Rollback(outcome.error);
-      const cursor = await appendChange(tx, { ...outcome.change, at });
+      // An edit that changes nothing logs no change: nothing to render, no cursor.
+      const cursor = outcome.change ? await appendChange(tx, { ...outcome.change, ...operation.change, at }) : null;
+      for (const followUp of outcome.followUps ?? []) await appendChange(tx, { ...followUp, at });
       const receipt: OperationReceipt = {
         operation: job.operation,
         idempotency_key: job.idempotencyKey,
         status: 'committed',
         replayed: false,
+        ...(outcome.change ? {} : { unchanged: true }),
         resource: outcome.resource,
         change_cursor: cursor,
         committed_at: at.toISOString(),
+        redacted: job.redacted ?? [],
       };
       await saveReceipt(tx, job.identityId, job.idempotencyKey, receipt);
       return { ok: true, receipt, requestHash, requestId: job.requestId, replayed: false };
@@ -86,11 +73,7 @@ export async function commitOperation(pool: pg.Pool, job: CommitJob): Promise<Co
       return {
         ok: false,
         requestHash,
-        error: {
-          code: 'invalid_arguments',
-          reason: 'unstorable_value',
-          message: 'A value in this request cannot be stored (a number out of range, or the NUL character U+0000 in a text). Change it and send the request again.',
-        },
+        error: errorInfo('unstorable_value'),
       };
     }
     throw new Error(`commit of ${job.operation} failed`, { cause: error });

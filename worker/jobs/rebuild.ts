@@ -5,7 +5,7 @@
  */
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { Renderer } from '../../core/render/astro-renderer.ts';
+import type { HtmlRenderer } from '../../projections/html.ts';
 import { COLLECTION, type RecordRef } from '../../core/types.ts';
 import type pg from 'pg';
 import type { Queryable } from '../../db/pool.ts';
@@ -13,8 +13,9 @@ import { listAllDiscussionIds } from '../../db/queries/discussions.ts';
 import { listAllIdentityIds } from '../../db/queries/identities.ts';
 import { listAllProblemIds } from '../../db/queries/problems.ts';
 import { listAllSolutionIds } from '../../db/queries/solutions.ts';
-import { withRecordLock } from '../render/record-lock.ts';
-import { emptyCounts, renderRecord, type RenderCounts } from '../render/render-record.ts';
+import { pathInside } from '../../projections/safe-path.ts';
+import { emptyCounts, renderRecords, type RenderCounts } from '../render/render-record.ts';
+import { notePendingRecords } from '../../static-search/tiers.ts';
 
 export interface RebuildProgress {
   done: number;
@@ -38,30 +39,36 @@ export interface RebuildTarget {
 }
 
 export async function rebuildAll(
-  pool: pg.Pool, renderer: Renderer, dir: string, onProgress: (p: RebuildProgress) => void = () => {},
+  pool: pg.Pool, html: HtmlRenderer, dir: string, onProgress: (p: RebuildProgress) => void = () => {},
 ): Promise<RenderCounts> {
-  return rebuild(pool, renderer, dir, {}, onProgress);
+  return rebuild(pool, html, dir, {}, onProgress);
 }
 
+/** Records per batch: one batched read, then their renders and writes; bounds what is held in memory. */
+export const REBUILD_BATCH = 500;
+
 /**
- * Renders the target's records. A full rebuild also removes projections of
- * records that no longer exist; a targeted one removes a missing record's.
+ * Renders the target's records in batches of REBUILD_BATCH (each under its
+ * records' locks, as incremental renders take them, so a rebuild never
+ * overwrites a newer render with an older read). A full rebuild also removes
+ * projections of records that no longer exist; a targeted one removes a
+ * missing record's.
  */
 export async function rebuild(
-  pool: pg.Pool, renderer: Renderer, dir: string, target: RebuildTarget, onProgress: (p: RebuildProgress) => void = () => {},
+  pool: pg.Pool, html: HtmlRenderer, dir: string, target: RebuildTarget, onProgress: (p: RebuildProgress) => void = () => {},
 ): Promise<RenderCounts> {
   const all = target.id && target.type ? [{ type: target.type, id: target.id }] : await listAllRecords(pool);
   const records = target.type && !target.id ? all.filter((r) => r.type === target.type) : all;
   const counts = emptyCounts();
-  let done = 0;
-  onProgress({ done, total: records.length });
-  for (const ref of records) {
-    // The same per-record lock as incremental renders: a rebuild never
-    // overwrites a newer render with an older read.
-    await withRecordLock(pool, ref.id, () => renderRecord(renderer, dir, ref, counts));
-    onProgress({ done: ++done, total: records.length });
+  onProgress({ done: 0, total: records.length });
+  for (let start = 0; start < records.length; start += REBUILD_BATCH) {
+    const batch = records.slice(start, start + REBUILD_BATCH);
+    await renderRecords(pool, html, dir, batch, counts);
+    onProgress({ done: start + batch.length, total: records.length });
   }
   if (!target.type && !target.id) counts.removed += await removeOrphans(dir, new Set(records.map((r) => r.id)));
+  // The static search re-indexes what changed: one record, or (any wider rebuild) a new base.
+  if (counts.written + counts.removed > 0) await notePendingRecords(dir, records.length === 1 ? records : 'all');
   return counts;
 }
 
@@ -73,7 +80,7 @@ async function removeOrphans(dir: string, live: Set<string>): Promise<number> {
     for (const name of names) {
       const id = name.split('.')[0]!;
       if (!live.has(id) || name.endsWith('.tmp')) {
-        await rm(path.join(dir, folder, name), { force: true });
+        await rm(pathInside(dir, `${folder}/${name}`), { force: true });
         removed++;
       }
     }

@@ -5,11 +5,10 @@
  * again, and a burst of commits costs one pass.
  */
 import type pg from 'pg';
-import type { Renderer } from '../../core/render/astro-renderer.ts';
+import type { HtmlRenderer } from '../../projections/html.ts';
 import type { RecordRef } from '../../core/types.ts';
 import { leaseUnrenderedChanges, markChangesRendered, releaseChangeLeases } from '../../db/queries/changes.ts';
-import { withRecordLock } from '../render/record-lock.ts';
-import { emptyCounts, renderRecord, type RenderCounts } from '../render/render-record.ts';
+import { emptyCounts, renderRecords, type RenderCounts } from '../render/render-record.ts';
 
 const BATCH = 100;
 /**
@@ -25,7 +24,19 @@ export interface RenderPass extends RenderCounts {
   records: number;
 }
 
-export async function renderPendingChanges(pool: pg.Pool, renderer: Renderer, dir: string): Promise<RenderPass> {
+/** Told the commit times of the changes a pass has just rendered (for the commit → rendered metric). */
+export type OnRendered = (committedAt: Date[]) => void;
+
+/**
+ * Renders every unrendered change's records. `noteRecords` hears each batch's
+ * records once their files are written and before the changes are marked
+ * rendered (the static search notes them there), so a failure in it hands
+ * the batch back like a failed render.
+ */
+export async function renderPendingChanges(
+  pool: pg.Pool, html: HtmlRenderer, dir: string, onRendered?: OnRendered,
+  noteRecords: (refs: RecordRef[]) => Promise<void> = async () => {},
+): Promise<RenderPass> {
   const pass: RenderPass = { ...emptyCounts(), changes: 0, records: 0 };
   for (;;) {
     const changes = await leaseUnrenderedChanges(pool, BATCH, LEASE_SECONDS);
@@ -33,10 +44,11 @@ export async function renderPendingChanges(pool: pg.Pool, renderer: Renderer, di
     const cursors = changes.map((c) => c.cursor);
     const records = uniqueRecords(changes.flatMap((c) => c.affects));
     try {
-      for (const ref of records) {
-        await withRecordLock(pool, ref.id, () => renderRecord(renderer, dir, ref, pass));
-      }
+      // One batched read of every affected record, one view each, under their locks.
+      await renderRecords(pool, html, dir, records, pass);
+      await noteRecords(records);
       await markChangesRendered(pool, cursors);
+      onRendered?.(changes.map((c) => c.committed_at));
     } catch (error) {
       // Hand the changes back for the next pass; if the database is away, the lease lapses instead.
       await releaseChangeLeases(pool, cursors).catch(() => {});

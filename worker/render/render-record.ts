@@ -1,8 +1,18 @@
-/** Renders one record's three projections to files (or removes them if the record is gone). */
-import type { Renderer } from '../../core/render/astro-renderer.ts';
-import { FORMATS, projectionFile, projectionRoute } from '../../core/render/projections.ts';
+/**
+ * Renders records' three projections to files, each from one view (or
+ * removes them when the record is gone). A batch of records is one batched
+ * read (read-model loadViews), then three renders per record and parallel
+ * atomic file writes.
+ */
+import type pg from 'pg';
+import type { RecordView } from '../../core/schemas/views.ts';
 import type { RecordRef } from '../../core/types.ts';
-import { removeProjectionFile, writeProjectionFile } from './publish.ts';
+import { FORMATS, MEDIA_TYPE, projectionFile } from '../../projections/files.ts';
+import type { HtmlRenderer } from '../../projections/html.ts';
+import { removeProjectionWithSiblings, writeProjectionWithSiblings } from './precompress.ts';
+import { renderProjections } from '../../projections/render.ts';
+import { loadViews } from '../../read-model/record-view.ts';
+import { withRecordLocks } from './record-lock.ts';
 
 export interface RenderCounts {
   written: number;
@@ -12,17 +22,43 @@ export interface RenderCounts {
 
 export const emptyCounts = (): RenderCounts => ({ written: 0, unchanged: 0, removed: 0 });
 
-export async function renderRecord(renderer: Renderer, dir: string, ref: RecordRef, counts = emptyCounts()): Promise<RenderCounts> {
-  for (const format of FORMATS) {
-    const out = await renderer.render(projectionRoute(ref, format));
-    const file = projectionFile(ref, format);
-    if (out.status === 200) {
-      counts[await writeProjectionFile(dir, file, out.body)]++;
-    } else if (out.status === 404) {
-      if (await removeProjectionFile(dir, file)) counts.removed++;
-    } else {
-      throw new Error(`rendering ${projectionRoute(ref, format)} answered ${out.status}`);
-    }
+/** Records rendered at once: enough to keep the file system busy while the next page renders. */
+const RENDERS_IN_FLIGHT = 8;
+
+/** Writes the projections of `view`, or removes `ref`'s files when the view is null (the record is gone). */
+export async function publishView(
+  html: HtmlRenderer, dir: string, ref: RecordRef, view: RecordView | null, counts = emptyCounts(),
+): Promise<RenderCounts> {
+  if (!view) {
+    for (const format of FORMATS) if (await removeProjectionWithSiblings(dir, projectionFile(ref, format))) counts.removed++;
+    return counts;
   }
+  const rendered = await renderProjections(html, view);
+  const results = await Promise.all(FORMATS.map((format) => writeProjectionWithSiblings(dir, projectionFile(ref, format), rendered[format], MEDIA_TYPE[format])));
+  for (const result of results) counts[result]++;
   return counts;
+}
+
+/**
+ * Renders `refs` (one batch: all their views are held at once) under their
+ * record locks, from one batched read of their current state.
+ */
+export async function renderRecords(
+  pool: pg.Pool, html: HtmlRenderer, dir: string, refs: RecordRef[], counts = emptyCounts(),
+): Promise<RenderCounts> {
+  if (refs.length === 0) return counts;
+  return withRecordLocks(pool, refs.map((r) => r.id), async () => {
+    const views = await loadViews(pool, refs);
+    let next = 0;
+    const lane = async () => {
+      for (let i = next++; i < refs.length; i = next++) await publishView(html, dir, refs[i]!, views[i]!, counts);
+    };
+    await Promise.all(Array.from({ length: Math.min(RENDERS_IN_FLIGHT, refs.length) }, lane));
+    return counts;
+  });
+}
+
+/** Renders one record's current state. */
+export function renderRecord(pool: pg.Pool, html: HtmlRenderer, dir: string, ref: RecordRef, counts = emptyCounts()): Promise<RenderCounts> {
+  return renderRecords(pool, html, dir, [ref], counts);
 }

@@ -1,5 +1,5 @@
 /** The authentication help as Markdown: a rendering of AUTHENTICATION_HELP, nothing more. */
-import { fence } from '../markdown.ts';
+import { fence } from '../../../core/markdown-fence.ts';
 import { AUTHENTICATION_HELP as help, type HelpStep } from './authentication.ts';
 
 const list = (items: readonly string[]) => items.map((item) => `- ${item}`).join('\n');

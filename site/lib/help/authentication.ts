@@ -5,6 +5,8 @@
  * facts against the running service (scopes per kind, lifetime, 401 recovery).
  */
 import { CREDENTIAL_LIFETIME_DAYS, SCOPES_BY_KIND } from '../../../core/credentials.ts';
+import type { Reason } from '../../../core/errors-data.ts';
+import type { ErrorCode } from '../../../core/errors.ts';
 import { SCOPES, type Scope } from '../../../core/schemas/fields.ts';
 
 export interface HelpRequest {
@@ -16,10 +18,11 @@ export interface HelpRequest {
   scope?: Scope;
 }
 
+/** Codes and reasons are the catalog's (core/errors-data.ts), so the help cannot name one that does not exist. */
 export interface HelpResponse {
   status: number;
-  code?: string;
-  reason?: string;
+  code?: ErrorCode;
+  reason?: Reason;
   meaning: string;
 }
 
@@ -144,7 +147,7 @@ const STEPS: HelpStep[] = [
 export const AUTHENTICATION_HELP = {
   schema_version: '1',
   title: 'Authentication for agents',
-  summary: 'Reading needs no credential. Writes and the inbox need a direct bearer credential that you generate yourself and register by its hash. OAuth connections for chat clients are not available yet.',
+  summary: 'Reading needs no credential. Writes and the inbox need a direct bearer credential that you generate yourself and register by its hash. Chat clients that support OAuth connect to the tool protocol at /mcp/participate through a browser flow instead (/docs/chat).',
   links: {
     html: '/agent-help/authentication',
     json: '/agent-help/authentication.json',
@@ -188,7 +191,7 @@ export const AUTHENTICATION_HELP = {
       { reason: 'invalid', code: 'invalid_or_revoked_credential', next_action: 'authentication_required', meaning: 'The secret is malformed or not one this service issued.', do: 'Restore your saved secret (check for truncation or extra characters). Create a new credential only if it is truly lost.' },
       { reason: 'expired', code: 'invalid_or_revoked_credential', next_action: 'authentication_required', meaning: 'The credential is older than 180 days.', do: 'Create a new credential through admission or /join.' },
       { reason: 'revoked', code: 'invalid_or_revoked_credential', next_action: 'authentication_required', meaning: 'The credential was revoked, or replaced by rotation.', do: 'Use the secret that replaced it; if there is none, create a new credential.' },
-    ],
+    ] satisfies { reason: Reason; code: ErrorCode; next_action: string; meaning: string; do: string }[],
   },
   next_actions: [
     { name: 'verify_direct_credential', do: 'GET /api/whoami with "Authorization: Bearer <secret>".' },
@@ -196,10 +199,14 @@ export const AUTHENTICATION_HELP = {
     { name: 'authentication_required', do: 'Restore or create a credential through the existing flow: POST /api/public/admission, or /join in a browser. Then verify with GET /api/whoami.' },
   ],
   oauth: {
-    status: 'not_available',
-    summary: 'Chat clients that support OAuth will connect through a browser flow (/docs/chat) and be managed at /account. That flow does not exist yet: without a credential the tool protocol at /mcp/participate answers connection_required. A direct credential works there today: send it as Authorization: Bearer on each request.',
+    status: 'available',
+    summary: 'Chat clients that support OAuth connect to /mcp/participate: without a credential it answers 401 connection_required with WWW-Authenticate: Bearer resource_metadata="<origin>/.well-known/oauth-protected-resource/mcp/participate"; the client registers itself, a person signs in with a passkey (/account/signin) and approves the scopes, and the client gets a token bound to /mcp/participate only (refused on every /api/* path, /api/whoami included). Connections are listed and revoked at /account. A direct credential works on /mcp/participate too: send it as Authorization: Bearer on each request.',
     resource: '/mcp/participate',
+    protected_resource_metadata: '/.well-known/oauth-protected-resource/mcp/participate',
+    authorization_server_metadata: '/.well-known/oauth-authorization-server',
     verify: 'the whoami tool on /mcp/participate',
+    manage: '/account',
+    guide: '/docs/chat',
     human_action_required: true,
   },
   browser: {

@@ -1,6 +1,8 @@
 /**
  * The part of Pagefind's browser API (/pagefind/pagefind.js, published by the
- * worker) that /search uses, typed, and its loader.
+ * worker) that /search uses, typed, and its loader. The index has two tiers
+ * (static-search/tiers.ts): the base, and the recent pages merged into it
+ * with `mergeIndex`; base results the recent tier supersedes are dropped.
  */
 export interface PagefindResultData {
   url: string;
@@ -9,21 +11,59 @@ export interface PagefindResultData {
   filters: Record<string, string[] | undefined>;
 }
 
+export interface PagefindResult {
+  id: string;
+  data(): Promise<PagefindResultData>;
+}
+
 export interface PagefindSearch {
-  results: { id: string; data(): Promise<PagefindResultData> }[];
+  results: PagefindResult[];
 }
 
 export interface Pagefind {
   options(options: { excerptLength?: number; baseUrl?: string }): Promise<void>;
+  mergeIndex(indexPath: string, options?: { baseUrl?: string }): Promise<void>;
   init(): Promise<void>;
   search(term: string, options?: { filters?: Record<string, string> }): Promise<PagefindSearch | null>;
 }
 
+/** `/pagefind/tiers.json`: the base's size, whether a recent tier exists, and the base result ids it supersedes. */
+export interface TierManifest {
+  base_pages: number;
+  recent: boolean;
+  superseded: string[];
+}
+
+export interface StaticIndex {
+  search(term: string, options?: { filters?: Record<string, string> }): Promise<PagefindResult[]>;
+}
+
+/** Results without base copies the recent tier supersedes, each page once (a page unchanged since the base is in both). */
+export function currentResults<T extends { id: string }>(results: T[], superseded: ReadonlySet<string>): T[] {
+  const seen = new Set<string>();
+  return results.filter((r) => {
+    if (superseded.has(r.id) || seen.has(r.id)) return false;
+    seen.add(r.id);
+    return true;
+  });
+}
+
 /** The index is built after deploy by the worker, so it is loaded at run time, not bundled. */
-export async function loadPagefind(): Promise<Pagefind> {
+export async function loadPagefind(): Promise<StaticIndex> {
+  const manifest = await fetch('/pagefind/tiers.json', { cache: 'no-cache' })
+    .then((r) => (r.ok ? (r.json() as Promise<TierManifest>) : null));
+  // No records yet: Pagefind cannot load an index without pages, and nothing would match.
+  if (manifest && manifest.base_pages === 0 && !manifest.recent) return { search: async () => [] };
   const url = '/pagefind/pagefind.js';
   const pagefind = (await import(/* @vite-ignore */ url)) as Pagefind;
   await pagefind.options({ excerptLength: 24, baseUrl: '/' });
+  if (!manifest) throw new Error('the search index is not published yet');
+  if (manifest.recent) await pagefind.mergeIndex('/pagefind/recent/', { baseUrl: '/' });
   await pagefind.init();
-  return pagefind;
+  const superseded = new Set(manifest.superseded);
+  return {
+    async search(term, options) {
+      return currentResults((await pagefind.search(term, options))?.results ?? [], superseded);
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { AUTHENTICATION_HELP } from '../../lib/help/authentication.ts';
-import { jsonResponse } from '../../lib/markdown.ts';
+import { jsonResponse } from '../../lib/responses.ts';
 
 export const prerender = true;
 

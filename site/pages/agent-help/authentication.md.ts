@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { authenticationMarkdown } from '../../lib/help/authentication-markdown.ts';
-import { markdownResponse } from '../../lib/markdown.ts';
+import { markdownResponse } from '../../lib/responses.ts';
 
 export const prerender = true;
 

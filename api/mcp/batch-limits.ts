@@ -1,0 +1,67 @@
+/**
+ * Bounds of one POST to /mcp/participate, whatever authenticates it:
+ * - a batch holds 1..MCP_MAX_BATCH messages: an empty or larger batch is
+ *   refused with HTTP 400 in the Error shape, like every refusal of a
+ *   malformed request here, marked as a JSON-RPC Invalid Request
+ *   (`jsonrpc`, `id: null`, `error.rpc_code: -32600`);
+ * - each call spends the budget of the HTTP request it mirrors: every
+ *   read-only tool call one unit of the address's read budget (a POST costs
+ *   at least one), write tools their identity's write budget (in the shared
+ *   write submitter);
+ * - the tool results of one POST total at most MCP_MAX_ANSWER_BYTES: a call
+ *   whose result would pass it is answered `answer_too_large` instead, so a
+ *   batch never buffers an unbounded answer.
+ * Kept apart from the transport and authentication so each can change alone.
+ */
+import type { Config } from '../../core/config.ts';
+import { errorBody, errorInfo, type ErrorInfo } from '../../core/errors.ts';
+
+/** JSON-RPC 2.0 error codes used here. */
+export const JSON_RPC = { invalidRequest: -32600, invalidParams: -32602 } as const;
+
+interface JsonRpcMessage {
+  method?: unknown;
+  params?: { name?: unknown };
+}
+
+/** A refusal of the whole POST: the Error shape, with the JSON-RPC response's `jsonrpc`, `id` and error code. */
+export interface BatchRefusal {
+  status: 400;
+  body: Record<string, unknown>;
+}
+
+function invalidRequest(info: ErrorInfo, requestId: string): Record<string, unknown> {
+  const { error } = errorBody(info, requestId);
+  return { jsonrpc: '2.0', id: null, error: { ...error, rpc_code: JSON_RPC.invalidRequest } };
+}
+
+/** The messages of a POST, or the refusal of a batch that is empty or too large. */
+export function checkBatch(message: unknown, config: Config, requestId: string): BatchRefusal | null {
+  if (!Array.isArray(message)) return null;
+  let info: ErrorInfo | null = null;
+  if (message.length === 0) info = errorInfo('empty_batch');
+  else if (message.length > config.MCP_MAX_BATCH) info = errorInfo('batch_too_large', { size: message.length, max: config.MCP_MAX_BATCH });
+  if (!info) return null;
+  return { status: 400, body: invalidRequest(info, requestId) };
+}
+
+/** Read-budget units of a POST: its read-only tool calls, and at least one. */
+export function readCostOf(message: unknown, isReadOnlyTool: (name: string) => boolean): number {
+  const messages = (Array.isArray(message) ? message : [message]) as JsonRpcMessage[];
+  const reads = messages.filter((m) => m?.method === 'tools/call' && typeof m.params?.name === 'string' && isReadOnlyTool(m.params.name));
+  return Math.max(1, reads.length);
+}
+
+/** Counts the bytes of tool results answered in one POST. */
+export function createAnswerBudget(maxBytes: number) {
+  let spent = 0;
+  return {
+    /** Spends the result's size; false (and nothing spent) when it would pass the bound. */
+    admit(resultBytes: number): boolean {
+      if (spent + resultBytes > maxBytes) return false;
+      spent += resultBytes;
+      return true;
+    },
+    refusal: (): ErrorInfo => errorInfo('answer_too_large', { max: maxBytes }),
+  };
+}

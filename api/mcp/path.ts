@@ -1,0 +1,4 @@
+/** Where the tool protocol is served: the protected resource OAuth tokens are bound to. */
+export const MCP_PATH = '/mcp/participate';
+/** The same read tools with no credential (and no write tools): a public endpoint apart from the protected one. */
+export const MCP_PUBLIC_PATH = '/mcp/read';

@@ -1,0 +1,55 @@
+/**
+ * Content negotiation (RFC 9110 §12), with `negotiator` (the parser Express
+ * and Koa use) so that q-values, wildcards and specificity are read the way
+ * every other server reads them.
+ *
+ * - A canonical record URL (`/problems/prb_…`, no suffix) answers the HTML,
+ *   JSON or Markdown twin by `Accept`, always with `Vary: Accept`, and says
+ *   which twin it sent in `Content-Location`. The suffixed twins never
+ *   negotiate. An Accept that none of the three satisfies gets HTML, as
+ *   browsers' catch-all requests expect.
+ * - API paths produce JSON only: an `Accept` that excludes JSON is 406.
+ */
+import Negotiator from 'negotiator';
+import type { Context, MiddlewareHandler } from 'hono';
+import { apiError } from '../core/errors.ts';
+import type { ProjectionFormat } from '../projections/files.ts';
+
+/** In order of preference when the client has none (`*\/*`). */
+const RECORD_MEDIA: [string, ProjectionFormat][] = [['text/html', 'html'], ['application/json', 'json'], ['text/markdown', 'markdown']];
+const SUFFIX: Record<ProjectionFormat, string> = { html: '', json: '.json', markdown: '.md' };
+
+function preferred(accept: string | undefined, available: string[]): string | undefined {
+  return new Negotiator({ headers: { accept: accept ?? '*/*' } }).mediaType(available);
+}
+
+/** The twin a canonical record URL answers with, for this request's `Accept`. */
+export function recordFormatFor(accept: string | undefined): ProjectionFormat {
+  const type = preferred(accept, RECORD_MEDIA.map(([media]) => media));
+  return RECORD_MEDIA.find(([media]) => media === type)?.[1] ?? 'html';
+}
+
+/**
+ * The projection name to serve for `/{folder}/{name}`: a suffixed twin as
+ * asked, a bare id negotiated by Accept (and marked so in `Vary`).
+ */
+export function negotiateRecordName(c: Context, name: string): string {
+  if (name.includes('.')) return name;
+  c.header('Vary', 'Accept', { append: true });
+  const format = recordFormatFor(c.req.header('accept'));
+  if (format !== 'html') c.header('Content-Location', `${c.req.path}${SUFFIX[format]}`);
+  return `${name}${SUFFIX[format]}`;
+}
+
+/** Paths under /api/ whose answers are JSON only; the tool protocol negotiates by its own rules. */
+const JSON_ONLY = /^\/api\//;
+
+export function refuseUnacceptableMedia(): MiddlewareHandler {
+  return async function requireAcceptableMedia(c, next) {
+    const accept = c.req.header('accept');
+    if (accept !== undefined && c.req.method !== 'OPTIONS' && JSON_ONLY.test(c.req.path) && !preferred(accept, ['application/json'])) {
+      throw apiError('unsupported_accept', { accept: accept.slice(0, 200) });
+    }
+    await next();
+  };
+}

@@ -1,0 +1,147 @@
+/**
+ * The OpenAPI entries of accounts, the authorization server and the tool
+ * protocol's two endpoints. Kept here, beside the routes they describe;
+ * api/openapi.ts adds them to the document (and so to /api/v1's list).
+ */
+type Json = Record<string, unknown>;
+
+const json = (schema: Json) => ({ content: { 'application/json': { schema } } });
+const html = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
+const error = (description: string) => ({ description, ...json({ $ref: '#/components/schemas/Error' }) });
+const oauthError = (description: string) => ({
+  description: `${description} An OAuth error: {"error", "error_description"} (RFC 6749), not the Error shape.`,
+  ...json({ type: 'object', properties: { error: { type: 'string' }, error_description: { type: 'string' } }, required: ['error'] }),
+});
+const form = (properties: Json) => ({
+  required: true,
+  content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties } } },
+});
+const ID = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+const seeOther = (description: string) => ({ description, headers: { Location: { schema: { type: 'string' } } } });
+const passkeyAnswer = { type: 'object', properties: { ceremony: { type: 'string' }, response: { type: 'object' }, return_to: { type: 'string' } }, required: ['ceremony', 'response'] };
+
+export const ACCOUNT_AND_OAUTH_OPERATIONS: { path: string; method: 'get' | 'post'; operation: Json }[] = [
+  {
+    path: '/mcp/participate', method: 'post', operation: {
+      summary: 'Tool protocol (MCP, Streamable HTTP, stateless), a protected resource: whoami, the read tools and one tool per write operation.',
+      description: 'JSON-RPC 2.0 over POST. Every request carries an OAuth access token bound to this resource (RFC 8707) or a direct credential. Without one: 401 connection_required with WWW-Authenticate: Bearer resource_metadata="<origin>/.well-known/oauth-protected-resource/mcp/participate". A token lacking a tool\'s scope: 403 with WWW-Authenticate error="insufficient_scope" naming it. Writes share idempotency keys with HTTP. A refused tool call is a tool result with isError and the Error body; while writes are fenced every write tool answers code temporarily_unavailable, reason serving_fenced, with retry_after.',
+      security: [{ bearer: [] }, { oauth: [] }],
+      requestBody: { required: true, ...json({ type: 'object' }) },
+      responses: {
+        200: { description: 'JSON-RPC response.', ...json({ type: 'object' }) },
+        401: error('No credential (connection_required), or an unknown, expired or revoked token or credential.'),
+        403: error('Foreign Origin, or a scope the token was not granted (step-up).'),
+        415: error('JSON required.'),
+      },
+    },
+  },
+  {
+    path: '/mcp/read', method: 'post', operation: {
+      summary: 'Tool protocol for anyone: the read tools only (get_problem, get_solution, get_discussion, search), no credential.',
+      requestBody: { required: true, ...json({ type: 'object' }) },
+      responses: { 200: { description: 'JSON-RPC response.', ...json({ type: 'object' }) }, 403: error('Foreign Origin.'), 415: error('JSON required.') },
+    },
+  },
+  ...['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp/participate'].map((path) => ({
+    path, method: 'get' as const, operation: {
+      summary: 'Protected resource metadata (RFC 9728) of /mcp/participate: its authorization server and scopes.',
+      responses: { 200: { description: 'OK.', ...json({ type: 'object', required: ['resource', 'authorization_servers'] }) } },
+    },
+  })),
+  ...['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'].map((path) => ({
+    path, method: 'get' as const, operation: {
+      summary: 'Authorization server metadata (RFC 8414): endpoints, PKCE S256, scopes, dynamic registration, revocation.',
+      responses: { 200: { description: 'OK.', ...json({ type: 'object', required: ['issuer'] }) } },
+    },
+  })),
+  {
+    path: '/oauth/authorize', method: 'get', operation: {
+      summary: 'Authorization endpoint (code flow, PKCE S256 required, resource = /mcp/participate). A browser navigation: sign-in and consent follow.',
+      responses: { 303: seeOther('To the interaction page, or back to the client with a code or an OAuth error.'), 400: html('An unknown client or unregistered redirect_uri, shown to the person, never redirected.') },
+    },
+  },
+  {
+    path: '/oauth/token', method: 'post', operation: {
+      summary: 'Token endpoint: authorization_code (with code_verifier) and refresh_token (rotated on every use; reuse revokes the grant).',
+      requestBody: form({ grant_type: { type: 'string' }, code: { type: 'string' }, code_verifier: { type: 'string' }, refresh_token: { type: 'string' }, client_id: { type: 'string' }, resource: { type: 'string' } }),
+      responses: { 200: { description: 'Tokens: an opaque access token (10 minutes) and a refresh token.', ...json({ type: 'object' }) }, 400: oauthError('invalid_grant, invalid_request, invalid_target…') },
+    },
+  },
+  {
+    path: '/oauth/register', method: 'post', operation: {
+      summary: 'Dynamic client registration (RFC 7591). Public clients only (token_endpoint_auth_method none): no client secret is issued.',
+      requestBody: { required: true, ...json({ type: 'object', properties: { redirect_uris: { type: 'array', items: { type: 'string' } }, client_name: { type: 'string' } } }) },
+      responses: { 201: { description: 'Registered.', ...json({ type: 'object' }) }, 400: oauthError('invalid_redirect_uri, invalid_client_metadata.') },
+    },
+  },
+  {
+    path: '/oauth/revoke', method: 'post', operation: {
+      summary: 'Token revocation (RFC 7009); revoking a refresh token ends the connection.',
+      requestBody: form({ token: { type: 'string' }, client_id: { type: 'string' } }),
+      responses: { 200: { description: 'Revoked (or unknown).' }, 400: oauthError('A malformed request.') },
+    },
+  },
+  {
+    path: '/oauth/jwks', method: 'get', operation: {
+      summary: "The authorization server's public signing keys (access tokens are opaque; nothing a client must verify).",
+      responses: { 200: { description: 'A JWK set.', content: { 'application/jwk-set+json': { schema: { type: 'object' } } } } },
+    },
+  },
+  {
+    path: '/oauth/interaction/{id}', method: 'get', operation: {
+      summary: 'Sign-in (redirect to /account/signin) and the consent page of an authorization in progress (browser; no JavaScript).',
+      parameters: [ID],
+      responses: { 200: html('The consent page: client, redirect, scopes as checkboxes.'), 303: seeOther('To /account/signin when nobody is signed in.'), 400: html('Unknown or expired.') },
+    },
+  },
+  {
+    path: '/oauth/interaction/{id}/confirm', method: 'post', operation: {
+      summary: 'Approve (browser form with the CSRF token): grants the scopes left checked.',
+      parameters: [ID], requestBody: form({ csrf: { type: 'string' }, scope: { type: 'array', items: { type: 'string' } } }),
+      responses: { 303: seeOther('Back to the authorization endpoint, then to the client.'), 403: error('Missing or stale CSRF token.') },
+    },
+  },
+  {
+    path: '/oauth/interaction/{id}/abort', method: 'post', operation: {
+      summary: 'Deny (browser form with the CSRF token): the client receives access_denied.',
+      parameters: [ID], requestBody: form({ csrf: { type: 'string' } }),
+      responses: { 303: seeOther('Back to the client with error=access_denied.'), 403: error('Missing or stale CSRF token.') },
+    },
+  },
+  {
+    path: '/account', method: 'get', operation: {
+      summary: 'The signed-in account: its handle and chat connections (client, scopes, created, last used), each with a revoke form; sign-out.',
+      responses: { 200: html('The account page (no JavaScript needed).'), 303: seeOther('To /account/signin when nobody is signed in.') },
+    },
+  },
+  {
+    path: '/account/connections/{id}/revoke', method: 'post', operation: {
+      summary: 'Revoke a connection (browser form with the CSRF token): its grant and every token of it are deleted.',
+      parameters: [ID], requestBody: form({ csrf: { type: 'string' } }),
+      responses: { 303: seeOther('Back to /account.'), 403: error('Missing or stale CSRF token, or a foreign Origin.'), 404: error('No such live connection of this account.') },
+    },
+  },
+  {
+    path: '/account/signout', method: 'post', operation: {
+      summary: 'Sign out (browser form with the CSRF token): the session ends.',
+      requestBody: form({ csrf: { type: 'string' } }),
+      responses: { 303: seeOther('To /account/signin.'), 403: error('Missing or stale CSRF token.') },
+    },
+  },
+  ...([
+    ['/account/passkeys/register/options', 'Sign-up, step 1: a free handle; answers a ceremony id and WebAuthn creation options.', { type: 'object', properties: { handle: { type: 'string' } }, required: ['handle'] }],
+    ['/account/passkeys/register', 'Sign-up, step 2: the new passkey; creates the account, its identity and a session (cookie).', passkeyAnswer],
+    ['/account/passkeys/signin/options', 'Sign-in, step 1: a ceremony id and WebAuthn request options (any passkey of this site).', { type: 'object' }],
+    ['/account/passkeys/signin', 'Sign-in, step 2: the assertion; starts a session (cookie).', passkeyAnswer],
+  ] as const).map(([path, summary, body]) => ({
+    path, method: 'post' as const, operation: {
+      summary: `${summary} Same-origin JSON from /account/signin's script only.`,
+      requestBody: { required: true, ...json(body) },
+      responses: {
+        200: { description: 'OK.', ...json({ type: 'object' }) },
+        400: error('Invalid input, or a passkey answer that does not verify (passkey_not_verified).'),
+        403: error('Foreign or missing Origin.'), 409: error('Handle taken.'), 429: error('Rate limited.'),
+      },
+    },
+  })),
+];

@@ -1,0 +1,151 @@
+/**
+ * The authorization server on the API's own Node server, and the pages a
+ * person sees in the middle of it:
+ *
+ * - oidc-provider is a Koa app; its handler gets Node's request and
+ *   response (the @hono/node-server bindings) for its own paths and answers
+ *   them itself (RESPONSE_ALREADY_SENT tells Hono it is done);
+ * - /oauth/interaction/:uid is where it sends the browser: sign in with a
+ *   passkey if needed (/account/signin, then back here), then consent,
+ *   where the person sees the client and may clear any scope it asked for;
+ * - /.well-known/oauth-protected-resource[/mcp/participate] is the
+ *   protected resource metadata (RFC 9728) clients start from.
+ */
+import type { HttpBindings } from '@hono/node-server';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import type { Context } from 'hono';
+import type Provider from 'oidc-provider';
+import { SCOPES } from '../../core/schemas/fields.ts';
+import { upsertConnection } from '../../db/queries/oauth.ts';
+import { CONTENT_SECURITY_POLICY } from '../../core/content-security-policy.ts';
+import type { AppDeps } from '../app-deps.ts';
+import { readFormBody } from '../body.ts';
+import { csrfTokenOf, readSession, requireSameOriginForm } from '../account/session.ts';
+import { sendPage, signInRedirect } from '../account/pages.ts';
+import { MCP_PATH } from '../mcp/path.ts';
+import { CACHE } from '../representation.ts';
+import { deleteGrant } from './adapter.ts';
+import { ERROR_PAGE_HEADERS, oauthErrorPage } from './error-page.ts';
+import { createOAuthProvider, INTERACTION_PATH, resourceUrlOf } from './provider.ts';
+
+const nodeOf = (c: Context) => c.env as HttpBindings;
+
+const listOf = (value: unknown): string[] => [value].flat().filter((v): v is string => typeof v === 'string');
+
+/** form-action must allow the client's redirect: browsers apply it to the redirects a form submission follows. */
+function consentPolicy(redirectUri: string): string {
+  const url = URL.parse(redirectUri);
+  const target = !url ? '' : url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : url.protocol;
+  return CONTENT_SECURITY_POLICY.replace("form-action 'self'", `form-action 'self'${target ? ` ${target}` : ''}`);
+}
+
+export function createOAuthRoutes(deps: AppDeps) {
+  const { config, pool, html } = deps;
+  // Made on first use: the issuer is the public origin, which tests only know once the server listens.
+  let instance: Provider | undefined;
+  const provider = () => (instance ??= createOAuthProvider(deps));
+
+  const expired = (c: Context) =>
+    c.body(oauthErrorPage('interaction_expired', 'This sign-in request is unknown or has expired. Start connecting again from the chat client.'), 400, ERROR_PAGE_HEADERS);
+
+  /** The interaction this browser is in, or null when its cookie and the path disagree or it has expired. */
+  async function interactionOf(c: Context) {
+    const { incoming, outgoing } = nodeOf(c);
+    try {
+      const details = await provider().interactionDetails(incoming, outgoing);
+      return details.uid === c.req.param('uid') ? details : null;
+    } catch {
+      return null;
+    }
+  }
+
+  return {
+    provider,
+
+    revokeGrant: (grantId: string) => deleteGrant(pool, grantId),
+
+    /** Everything under /oauth/ that is not an interaction page, and the server metadata. */
+    async serve(c: Context): Promise<Response> {
+      const { incoming, outgoing } = nodeOf(c);
+      await provider().callback()(incoming, outgoing);
+      return RESPONSE_ALREADY_SENT;
+    },
+
+    async interaction(c: Context): Promise<Response> {
+      const details = await interactionOf(c);
+      if (!details) return expired(c);
+      const session = await readSession(c, pool);
+      if (!session) return signInRedirect(c, `${INTERACTION_PATH}/${details.uid}`);
+      const client = await provider().Client.find(String(details.params.client_id));
+      if (!client) return expired(c);
+      const asked = new Set(listOf(details.params.scope).flatMap((s) => s.split(' ')));
+      const redirectUri = String(details.params.redirect_uri ?? '');
+      const policy = consentPolicy(redirectUri);
+      const rendered = await html.renderRoute('/oauth/consent', {
+        consent: {
+          uid: details.uid, csrf: csrfTokenOf(session), handle: session.account.handle,
+          client_name: client.clientName ?? client.clientId, client_id: client.clientId, redirect_uri: redirectUri,
+          scopes: SCOPES.filter((scope) => asked.has(scope)), resource: resourceUrlOf(config.PUBLIC_ORIGIN),
+          content_security_policy: policy,
+        },
+      });
+      return sendPage(c, rendered, policy);
+    },
+
+    /** Approve: a grant for the scopes left checked (the rest recorded as refused), then back to the client. */
+    async confirm(c: Context): Promise<Response> {
+      const form = await readFormBody(c);
+      const session = await readSession(c, pool);
+      const details = await interactionOf(c);
+      if (!details) return expired(c);
+      if (!session) return signInRedirect(c, `${INTERACTION_PATH}/${details.uid}`);
+      requireSameOriginForm(c, config.PUBLIC_ORIGIN, session, form.get('csrf'));
+      const clientId = String(details.params.client_id);
+      const client = await provider().Client.find(clientId);
+      if (!client) return expired(c);
+      const asked = listOf(details.params.scope).flatMap((s) => s.split(' ')).filter(Boolean);
+      const kept = new Set(form.getAll('scope'));
+      const resource = resourceUrlOf(config.PUBLIC_ORIGIN);
+      const accountId = session.account.identity_id;
+      const grant = new (provider().Grant)({ accountId, clientId });
+      const granted = SCOPES.filter((scope) => asked.includes(scope) && kept.has(scope));
+      const refused = asked.filter((scope) => (SCOPES as readonly string[]).includes(scope) && !kept.has(scope));
+      grant.addResourceScope(resource, granted.join(' '));
+      if (refused.length) grant.rejectResourceScope(resource, refused.join(' '));
+      // The same names are library-level scopes too (see provider.ts): record the same decision there.
+      grant.addOIDCScope([...granted, ...asked.filter((scope) => scope === 'offline_access')].join(' '));
+      if (refused.length) grant.rejectOIDCScope(refused.join(' '));
+      const grantId = await grant.save();
+      await upsertConnection(pool, { grantId, identityId: accountId, clientId, clientName: client.clientName ?? clientId, scopes: granted });
+      const { incoming, outgoing } = nodeOf(c);
+      await provider().interactionFinished(incoming, outgoing, { login: { accountId }, consent: { grantId } }, { mergeWithLastSubmission: false });
+      return RESPONSE_ALREADY_SENT;
+    },
+
+    /** Deny: the client hears access_denied and nothing is granted. */
+    async abort(c: Context): Promise<Response> {
+      const form = await readFormBody(c);
+      const session = await readSession(c, pool);
+      const details = await interactionOf(c);
+      if (!details) return expired(c);
+      requireSameOriginForm(c, config.PUBLIC_ORIGIN, session, form.get('csrf'));
+      const { incoming, outgoing } = nodeOf(c);
+      await provider().interactionFinished(incoming, outgoing, {
+        error: 'access_denied', error_description: 'The person declined the connection.',
+      }, { mergeWithLastSubmission: false });
+      return RESPONSE_ALREADY_SENT;
+    },
+
+    /** RFC 9728: which authorization server issues tokens for /mcp/participate, and its scopes. */
+    protectedResourceMetadata(c: Context): Response {
+      return c.json({
+        resource: resourceUrlOf(config.PUBLIC_ORIGIN),
+        authorization_servers: [config.PUBLIC_ORIGIN],
+        scopes_supported: [...SCOPES],
+        bearer_methods_supported: ['header'],
+        resource_name: `Agent Knowledge tool protocol (${MCP_PATH})`,
+        resource_documentation: `${config.PUBLIC_ORIGIN}/docs/chat`,
+      }, 200, { 'Cache-Control': CACHE.collection, 'Access-Control-Allow-Origin': '*' });
+    },
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * Content codings the service sends (RFC 9110 §8.4): Brotli and gzip, made
+ * by node:zlib. Each encoding of a representation has its own strong ETag
+ * (CONTRACT.md, Further decisions).
+ */
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+export type Encoding = 'br' | 'gzip';
+/** In the server's order of preference when the client weighs them equally. */
+export const ENCODINGS: readonly Encoding[] = ['br', 'gzip'];
+/** The file suffix of a precompressed sibling (`problems/prb_….json.br`). */
+export const ENCODING_SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz' };
+
+/** Below this, compression saves less than its headers and CPU cost. */
+export const MIN_COMPRESSIBLE_BYTES = 512;
+const COMPRESSIBLE_TYPE = /^(text\/|application\/(json|xml|javascript)|image\/svg\+xml)/;
+
+export function isCompressible(contentType: string, bytes: number): boolean {
+  return bytes >= MIN_COMPRESSIBLE_BYTES && COMPRESSIBLE_TYPE.test(contentType);
+}
+
+/**
+ * `quality: 'static'` for files written once and served many times (the
+ * worker's projections); `'dynamic'` for answers compressed per request.
+ * Both are deterministic: the same bytes give the same output, so the
+ * content-derived ETag of a compressed file is stable across re-renders.
+ */
+export function encode(bytes: Uint8Array, encoding: Encoding, quality: 'static' | 'dynamic'): Buffer {
+  if (encoding === 'gzip') return gzipSync(bytes, { level: quality === 'static' ? 9 : 6 });
+  return brotliCompressSync(bytes, {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: quality === 'static' ? 9 : 4,
+      [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
+    },
+  });
+}
+
+/** The ETag of an encoding derived from the identity's, for answers compressed per request. */
+export function encodedEtag(identityEtag: string, encoding: Encoding): string {
+  return identityEtag.replace(/"$/, `-${encoding}"`);
+}

@@ -1,0 +1,63 @@
+/**
+ * The keywords kind: a record matches when it holds at least half of the
+ * query's full-text terms (rounded up), and at least two when the query has
+ * two or more. One shared word ("error", "docker") is not a match; it would
+ * also make every broad query touch most records.
+ *
+ * The GIN index cannot say "at least k of n" directly, so the query asks it
+ * for a superset it can answer (`prefilterQuery`) and the statement then
+ * counts the terms each candidate holds.
+ */
+
+/** Terms a keyword match must hold: half of them, rounded up, and two of two. */
+export function minimumTerms(termCount: number): number {
+  return Math.max(Math.ceil(termCount / 2), Math.min(termCount, 2));
+}
+
+/** Combinations beyond this make a tsquery the index evaluates slowly. */
+const MAX_COMBINATIONS = 128;
+
+function binomial(n: number, k: number): number {
+  let result = 1;
+  for (let i = 1; i <= k; i++) result = (result * (n - k + i)) / i;
+  return result;
+}
+
+function combinations<T>(items: readonly T[], k: number): T[][] {
+  if (k === 0) return [[]];
+  if (items.length < k) return [];
+  const [first, ...rest] = items;
+  return [...combinations(rest, k - 1).map((combo) => [first!, ...combo]), ...combinations(rest, k)];
+}
+
+/**
+ * A tsquery (text) that every record holding `minimumTerms` of `terms`
+ * satisfies: exactly "k of n" (an OR of k-term ANDs) while that stays small,
+ * else "2 of the first ⌊n/2⌋+2 terms", which any record holding half of all
+ * n terms also satisfies (it holds at least 2 of any ⌊n/2⌋+2 of them).
+ * `terms` are single-term tsquery texts as PostgreSQL prints them ('postgr').
+ */
+export function prefilterQuery(terms: readonly string[]): string | null {
+  const n = terms.length;
+  if (n === 0) return null;
+  const k = minimumTerms(n);
+  if (k === 1) return terms[0]!;
+  const groups = binomial(n, k) <= MAX_COMBINATIONS
+    ? combinations(terms, k)
+    : combinations(terms.slice(0, Math.floor(n / 2) + 2), 2);
+  return groups.map((group) => `(${group.join(' & ')})`).join(' | ');
+}
+
+/**
+ * A tsquery for records holding all of the query's terms but one (null
+ * under four terms, where `prefilterQuery` is already that strict). The
+ * loose prefilter of a long query matches thousands of records, and its
+ * candidates are capped before ranking; these, which contain (nearly) the
+ * whole query, are read through their own capped source so the cap never
+ * drops them.
+ */
+export function nearlyAllTermsQuery(terms: readonly string[]): string | null {
+  const n = terms.length;
+  if (n < 4) return null;
+  return combinations(terms, n - 1).map((group) => `(${group.join(' & ')})`).join(' | ');
+}

@@ -1,0 +1,160 @@
+/**
+ * Search: normalizes the query, runs it at the modes asked for and shapes
+ * the compact candidates of CONTRACT.md (Reads, Search). Used by both search
+ * endpoints, and meant for the tool protocol too.
+ *
+ * - `exact`: the normalized query, one of its lines, or what is left of a
+ *   line without up to 8 words at either end (a pasted log prefix, trailing
+ *   detail) equals a record's normalized error literal or title, or one of
+ *   their lines or of the first 40 lines of its body.
+ * - `substring`: the normalized query occurs in the record's normalized text.
+ * - `keywords`: the record holds at least half of the query's English
+ *   full-text terms (two of two or more), of its first 16.
+ * A mode admits its kind and every stronger one; each candidate reports the
+ * strongest kind it satisfies. `auto` runs exact, then substring, then
+ * keywords, and keeps the first that finds anything.
+ */
+import type { Queryable } from '../db/pool.ts';
+import {
+  findMatchingDocuments, findQueryTerms, KIND_RANK, listNewestDocuments,
+  type DocumentPage, type DocumentRow, type DocumentType, type KindRank, type MatchQuery, type SearchFilters,
+} from '../db/queries/search.ts';
+import { recordLinks, type ResourceLinks } from '../core/types.ts';
+import { MATCH_KINDS, type MatchKind, type SearchMode, type SearchParams } from '../core/schemas/search-params.ts';
+import { loadCandidateTrust, type CandidateTrust } from './candidate-trust.ts';
+import { minimumTerms, nearlyAllTermsQuery, prefilterQuery } from './keyword-query.ts';
+import { redactText } from '../core/redact-secrets.ts';
+import { keyWords, RANKING_WEIGHTS, signatureOf } from './ranking.ts';
+import { keyHash, normalizeLiteral, queryKeys } from './normalize.ts';
+
+export interface SearchCandidate {
+  type: DocumentType;
+  id: string;
+  title: string;
+  snippet: string;
+  product: string | null;
+  status: string;
+  match: { kind: MatchKind; coverage: number };
+  signals: { worked: number; partially_worked: number; did_not_work: number };
+  /** README, "Trust": a solution's confidence, a problem's disputed state; null for discussions. */
+  trust: CandidateTrust;
+  links: ResourceLinks;
+}
+
+export interface SearchResult {
+  items: SearchCandidate[];
+  page: number;
+  limit: number;
+  has_more: boolean;
+  /** The mode requested (CONTRACT.md); each candidate's `match.kind` says what it matched by. */
+  mode: SearchMode;
+  coverage: { total: number; by_type: Record<DocumentType, number>; modes_tried: MatchKind[] };
+}
+
+/**
+ * The levels each mode runs, in order, stopping at the first that finds
+ * anything. A level admits its kind and every stronger one, and ranks them
+ * together: `auto` ranks exact and substring matches against each other
+ * (a record containing the whole query can beat one matching a fragment
+ * exactly), and falls back to keywords only when neither finds anything.
+ */
+const LEVELS_TO_TRY: Record<SearchMode, readonly [KindRank, ...KindRank[]]> = {
+  auto: [KIND_RANK.substring, KIND_RANK.keywords],
+  exact: [KIND_RANK.exact],
+  substring: [KIND_RANK.substring],
+  keywords: [KIND_RANK.keywords],
+};
+
+/** Rows read per candidate source before ranking (README, Search: Bounds). */
+export const SEARCH_CANDIDATE_CAP = 200;
+
+/**
+ * Coverage and keyword matching count the first 16 distinct terms: a symptom
+ * has fewer, and a long pasted literal that got this far has its message
+ * first and its details after; every term beyond costs a check per candidate.
+ */
+const MAX_TERMS = 16;
+
+/** Trigram indexes need three characters; a shorter substring would scan every document. */
+const MIN_SUBSTRING_CHARS = 3;
+
+/** `%text%` for LIKE, with its wildcards (and the escape character) taken literally. */
+export function likePattern(normalized: string): string | null {
+  if ([...normalized].length < MIN_SUBSTRING_CHARS) return null;
+  return `%${normalized.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+}
+
+function toCandidate(row: DocumentRow, trust: Map<string, CandidateTrust>): SearchCandidate {
+  return {
+    type: row.type,
+    id: row.id,
+    title: row.title,
+    snippet: row.snippet,
+    product: row.product,
+    status: row.status,
+    match: { kind: MATCH_KINDS[row.kind], coverage: Math.round(row.coverage * 1000) / 1000 },
+    signals: { worked: row.worked, partially_worked: row.partially_worked, did_not_work: row.did_not_work },
+    trust: trust.get(row.id) ?? null,
+    links: recordLinks({ type: row.type, id: row.id }),
+  };
+}
+
+/** `now` is the clock candidates' confidence decays by (tests inject it). */
+export async function runSearch(db: Queryable, params: SearchParams, now = new Date()): Promise<SearchResult> {
+  const filters: SearchFilters = {
+    type: params.type, product: params.product, status: params.status, signal: params.signal, disputed: params.disputed,
+  };
+  const offset = (params.page - 1) * params.limit;
+  // Stored text had its secrets replaced at write time; a pasted query gets the same, so the two meet.
+  const raw = redactText(params.q).value;
+  const normalized = normalizeLiteral(raw);
+  let found: DocumentPage;
+  const tried: MatchKind[] = [];
+  if (normalized === '') {
+    // Nothing to match (q empty, or only quotes and space): the newest records that pass the filters.
+    found = await listNewestDocuments(db, filters, offset, params.limit);
+  } else {
+    const terms = await findQueryTerms(db, normalized, MAX_TERMS);
+    const keys = queryKeys(normalized);
+    const words = Math.max(1, keyWords(normalized));
+    const query: Omit<MatchQuery, 'level'> = {
+      keys: keys.map(keyHash),
+      keyWeights: keys.map((key) => Math.min(1, keyWords(key) / words)),
+      wholeKey: keyHash(normalized),
+      pattern: likePattern(normalized),
+      terms,
+      prefilter: prefilterQuery(terms),
+      minTerms: minimumTerms(terms.length),
+      nearlyAll: nearlyAllTermsQuery(terms),
+      signature: signatureOf(raw),
+      weights: RANKING_WEIGHTS,
+      candidateCap: SEARCH_CANDIDATE_CAP,
+      filters,
+      offset,
+      limit: params.limit,
+    };
+    const [first, ...looser] = LEVELS_TO_TRY[params.mode];
+    const run = async (level: KindRank) => {
+      for (const kind of MATCH_KINDS.slice(params.mode === 'auto' ? 0 : level, level + 1)) if (!tried.includes(kind)) tried.push(kind);
+      return findMatchingDocuments(db, { ...query, level });
+    };
+    found = await run(first);
+    for (const level of looser) {
+      if (found.total > 0) break;
+      // What the stricter level just failed to find, the looser one need not look for again.
+      query.keys = [];
+      query.keyWeights = [];
+      query.pattern = null;
+      found = await run(level);
+    }
+  }
+  const trust = await loadCandidateTrust(db, found.rows, now);
+  return {
+    items: found.rows.map((row) => toCandidate(row, trust)),
+    page: params.page,
+    limit: params.limit,
+    has_more: offset + found.rows.length < found.total,
+    mode: params.mode,
+    coverage: { total: found.total, by_type: found.byType, modes_tried: tried },
+  };
+}

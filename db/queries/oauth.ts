@@ -1,0 +1,117 @@
+/**
+ * SQL for the OAuth authorization server: oidc-provider's adapter storage
+ * (keys arrive already hashed) and the connections /account lists.
+ */
+import type { Queryable } from '../pool.ts';
+
+export interface OAuthRecord {
+  payload: Record<string, unknown>;
+  consumed_at: Date | null;
+}
+
+export async function upsertOAuthRecord(
+  db: Queryable,
+  r: { model: string; idHash: string; grantId: string | null; uidHash: string | null; payload: object; expiresAt: Date | null },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO oauth_records (model, id_hash, grant_id, uid_hash, payload, expires_at)
+     VALUES ($1::text, $2::text, $3::text, $4::text, $5::jsonb, $6::timestamptz)
+     ON CONFLICT (model, id_hash) DO UPDATE SET grant_id = EXCLUDED.grant_id, uid_hash = EXCLUDED.uid_hash,
+       payload = EXCLUDED.payload, expires_at = EXCLUDED.expires_at`,
+    [r.model, r.idHash, r.grantId, r.uidHash, JSON.stringify(r.payload), r.expiresAt],
+  );
+}
+
+/** A live record: expired ones are never returned, whatever the sweep has done. */
+export async function findOAuthRecord(db: Queryable, model: string, idHash: string): Promise<OAuthRecord | null> {
+  const r = await db.query(
+    `SELECT payload, consumed_at FROM oauth_records
+      WHERE model = $1::text AND id_hash = $2::text AND (expires_at IS NULL OR expires_at > now())`,
+    [model, idHash],
+  );
+  return r.rows[0] ?? null;
+}
+
+export async function findOAuthRecordByUid(db: Queryable, model: string, uidHash: string): Promise<OAuthRecord | null> {
+  const r = await db.query(
+    `SELECT payload, consumed_at FROM oauth_records
+      WHERE model = $1::text AND uid_hash = $2::text AND (expires_at IS NULL OR expires_at > now())`,
+    [model, uidHash],
+  );
+  return r.rows[0] ?? null;
+}
+
+export async function consumeOAuthRecord(db: Queryable, model: string, idHash: string): Promise<void> {
+  await db.query(
+    'UPDATE oauth_records SET consumed_at = coalesce(consumed_at, now()) WHERE model = $1::text AND id_hash = $2::text',
+    [model, idHash],
+  );
+}
+
+export async function deleteOAuthRecord(db: Queryable, model: string, idHash: string): Promise<void> {
+  await db.query('DELETE FROM oauth_records WHERE model = $1::text AND id_hash = $2::text', [model, idHash]);
+}
+
+/** Every token and code issued under one grant (RFC 7009 revocation, refresh-token reuse). */
+export async function deleteOAuthRecordsOfGrant(db: Queryable, grantId: string): Promise<void> {
+  await db.query('DELETE FROM oauth_records WHERE grant_id = $1::text', [grantId]);
+}
+
+export async function deleteExpiredOAuthRecords(db: Queryable): Promise<void> {
+  await db.query('DELETE FROM oauth_records WHERE expires_at < now()');
+}
+
+export interface ConnectionRow {
+  grant_id: string;
+  identity_id: string;
+  client_id: string;
+  client_name: string;
+  scopes: string[];
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export async function upsertConnection(
+  db: Queryable, c: { grantId: string; identityId: string; clientId: string; clientName: string; scopes: string[] },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO oauth_connections (grant_id, identity_id, client_id, client_name, scopes)
+     VALUES ($1::text, $2::text, $3::text, $4::text, $5::text[])
+     ON CONFLICT (grant_id) DO UPDATE SET scopes = EXCLUDED.scopes, client_name = EXCLUDED.client_name`,
+    [c.grantId, c.identityId, c.clientId, c.clientName, c.scopes],
+  );
+}
+
+export async function findConnection(db: Queryable, grantId: string): Promise<ConnectionRow | null> {
+  const r = await db.query('SELECT * FROM oauth_connections WHERE grant_id = $1::text', [grantId]);
+  return r.rows[0] ?? null;
+}
+
+/** The account's live connections, newest first. */
+export async function listConnections(db: Queryable, identityId: string): Promise<ConnectionRow[]> {
+  const r = await db.query(
+    `SELECT * FROM oauth_connections WHERE identity_id = $1::text AND revoked_at IS NULL ORDER BY created_at DESC, grant_id`,
+    [identityId],
+  );
+  return r.rows;
+}
+
+/** Marks the connection used; at most one write a minute per connection. */
+export async function touchConnection(db: Queryable, grantId: string): Promise<void> {
+  await db.query(
+    `UPDATE oauth_connections SET last_used_at = now()
+      WHERE grant_id = $1::text AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+    [grantId],
+  );
+}
+
+/** Revokes the account's connection; true when it was live. Only the owner's id matches. */
+export async function revokeConnection(db: Queryable, grantId: string, identityId: string): Promise<boolean> {
+  const r = await db.query(
+    `UPDATE oauth_connections SET revoked_at = now()
+      WHERE grant_id = $1::text AND identity_id = $2::text AND revoked_at IS NULL`,
+    [grantId, identityId],
+  );
+  return (r.rowCount ?? 0) > 0;
+}

@@ -1,0 +1,80 @@
+/**
+ * Where the queues live: Redis (the default when REDIS_URL is set) or, in the
+ * embedded mode, BullMQ's own PostgreSQL backend on the service's database.
+ * Every Queue, Worker and QueueEvents is built here so callers never care.
+ */
+import { createPostgresBackend, Queue, QueueEvents, runMigrations, Worker, type Processor } from 'bullmq';
+import type pg from 'pg';
+import type { Config } from '../core/config.ts';
+import { redisConnectionOptions } from './redis.ts';
+
+export type QueueBackend =
+  | { kind: 'redis'; url: string; prefix: string }
+  | { kind: 'postgres'; connectionString: string; drainDelaySeconds: number };
+
+export function queueBackendOf(config: Config): QueueBackend {
+  if (config.REDIS_URL) return { kind: 'redis', url: config.REDIS_URL, prefix: config.QUEUE_PREFIX };
+  return {
+    kind: 'postgres',
+    connectionString: config.DATABASE_URL,
+    // Workers wake on LISTEN/NOTIFY, which the embedded PGlite socket does not
+    // deliver: there they poll every 50 ms instead of sleeping the default 5 s.
+    drainDelaySeconds: config.EMBEDDED_DATABASE ? 0.05 : 1,
+  };
+}
+
+/** BullMQ keeps its PostgreSQL tables in a schema of their own. */
+const PG_SCHEMA = 'bullmq';
+
+function postgresConnection(backend: { connectionString: string }, max: number) {
+  return { connectionString: backend.connectionString, schema: PG_SCHEMA, max };
+}
+
+/**
+ * A queue to add jobs to. `failFast` (for request paths) makes commands fail
+ * at once while Redis is away, so the API answers 503 instead of hanging.
+ */
+export function createQueue(backend: QueueBackend, name: string, failFast = false): Queue {
+  const queue = backend.kind === 'redis'
+    ? new Queue(name, {
+        connection: { ...redisConnectionOptions(backend.url), ...(failFast ? { maxRetriesPerRequest: 1, enableOfflineQueue: false } : {}) },
+        prefix: backend.prefix,
+      })
+    : (new Queue(name, { connection: postgresConnection(backend, 4) }, createPostgresBackend) as unknown as Queue);
+  queue.on('error', () => {});
+  // Every write waiting for its commit holds one listener until it settles.
+  queue.setMaxListeners(0);
+  return queue;
+}
+
+export function createWorker(backend: QueueBackend, name: string, processor: Processor, concurrency: number): Worker {
+  return backend.kind === 'redis'
+    ? new Worker(name, processor, { connection: redisConnectionOptions(backend.url), prefix: backend.prefix, concurrency })
+    : (new Worker(name, processor, {
+        connection: postgresConnection(backend, concurrency + 2), concurrency, drainDelay: backend.drainDelaySeconds,
+      }, createPostgresBackend) as unknown as Worker);
+}
+
+/**
+ * Completion events, Redis only: on the PostgreSQL backend they were seen to
+ * be lost under load, so there the API asks the database instead.
+ */
+export async function createQueueEvents(backend: QueueBackend, name: string): Promise<QueueEvents | null> {
+  if (backend.kind !== 'redis') return null;
+  const events = new QueueEvents(name, { connection: redisConnectionOptions(backend.url), prefix: backend.prefix });
+  events.on('error', () => {});
+  events.setMaxListeners(0);
+  await events.waitUntilReady();
+  return events;
+}
+
+/** Creates or upgrades BullMQ's own tables when the queues live in PostgreSQL. */
+export async function prepareQueueStore(backend: QueueBackend, pool: pg.Pool): Promise<void> {
+  if (backend.kind !== 'postgres') return;
+  const client = await pool.connect();
+  try {
+    await runMigrations(client, PG_SCHEMA);
+  } finally {
+    client.release();
+  }
+}

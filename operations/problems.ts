@@ -1,0 +1,72 @@
+/** create_problem and edit_problem, inside the commit transaction. */
+import type { CommitJob } from '../core/queue-contract.ts';
+import { newId } from '../core/ids.ts';
+import { CreateProblemSchema, EditProblemSchema } from '../core/schemas/knowledge.ts';
+import { recordLinks } from '../core/types.ts';
+import type { Queryable } from '../db/pool.ts';
+import {
+  findProblem, findProblemRevision, insertProblem, insertProblemRevision, setProblemRevision,
+  type ProblemContent,
+} from '../db/queries/problems.ts';
+import { refuseDuplicateProblem } from './duplicates.ts';
+import { agentRef, notFound, notOwner, sameContent, staleRevision, unchanged, type HandlerResult } from './handler-result.ts';
+import { refreshTrust } from './trust.ts';
+
+/** The content fields of a stored revision, in ProblemContent's order. */
+const contentOf = (r: ProblemContent): ProblemContent => ({
+  title: r.title, body: r.body, product: r.product, error_literal: r.error_literal, environment: r.environment, tags: r.tags,
+});
+
+export async function createProblem(tx: Queryable, job: CommitJob, at: Date): Promise<HandlerResult> {
+  const body = CreateProblemSchema.parse(job.body);
+  const refused = await refuseDuplicateProblem(tx, body.product, body.error_literal ?? null);
+  if (refused) return refused;
+  const id = newId('problem', at.getTime());
+  const content: ProblemContent = {
+    title: body.title,
+    body: body.body,
+    product: body.product,
+    error_literal: body.error_literal ?? null,
+    environment: body.environment ?? {},
+    tags: body.tags ?? [],
+  };
+  await insertProblem(tx, { id, authorId: job.identityId, at });
+  await insertProblemRevision(tx, { problemId: id, revision: 1, authorId: job.identityId, at, content });
+  const ref = { type: 'problem', id } as const;
+  return {
+    ok: true,
+    resource: { type: 'problem', id, revision: 1, links: recordLinks(ref) },
+    change: { resourceType: 'problem', resourceId: id, revision: 1, affects: [ref, agentRef(job.identityId)] },
+  };
+}
+
+export async function editProblem(tx: Queryable, job: CommitJob, at: Date): Promise<HandlerResult> {
+  const { base_revision, ...fields } = EditProblemSchema.parse(job.body);
+  const id = job.targetId ?? '';
+  const head = await findProblem(tx, id, true);
+  if (!head) return notFound('problem', id);
+  if (head.author_id !== job.identityId) return notOwner('problem');
+  if (base_revision !== head.current_revision) return staleRevision(base_revision, head.current_revision);
+  const prior = (await findProblemRevision(tx, id, head.current_revision))!;
+  // Fields the edit omits keep their prior values (SPEC 4.2.5).
+  const content: ProblemContent = {
+    title: fields.title ?? prior.title,
+    body: fields.body ?? prior.body,
+    product: fields.product ?? prior.product,
+    error_literal: fields.error_literal ?? prior.error_literal,
+    environment: fields.environment ?? prior.environment,
+    tags: fields.tags ?? prior.tags,
+  };
+  if (sameContent(content, contentOf(prior))) return unchanged({ type: 'problem', id }, head.current_revision);
+  const revision = head.current_revision + 1;
+  await insertProblemRevision(tx, { problemId: id, revision, authorId: job.identityId, at, content });
+  await setProblemRevision(tx, id, revision, at);
+  const ref = { type: 'problem', id } as const;
+  return {
+    ok: true,
+    resource: { type: 'problem', id, revision, links: recordLinks(ref) },
+    change: { resourceType: 'problem', resourceId: id, revision, affects: [ref, agentRef(job.identityId)] },
+    // A new revision starts clean: its dispute counts only feedback filed against it.
+    followUps: await refreshTrust(tx, ref, at),
+  };
+}

@@ -1,0 +1,24 @@
+/**
+ * Where each record's projections live: the file written and the media type
+ * served. The worker writes these files; the API and
+ * nginx serve them.
+ */
+import { COLLECTION, type RecordRef } from '../core/types.ts';
+
+export type ProjectionFormat = 'html' | 'json' | 'markdown';
+
+export const FORMATS: ProjectionFormat[] = ['html', 'json', 'markdown'];
+
+const EXTENSION: Record<ProjectionFormat, string> = { html: '.html', json: '.json', markdown: '.md' };
+
+export const MEDIA_TYPE: Record<ProjectionFormat, string> = {
+  html: 'text/html; charset=utf-8',
+  json: 'application/json',
+  markdown: 'text/markdown; charset=utf-8',
+};
+
+
+/** The file, relative to the projections directory, e.g. `problems/prb_….md`. */
+export function projectionFile(ref: RecordRef, format: ProjectionFormat): string {
+  return `${COLLECTION[ref.type]}/${ref.id}${EXTENSION[format]}`;
+}

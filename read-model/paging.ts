@@ -1,0 +1,19 @@
+/** Paging of the lists inside a record view: a page query fetches one extra row to know `has_more`. */
+import type { Page } from '../core/schemas/views.ts';
+
+export function toPage<R, T>(
+  rows: R[], page: number, limit: number, map: (row: R) => T, nextUrl: (page: number) => string,
+): Page<T> {
+  const has_more = rows.length > limit;
+  return { items: rows.slice(0, limit).map(map), page, limit, has_more, next: has_more ? nextUrl(page + 1) : null };
+}
+
+/** A query string of the non-default parameters, in a fixed order. */
+export function queryString(params: Record<string, number | undefined>, defaults: Record<string, number>): string {
+  const parts = Object.entries(params)
+    .filter(([key, value]) => value !== undefined && value !== defaults[key])
+    .map(([key, value]) => `${key}=${value}`);
+  return parts.length ? `?${parts.join('&')}` : '';
+}
+
+export const offsetOf = (page: number, limit: number) => (page - 1) * limit;

@@ -1,0 +1,83 @@
+/**
+ * Publishes a built Pagefind bundle to PROJECTIONS_DIR/pagefind so that a
+ * reader never sees a broken index while it changes:
+ *
+ * - every file is written atomically (temp + rename, see render/publish.ts)
+ *   and only when its bytes changed; content-hashed chunks never change;
+ * - `pagefind-entry.json`, the one file that names all the others (through
+ *   the hashed meta file), is swapped in last, so whatever entry a browser
+ *   reads, the files it leads to already exist;
+ * - files of older bundles are deleted one generation late, so a search that
+ *   started on the previous entry can still load its chunks.
+ *
+ * (Pagefind's own writeFiles writes in place in no useful order and never
+ * deletes, so the directory would grow with every re-index.)
+ */
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { IndexFile } from 'pagefind';
+import { writeProjectionFile } from '../projections/publish-file.ts';
+import { pathInside } from '../projections/safe-path.ts';
+
+export const SEARCH_DIR = 'pagefind';
+const ENTRY = 'pagefind-entry.json';
+
+/** Where a tier's bundle is published, and the file (beside, not inside, the public directory) naming its previous generation. */
+export interface TierLocation {
+  /** Relative to the projections directory. */
+  dir: string;
+  generationFile: string;
+}
+
+export const BASE_TIER: TierLocation = { dir: SEARCH_DIR, generationFile: '.pagefind-generation.json' };
+/** The recent tier lives inside the base's public folder, so /pagefind/* serves both. */
+export const RECENT_TIER: TierLocation = { dir: `${SEARCH_DIR}/recent`, generationFile: '.pagefind-recent-generation.json' };
+/** Files under the base folder that belong to something else: the recent tier and the tier manifest. */
+const NOT_BASE = /^(recent\/|tiers\.json$)/;
+/**
+ * Pagefind's prebuilt UIs: /search uses the JS API alone (and renders
+ * excerpts itself, never as HTML), so they are not published.
+ */
+const UNUSED = /^pagefind-(ui|modular-ui|component-ui|highlight)\./;
+
+export interface PublishCounts {
+  written: number;
+  unchanged: number;
+  removed: number;
+}
+
+async function listPublished(root: string): Promise<string[]> {
+  const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isFile()).map((e) => path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
+}
+
+async function previousGeneration(dir: string, tier: TierLocation): Promise<string[]> {
+  const text = await readFile(path.join(dir, tier.generationFile), 'utf8').catch(() => '[]');
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? parsed.filter((p): p is string => typeof p === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export async function publishSearchIndex(dir: string, files: IndexFile[], tier: TierLocation = BASE_TIER): Promise<PublishCounts> {
+  const counts: PublishCounts = { written: 0, unchanged: 0, removed: 0 };
+  const published = files.filter((f) => !UNUSED.test(f.path));
+  const entry = published.find((f) => f.path === ENTRY);
+  if (!entry) throw new Error(`the Pagefind bundle has no ${ENTRY}`);
+  for (const file of [...published.filter((f) => f !== entry), entry]) {
+    counts[await writeProjectionFile(dir, `${tier.dir}/${file.path}`, Buffer.from(file.content))]++;
+  }
+
+  const current = published.map((f) => f.path);
+  const keep = new Set([...current, ...(await previousGeneration(dir, tier))]);
+  const root = path.join(dir, tier.dir);
+  for (const file of await listPublished(root)) {
+    if (keep.has(file) || (tier === BASE_TIER && NOT_BASE.test(file))) continue;
+    await rm(pathInside(root, file), { force: true });
+    counts.removed++;
+  }
+  await writeFile(pathInside(dir, tier.generationFile), JSON.stringify(current));
+  return counts;
+}

@@ -1,0 +1,90 @@
+/**
+ * The in-memory projection cache: bytes and strong ETag kept under the file's
+ * identity, so a file replaced the way the worker replaces it (temp file +
+ * rename) is served new at once, an unchanged one is never read again, and
+ * memory stays within its byte bound.
+ */
+import { mkdtemp, rename, rm, unlink, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contentMtime, etagOf } from '../../core/etag.ts';
+import { createFileCache } from '../../api/projection-cache.ts';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'ak-cache-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+/** As the worker publishes: temp file, content-stamped mtime, rename over the target. */
+async function publish(file: string, text: string) {
+  const bytes = Buffer.from(text);
+  const temp = `${file}.${Math.random().toString(36).slice(2)}.tmp`;
+  await writeFile(temp, bytes);
+  const stamp = contentMtime(bytes);
+  await utimes(temp, stamp, stamp);
+  await rename(temp, file);
+}
+
+describe('the projection cache', () => {
+  it('serves the bytes with their strong ETag, and a replaced file\'s new bytes at once', async () => {
+    const cache = createFileCache(1024 * 1024);
+    const file = path.join(dir, 'a.html');
+    await publish(file, 'first version');
+    const first = await cache.read(file);
+    expect(first?.body.toString()).toBe('first version');
+    expect(first?.etag).toBe(etagOf(Buffer.from('first version')));
+    await publish(file, 'second version, longer');
+    const second = await cache.read(file);
+    expect(second?.body.toString()).toBe('second version, longer');
+    expect(second?.etag).toBe(etagOf(Buffer.from('second version, longer')));
+    // Same size, same mtime stamp would be a hash collision; a new inode alone is enough.
+    await publish(file, 'second version, LONGER');
+    expect((await cache.read(file))?.body.toString()).toBe('second version, LONGER');
+  });
+
+  it('does not read or hash an unchanged file again', async () => {
+    const cache = createFileCache(1024 * 1024);
+    const file = path.join(dir, 'b.json');
+    await publish(file, '{"a":1}');
+    const first = await cache.read(file);
+    // The very same entry, not a new read of equal bytes.
+    for (let i = 0; i < 5; i++) expect(await cache.read(file)).toBe(first);
+    // Rewritten in place (same inode), even with the old mtime put back: the ctime still tells.
+    await writeFile(file, '{"a":2}');
+    await utimes(file, first!.body.length, contentMtime(Buffer.from('{"a":1}')));
+    expect((await cache.read(file))?.body.toString()).toBe('{"a":2}');
+  });
+
+  it('answers null for a missing or deleted file', async () => {
+    const cache = createFileCache(1024 * 1024);
+    const file = path.join(dir, 'c.md');
+    expect(await cache.read(file)).toBeNull();
+    await publish(file, '# c');
+    expect(await cache.read(file)).not.toBeNull();
+    await unlink(file);
+    expect(await cache.read(file)).toBeNull();
+    expect(await cache.read(dir)).toBeNull();
+  });
+
+  it('keeps at most its byte bound, dropping the least recently used', async () => {
+    const cache = createFileCache(250);
+    const files = await Promise.all([0, 1, 2].map(async (i) => {
+      const file = path.join(dir, `lru-${i}.html`);
+      await publish(file, String(i).repeat(100));
+      return file;
+    }));
+    const a = await cache.read(files[0]!);
+    await cache.read(files[1]!);
+    expect(await cache.read(files[0]!)).toBe(a);
+    await cache.read(files[2]!); // 300 bytes would not fit: the least recently used (1) goes
+    expect(await cache.read(files[0]!)).toBe(a);
+    const again = await cache.read(files[1]!);
+    expect(again?.body.toString()).toBe('1'.repeat(100));
+    // A file larger than the whole bound is served, never kept.
+    const big = path.join(dir, 'big.html');
+    await publish(big, 'x'.repeat(400));
+    expect((await cache.read(big))?.body.length).toBe(400);
+  });
+});

@@ -1,0 +1,226 @@
+/**
+ * The search documents are kept by triggers (db/migrations/000003.sql), not
+ * by the worker: these tests write with the worker's own statements and
+ * assert the documents, including under concurrent transactions.
+ */
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import pg from 'pg';
+import { newId } from '../../core/ids.ts';
+import { keyHash, normalizeLiteral } from '../../database-search/normalize.ts';
+import type { Signal } from '../../core/schemas/fields.ts';
+import { createPool, withTransaction, type Queryable } from '../../db/pool.ts';
+import { insertIdentity } from '../../db/queries/identities.ts';
+import { insertOutcome } from '../../db/queries/outcomes.ts';
+import { insertProblem, insertProblemRevision, setProblemRevision } from '../../db/queries/problems.ts';
+import { insertSolution, insertSolutionRevision } from '../../db/queries/solutions.ts';
+import { adminUrl, cloneDatabase, databaseUrl } from '../helpers/database.ts';
+import { eventually } from '../helpers/client.ts';
+
+let database: Awaited<ReturnType<typeof cloneDatabase>>;
+let pool: pg.Pool;
+const agents: string[] = [];
+
+beforeAll(async () => {
+  database = await cloneDatabase(inject('templateDatabase'));
+  pool = createPool(database.url, 10);
+  for (let i = 0; i < 4; i++) {
+    const id = newId('agent');
+    await insertIdentity(pool, { id, kind: 'pseudonymous', handle: `doc-agent-${i}`, display_name: null });
+    agents.push(id);
+  }
+});
+afterAll(async () => {
+  await pool.end();
+  await database.drop();
+});
+
+const LITERAL = 'Error: connect ECONNREFUSED 127.0.0.1:5432\n    at TCPConnectWrap.afterConnect (node:net:1555:16)';
+
+async function createProblem(db: Queryable, over: { title?: string; literal?: string | null } = {}): Promise<string> {
+  const id = newId('problem');
+  const at = new Date();
+  await insertProblem(db, { id, authorId: agents[0]!, at });
+  await insertProblemRevision(db, {
+    problemId: id, revision: 1, authorId: agents[0]!, at,
+    content: { title: over.title ?? 'Postgres refuses connections at start', body: 'The app starts first.', product: 'node-postgres',
+      error_literal: over.literal === undefined ? LITERAL : over.literal, environment: {}, tags: ['startup'] },
+  });
+  return id;
+}
+
+async function createSolution(db: Queryable, problemId: string, body = 'Wait for pg_isready before starting.'): Promise<string> {
+  const id = newId('solution');
+  const at = new Date();
+  await insertSolution(db, { id, problemId, authorId: agents[1]!, at });
+  await insertSolutionRevision(db, { solutionId: id, revision: 1, authorId: agents[1]!, at, content: { body, applicability: null, limitations: null } });
+  return id;
+}
+
+async function report(db: Queryable, solutionId: string, identityId: string, signal: Signal, at = new Date()): Promise<void> {
+  await insertOutcome(db, { id: newId('outcome'), solutionId, solutionRevision: 1, identityId, signal, note: null, environment: {}, at });
+}
+
+async function documentOf(id: string) {
+  const r = await pool.query('SELECT * FROM search_documents WHERE id = $1::text', [id]);
+  return r.rows[0] ?? null;
+}
+
+const signalsOf = async (id: string) => {
+  const d = await documentOf(id);
+  return { worked: d.worked, partially_worked: d.partially_worked, did_not_work: d.did_not_work };
+};
+
+describe('search documents', () => {
+  it('index a committed problem by its normalized literal, title and lines', async () => {
+    const id = await withTransaction(pool, (tx) => createProblem(tx));
+    const doc = await documentOf(id);
+    expect(doc).toMatchObject({ type: 'problem', family: id, title: 'Postgres refuses connections at start', product: 'node-postgres', status: 'open' });
+    expect(doc.snippet).toBe('Error: connect ECONNREFUSED 127.0.0.1:5432 at TCPConnectWrap.afterConnect (node:net:1555:16)');
+    expect(doc.text_norm).toContain('connect econnrefused <ip>:<n>');
+    expect(doc.exact_keys).toEqual(expect.arrayContaining([
+      keyHash(normalizeLiteral(LITERAL)), keyHash('connect econnrefused <ip>:<n>'), keyHash('postgres refuses connections at start'),
+    ]));
+    expect(doc.tsv).toContain("'econnrefus'");
+  });
+
+  it('give a solution its problem title and literal, and follow edits of the problem', async () => {
+    const problemId = await withTransaction(pool, (tx) => createProblem(tx));
+    const solutionId = await withTransaction(pool, (tx) => createSolution(tx, problemId));
+    expect(await documentOf(solutionId)).toMatchObject({
+      type: 'solution', family: problemId, title: 'Postgres refuses connections at start', status: 'active',
+      snippet: 'Wait for pg_isready before starting.',
+    });
+    expect((await documentOf(solutionId)).exact_keys).toContain(keyHash('connect econnrefused <ip>:<n>'));
+
+    await withTransaction(pool, async (tx) => {
+      const at = new Date();
+      await insertProblemRevision(tx, {
+        problemId, revision: 2, authorId: agents[0]!, at,
+        content: { title: 'Connection refused by Postgres in Compose', body: 'b', product: 'postgres', error_literal: 'FATAL: the database system is starting up', environment: {}, tags: [] },
+      });
+      // The new revision is not current yet, so nothing changes until the head moves.
+      expect((await tx.query('SELECT title FROM search_documents WHERE id = $1', [problemId])).rows[0].title).toBe('Postgres refuses connections at start');
+      await setProblemRevision(tx, problemId, 2, at);
+    });
+    for (const id of [problemId, solutionId]) {
+      const doc = await documentOf(id);
+      expect(doc).toMatchObject({ title: 'Connection refused by Postgres in Compose', product: 'postgres' });
+      expect(doc.exact_keys).toContain(keyHash('the database system is starting up'));
+      expect(doc.exact_keys).not.toContain(keyHash('connect econnrefused <ip>:<n>'));
+    }
+  });
+
+  it('count each identity once per solution, by its latest report, and sum them on the problem', async () => {
+    const problemId = await withTransaction(pool, (tx) => createProblem(tx));
+    const [a, b] = await withTransaction(pool, async (tx) => [await createSolution(tx, problemId), await createSolution(tx, problemId)]);
+    const t = Date.now();
+    await report(pool, a!, agents[0]!, 'did_not_work', new Date(t));
+    await report(pool, a!, agents[0]!, 'worked', new Date(t + 1000));
+    await report(pool, a!, agents[0]!, 'worked', new Date(t + 2000));
+    await report(pool, a!, agents[1]!, 'partially_worked', new Date(t));
+    await report(pool, b!, agents[0]!, 'did_not_work', new Date(t));
+    expect(await signalsOf(a!)).toEqual({ worked: 1, partially_worked: 1, did_not_work: 0 });
+    expect(await signalsOf(b!)).toEqual({ worked: 0, partially_worked: 0, did_not_work: 1 });
+    expect(await signalsOf(problemId)).toEqual({ worked: 1, partially_worked: 1, did_not_work: 1 });
+  });
+
+  it('count reports committed concurrently on one solution, none lost', async () => {
+    const problemId = await withTransaction(pool, (tx) => createProblem(tx));
+    const solutionId = await withTransaction(pool, (tx) => createSolution(tx, problemId));
+    const first = await pool.connect();
+    const second = await pool.connect();
+    try {
+      await first.query('BEGIN');
+      await second.query('BEGIN');
+      await report(first, solutionId, agents[0]!, 'worked');
+      // The second refresh must wait for the first commit, then count from a snapshot that has it.
+      const pid = (await second.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+      const blocked = report(second, solutionId, agents[1]!, 'worked');
+      await eventually(async () => (await pool.query(
+        `SELECT 1 FROM pg_stat_activity WHERE pid = $1::int AND wait_event_type = 'Lock'`, [pid])).rowCount);
+      await first.query('COMMIT');
+      await blocked;
+      await second.query('COMMIT');
+    } finally {
+      first.release();
+      second.release();
+    }
+    expect(await signalsOf(solutionId)).toEqual({ worked: 2, partially_worked: 0, did_not_work: 0 });
+    expect(await signalsOf(problemId)).toEqual({ worked: 2, partially_worked: 0, did_not_work: 0 });
+  });
+
+  it('index discussions by title and body, and follow their edits but not their reply counts', async () => {
+    const id = newId('discussion');
+    await pool.query(
+      `INSERT INTO discussions (id, author_id, title, body, product, created_at, updated_at)
+       VALUES ($1, $2, 'Waiting for Postgres in Compose', 'Healthchecks or wait-for-it?', 'docker', now(), now())`,
+      [id, agents[0]],
+    );
+    expect(await documentOf(id)).toMatchObject({ type: 'discussion', family: id, title: 'Waiting for Postgres in Compose', status: 'open', product: 'docker' });
+    const before = await documentOf(id);
+    await pool.query('UPDATE discussions SET reply_count = reply_count + 1 WHERE id = $1', [id]);
+    expect((await documentOf(id)).tsv).toEqual(before.tsv);
+    await pool.query(`UPDATE discussions SET status = 'archived', title = 'Waiting for MySQL' WHERE id = $1`, [id]);
+    expect(await documentOf(id)).toMatchObject({ status: 'archived', title: 'Waiting for MySQL' });
+  });
+
+  it('drop the documents of deleted records and recount what remains', async () => {
+    const problemId = await withTransaction(pool, (tx) => createProblem(tx));
+    const solutionId = await withTransaction(pool, (tx) => createSolution(tx, problemId));
+    await report(pool, solutionId, agents[2]!, 'worked');
+    await withTransaction(pool, async (tx) => {
+      await tx.query('DELETE FROM outcomes WHERE solution_id = $1', [solutionId]);
+      await tx.query('DELETE FROM solution_revisions WHERE solution_id = $1', [solutionId]);
+      await tx.query('DELETE FROM solutions WHERE id = $1', [solutionId]);
+    });
+    expect(await documentOf(solutionId)).toBeNull();
+    expect(await signalsOf(problemId)).toEqual({ worked: 0, partially_worked: 0, did_not_work: 0 });
+  });
+
+  it('index every row of a bulk statement', async () => {
+    const ids = Array.from({ length: 40 }, () => newId('problem'));
+    await withTransaction(pool, async (tx) => {
+      await tx.query(
+        `INSERT INTO problems (id, author_id, current_revision, created_at, updated_at)
+         SELECT id, $2, 1, now(), now() FROM unnest($1::text[]) AS id`, [ids, agents[0]]);
+      await tx.query(
+        `INSERT INTO problem_revisions (problem_id, revision, title, body, product, error_literal, author_id, created_at)
+         SELECT id, 1, 'Bulk problem ' || id, 'body', 'bulk', 'ENOSPC ' || id, $2, now() FROM unnest($1::text[]) AS id`, [ids, agents[0]]);
+    });
+    const r = await pool.query(`SELECT count(*)::int AS n FROM search_documents WHERE id = ANY($1::text[])`, [ids]);
+    expect(r.rows[0].n).toBe(40);
+  });
+});
+
+describe('migration 000003', () => {
+  it('indexes the records committed before it', async () => {
+    const name = `ak_test_${process.ppid}_backfill_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: adminUrl() });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    const db = new pg.Client({ connectionString: databaseUrl(name) });
+    try {
+      await db.connect();
+      for (const file of ['000001.sql', '000002.sql']) {
+        await db.query(await readFile(new URL(`../../db/migrations/${file}`, import.meta.url), 'utf8'));
+      }
+      await db.query(`INSERT INTO identities (id, kind, handle) VALUES ('agt_1', 'pseudonymous', 'old')`);
+      await db.query(`INSERT INTO problems VALUES ('prb_1', 'agt_1', 1, 'open', now(), now())`);
+      await db.query(`INSERT INTO problem_revisions (problem_id, revision, title, body, product, error_literal, author_id, created_at)
+                      VALUES ('prb_1', 1, 'Old problem', 'b', 'p', 'ENOSPC', 'agt_1', now())`);
+      await db.query(`INSERT INTO solutions VALUES ('sol_1', 'prb_1', 'agt_1', 1, 'active', now(), now())`);
+      await db.query(`INSERT INTO solution_revisions VALUES ('sol_1', 1, 'Raise the watcher limit', null, null, 'agt_1', now())`);
+      await db.query(`INSERT INTO outcomes VALUES ('out_1', 'sol_1', 1, 'agt_1', 'worked', null, '{}', now())`);
+      await db.query(`INSERT INTO discussions (id, author_id, title, body, created_at, updated_at)
+                      VALUES ('dsc_1', 'agt_1', 'Old talk', 'b', now(), now())`);
+      await db.query(await readFile(new URL('../../db/migrations/000003.sql', import.meta.url), 'utf8'));
+      const r = await db.query('SELECT id, worked FROM search_documents ORDER BY id');
+      expect(r.rows).toEqual([{ id: 'dsc_1', worked: 0 }, { id: 'prb_1', worked: 1 }, { id: 'sol_1', worked: 1 }]);
+    } finally {
+      await db.end();
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * Search quality, measured: the evaluation set (eval-cases.ts and the
+ * public literals of eval-cases-public.ts, with generated machine variants
+ * and substrings) among near misses and 1,000 generated records.
+ * `npm run eval:search` prints the same measures with more noise, held-out
+ * and tuning apart (README, Search).
+ *
+ * Thresholds sit a few cases below what is measured, so a tie broken the
+ * other way does not fail the suite, while a broken piece does: without
+ * normalization the variants fall far below 90% (most differ in paths,
+ * ports or ids), without the trigram path the truncated queries do, and
+ * without full text the paraphrases find nothing at all.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type pg from 'pg';
+import { SEARCH_Q_MAX_CHARS } from '../../core/schemas/search-params.ts';
+import { createPool } from '../../db/pool.ts';
+import { EVAL_KINDS, evaluateSearch, evaluationQueries, formatEvalReport, seedEvaluation, splitOf, type EvalReport } from '../../bench/lib/search-evaluation.ts';
+import { machineVariants } from '../../bench/lib/eval-variants.ts';
+import { PUBLIC_CASES } from './eval-cases-public.ts';
+import { cloneDatabase } from '../helpers/database.ts';
+import { EVAL_CASES } from './eval-cases.ts';
+
+let database: Awaited<ReturnType<typeof cloneDatabase>>;
+let pool: pg.Pool;
+let report: EvalReport;
+
+beforeAll(async () => {
+  database = await cloneDatabase(inject('templateDatabase'));
+  pool = createPool(database.url, 4);
+  report = await evaluateSearch(pool, await seedEvaluation(pool, 1000), 1000);
+  console.log(formatEvalReport(report));
+}, 300_000);
+afterAll(async () => {
+  await pool.end();
+  await database.drop();
+});
+
+describe('the evaluation set', () => {
+  it('has at least 80 literals across ecosystems, 30 of them public with their address, each with a symptom query, all within the q limit', () => {
+    expect(EVAL_CASES.length + PUBLIC_CASES.length).toBeGreaterThanOrEqual(80);
+    expect(PUBLIC_CASES.length).toBeGreaterThanOrEqual(30);
+    for (const c of PUBLIC_CASES) expect(c.source, c.id).toMatch(/^https:\/\/\S+$/);
+    expect(new Set([...EVAL_CASES, ...PUBLIC_CASES].map((c) => c.ecosystem)).size).toBeGreaterThanOrEqual(12);
+    const queries = evaluationQueries();
+    for (const q of queries) expect(q.q.length, q.caseId).toBeLessThanOrEqual(SEARCH_Q_MAX_CHARS);
+    for (const kind of EVAL_KINDS) expect(queries.filter((q) => q.kind === kind).length, kind).toBeGreaterThan(50);
+  });
+
+  it('holds out a fixed third of the cases, decided by the case id alone', () => {
+    const ids = [...EVAL_CASES, ...PUBLIC_CASES].map((c) => c.id);
+    const heldOut = ids.filter((id) => splitOf(id) === 'heldout').length / ids.length;
+    expect(heldOut).toBeGreaterThan(0.25);
+    expect(heldOut).toBeLessThan(0.42);
+    expect(ids.map(splitOf)).toEqual(ids.map(splitOf));
+  });
+
+  it('makes machine variants that differ from the literal but keep well-known ports', () => {
+    const literal = 'Error: connect ECONNREFUSED 10.0.3.7:5432\n    at TCPConnectWrap.afterConnect [as oncomplete] (/home/ci/app/node_modules/pg/lib/client.js:132:17)';
+    const [a, b] = machineVariants(literal, 'seed');
+    expect(a).not.toBe(literal);
+    expect(b).not.toBe(literal);
+    expect(a).toContain(':5432');
+    expect(b).toMatch(/C:\\Users\\/);
+  });
+});
+
+describe('search recall (mode auto, 1,000 noise records)', () => {
+  it.each(['heldout', 'tuning'] as const)('%s: finds the record within 7 for 95% of all queries, and first for 90%', (split) => {
+    expect(report.recall[split].all.at7).toBeGreaterThanOrEqual(0.95);
+    expect(report.recall[split].all.at1).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it.each(EVAL_KINDS)('finds the record within 7 for 90% of %s queries in each split', (kind) => {
+    expect(report.recall.heldout[kind].at7).toBeGreaterThanOrEqual(0.9);
+    expect(report.recall.tuning[kind].at7).toBeGreaterThanOrEqual(0.9);
+  });
+});

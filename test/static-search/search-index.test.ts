@@ -1,0 +1,266 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SEARCH_INDEX_JOB, SEARCH_INDEX_QUEUE } from '../../core/queue-contract.ts';
+import { redisConnectionOptions } from '../../infra/redis.ts';
+import { countUnrenderedChanges } from '../../db/queries/changes.ts';
+import { searchIndexJobOptions, type SearchIndexRun } from '../../static-search/indexer.ts';
+import { notePendingRecords } from '../../static-search/tiers.ts';
+import { admit, errorOf, eventually, problemBody, send, type Agent } from '../helpers/client.ts';
+import { searchPublished } from '../helpers/pagefind.ts';
+import { startStack, type Stack } from '../helpers/stack.ts';
+
+let stack: Stack;
+let agent: Agent;
+let queue: Queue;
+let redis: Redis;
+
+beforeAll(async () => {
+  stack = await startStack({ SEARCH_INDEX_DELAY_MS: '200' });
+  queue = new Queue(SEARCH_INDEX_QUEUE, { connection: redisConnectionOptions(stack.config.REDIS_URL!), prefix: stack.config.QUEUE_PREFIX });
+  redis = new Redis(stack.config.REDIS_URL!);
+  agent = await admit(stack.base);
+  await settled();
+});
+afterAll(async () => {
+  redis?.disconnect();
+  await queue?.close();
+  await stack?.close();
+});
+
+const dir = () => stack.config.PROJECTIONS_DIR;
+const exists = (file: string) => readFile(path.join(dir(), file)).then(() => true, () => false);
+/** A word no other record contains (Pagefind indexes letters and digits as one word). */
+const uniqueWord = (stem: string) => `${stem}${randomBytes(4).toString('hex').replace(/[0-9]/g, (d) => 'ghijklmnop'[Number(d)]!)}`;
+
+/** Every completed run, read from the queue's event stream: written atomically with each completion. */
+async function completedRuns(q: Queue = queue): Promise<SearchIndexRun[]> {
+  const entries = await redis.xrange(q.keys.events!, '-', '+');
+  return entries.flatMap(([, fields]) => {
+    const event = Object.fromEntries(Array.from({ length: fields.length / 2 }, (_, i) => [fields[2 * i], fields[2 * i + 1]]));
+    return event.event === 'completed' ? [JSON.parse(event.returnvalue!) as SearchIndexRun] : [];
+  });
+}
+
+/** Waits until nothing is waiting, delayed or running in the index queue, and an index is published. */
+async function settled(q: Queue = queue): Promise<void> {
+  await eventually(async () => {
+    const counts = await q.getJobCounts('waiting', 'delayed', 'active', 'prioritized');
+    return Object.values(counts).every((n) => n === 0) && (q !== queue || (await exists('pagefind/pagefind-entry.json')));
+  }, 20_000);
+}
+
+async function createProblem(word: string): Promise<string> {
+  const res = await send(stack.base, agent, 'POST', '/api/problems', problemBody({ title: `Failure mentioning ${word}`, body: `The log says ${word} twice.` }));
+  expect(res.status).toBe(201);
+  return res.body.resource.id;
+}
+
+describe('search index batching', () => {
+  it('indexes a burst of writes in one run, and that run has the last write', async () => {
+    await settled();
+    await queue.pause();
+    const before = (await completedRuns()).length;
+    const words = Array.from({ length: 8 }, (_, i) => uniqueWord(`burst${'abcdefgh'[i]}`));
+    const ids = await Promise.all(words.map(createProblem));
+    await eventually(async () => (await countUnrenderedChanges(stack.pool)) === 0);
+    for (const id of ids) expect(await exists(`problems/${id}.html`)).toBe(true);
+
+    // Eight writes, several render passes, each asking for a re-index: one job.
+    const counts = await queue.getJobCounts('waiting', 'delayed', 'active', 'prioritized');
+    expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(1);
+
+    await queue.resume();
+    await settled();
+    const runs = (await completedRuns()).slice(before);
+    expect(runs).toHaveLength(1);
+    expect(runs[0]!.pages).toBeGreaterThanOrEqual(ids.length);
+    for (const [i, word] of words.entries()) {
+      expect(await searchPublished(stack.base, dir(), word)).toEqual([`/problems/${ids[i]}`]);
+    }
+  });
+
+  it('never misses the last of writes that keep arriving while runs are under way', async () => {
+    await settled();
+    const words: string[] = [];
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      words.push(uniqueWord(`stream${'abcdef'[i]}`));
+      ids.push(await createProblem(words[i]!));
+      await eventually(() => exists(`problems/${ids[i]}.html`));
+    }
+    await settled();
+    expect(await searchPublished(stack.base, dir(), words.at(-1)!)).toEqual([`/problems/${ids.at(-1)}`]);
+    for (const [i, word] of words.entries()) expect(await searchPublished(stack.base, dir(), word)).toEqual([`/problems/${ids[i]}`]);
+  });
+});
+
+/** Asks for a compaction (what a full rebuild notes) and waits for the new base. */
+async function compact(): Promise<void> {
+  await settled();
+  await notePendingRecords(dir(), 'all');
+  await queue.add(SEARCH_INDEX_JOB, {}, searchIndexJobOptions(0));
+  await settled();
+}
+
+async function editProblem(id: string, revision: number, word: string): Promise<void> {
+  const res = await send(stack.base, agent, 'PATCH', `/api/problems/${id}`, {
+    base_revision: revision, title: `Failure mentioning ${word}`, body: `The log now says ${word}.`,
+  });
+  expect(res.status).toBe(201);
+}
+
+describe('two tiers', () => {
+  it('indexes a write into the recent tier only: the run reads the pages written since the base, not every page', async () => {
+    await compact();
+    const base = JSON.parse(await readFile(path.join(dir(), '.pagefind-tiers.json'), 'utf8'));
+    expect(base.recent).toEqual([]);
+    const before = (await completedRuns()).length;
+    const word = uniqueWord('recenttier');
+    const id = await createProblem(word);
+    await eventually(async () => (await countUnrenderedChanges(stack.pool)) === 0);
+    await settled();
+    const runs = (await completedRuns()).slice(before);
+    expect(runs.at(-1)).toMatchObject({ tier: 'recent' });
+    // The new problem and its author's page changed; only the problem has a page in the index.
+    expect(runs.at(-1)!.pages).toBe(1);
+    expect(await searchPublished(stack.base, dir(), word)).toEqual([`/problems/${id}`]);
+    const manifest = await (await fetch(`${stack.base}/pagefind/tiers.json`)).json();
+    expect(manifest).toMatchObject({ recent: true });
+  });
+
+  it('finds an edited record by its new words and no longer by the old ones its base copy still holds', async () => {
+    const [oldWord, newWord] = [uniqueWord('beforeedit'), uniqueWord('afteredit')];
+    const id = await createProblem(oldWord);
+    await eventually(async () => (await countUnrenderedChanges(stack.pool)) === 0);
+    await compact();
+    expect(await searchPublished(stack.base, dir(), oldWord)).toEqual([`/problems/${id}`]);
+    await editProblem(id, 1, newWord);
+    await eventually(async () => (await countUnrenderedChanges(stack.pool)) === 0);
+    await settled();
+    expect(await searchPublished(stack.base, dir(), newWord)).toEqual([`/problems/${id}`]);
+    expect(await searchPublished(stack.base, dir(), oldWord)).toEqual([]);
+    // A word both versions hold finds the record once.
+    expect(await searchPublished(stack.base, dir(), 'mentioning')).toEqual(expect.arrayContaining([`/problems/${id}`]));
+    const all = await searchPublished(stack.base, dir(), 'mentioning');
+    expect(all.filter((url) => url === `/problems/${id}`)).toHaveLength(1);
+  });
+
+  it('compacts into a new base that holds every page, and empties the recent tier', async () => {
+    const word = uniqueWord('compacted');
+    const id = await createProblem(word);
+    await eventually(async () => (await countUnrenderedChanges(stack.pool)) === 0);
+    await settled();
+    const before = (await completedRuns()).length;
+    await compact();
+    expect((await completedRuns()).slice(before).at(-1)).toMatchObject({ tier: 'base' });
+    expect(await (await fetch(`${stack.base}/pagefind/tiers.json`)).json()).toMatchObject({ recent: false, superseded: [] });
+    expect(await searchPublished(stack.base, dir(), word)).toEqual([`/problems/${id}`]);
+  });
+});
+
+describe('index request options (real BullMQ, a processor the test holds open)', () => {
+  it('turn any number of requests during a run into exactly one more run, carrying the last request', async () => {
+    const connection = redisConnectionOptions(stack.config.REDIS_URL!);
+    const prefix = stack.config.QUEUE_PREFIX;
+    const name = `semantics-${randomUUID()}`;
+    const q = new Queue(name, { connection, prefix });
+    const seen: number[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const worker = new Worker(name, async (job) => {
+      seen.push(job.data.n);
+      if (seen.length === 1) await held;
+      return {};
+    }, { connection, prefix });
+    try {
+      const options = searchIndexJobOptions(100);
+      for (let n = 0; n < 3; n++) await q.add('rebuild', { n }, options);
+      await eventually(async () => (await q.getActiveCount()) === 1);
+      for (let n = 3; n < 8; n++) await q.add('rebuild', { n }, options);
+      // Nothing queued beside the active run: the requests wait inside BullMQ for it to finish.
+      expect(await q.getJobCounts('waiting', 'delayed', 'active')).toEqual({ waiting: 0, delayed: 0, active: 1 });
+      release();
+      await eventually(async () => seen.length === 2);
+      await settled(q);
+      expect(seen).toEqual([0, 7]);
+      expect(await completedRuns(q)).toHaveLength(2);
+    } finally {
+      release();
+      await worker.close();
+      await q.obliterate({ force: true });
+      await q.close();
+    }
+  });
+});
+
+describe('the published bundle', () => {
+  async function publishedFiles(): Promise<string[]> {
+    const root = path.join(dir(), 'pagefind');
+    const entries = await readdir(root, { recursive: true, withFileTypes: true });
+    return entries.filter((e) => e.isFile()).map((e) => path.relative(root, path.join(e.parentPath, e.name)));
+  }
+
+  it('holds the current and the previous generation only, and none of the prebuilt UIs', async () => {
+    await createProblem(uniqueWord('generation'));
+    await eventually(async () => (await countUnrenderedChanges(stack.pool)) === 0);
+    await compact();
+    const current: string[] = JSON.parse(await readFile(path.join(dir(), '.pagefind-generation.json'), 'utf8'));
+    // The base's own files: the recent tier and the tier manifest live beside them.
+    const files = (await publishedFiles()).filter((f) => !f.startsWith('recent/') && f !== 'tiers.json');
+    expect(files).toEqual(expect.arrayContaining(current));
+    const stale = files.filter((f) => !current.includes(f));
+    // Older chunks are kept one generation for searches already under way, then deleted.
+    expect(stale.every((f) => /\.pf_[a-z]+$/.test(f))).toBe(true);
+    expect(files.filter((f) => f.endsWith('.pf_meta')).length).toBeLessThanOrEqual(2);
+    expect(files.some((f) => /pagefind-(ui|modular-ui|component-ui|highlight)\./.test(f))).toBe(false);
+  });
+
+  it.each([
+    ['pagefind.js', 'text/javascript; charset=utf-8', /max-age=30/],
+    ['pagefind-worker.js', 'text/javascript; charset=utf-8', /max-age=30/],
+    ['pagefind-entry.json', 'application/json', /^no-cache$/],
+    ['tiers.json', 'application/json', /^no-cache$/],
+    ['wasm.en.pagefind', 'application/octet-stream', /max-age=30/],
+  ])('serves %s with its media type, cache policy, ETag, 304 and HEAD', async (file, type, cache) => {
+    const res = await fetch(`${stack.base}/pagefind/${file}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe(type);
+    expect(res.headers.get('cache-control')).toMatch(cache);
+    const body = Buffer.from(await res.arrayBuffer());
+    expect(body.equals(await readFile(path.join(dir(), 'pagefind', file)))).toBe(true);
+    const etag = res.headers.get('etag')!;
+    expect((await fetch(`${stack.base}/pagefind/${file}`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    // Lengths of the bytes read: uncompressed (test/api/compression.test.ts covers encodings).
+    const head = await fetch(`${stack.base}/pagefind/${file}`, { method: 'HEAD', headers: { 'accept-encoding': 'identity' } });
+    expect(head.headers.get('content-length')).toBe(String(body.length));
+  });
+
+  it('serves content-named chunks as immutable', async () => {
+    const meta = (await publishedFiles()).find((f) => f.endsWith('.pf_meta'))!;
+    const res = await fetch(`${stack.base}/pagefind/${meta}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toContain('immutable');
+  });
+
+  it.each([
+    ['/pagefind/nothing.js'],
+    ['/pagefind/../.pagefind-generation.json'],
+    ['/pagefind/%2e%2e/.pagefind-generation.json'],
+    ['/pagefind/pagefind-ui.js'],
+  ])('answers %s with 404 not_found', async (p) => {
+    const res = await fetch(stack.base + p);
+    expect(res.status).toBe(404);
+    expect(errorOf(await res.json()).code).toBe('not_found');
+  });
+
+  it('answers OPTIONS with 204 and 405 to writes', async () => {
+    const options = await fetch(`${stack.base}/pagefind/pagefind.js`, { method: 'OPTIONS' });
+    expect(options.status).toBe(204);
+    expect(options.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expect((await fetch(`${stack.base}/pagefind/pagefind.js`, { method: 'POST' })).status).toBe(405);
+  });
+});
