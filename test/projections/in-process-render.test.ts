@@ -2,10 +2,10 @@
  * The in-process render (a view from the read model; JSON and Markdown as
  * pure functions of it; HTML by the built site's renderPage) gives, for a
  * fixed set of records that stresses escaping, exactly the bytes in
- * test/fixtures/projections. Those were written by the HTTP-hop render this
- * replaced (pages that queried the database themselves, behind a loopback
- * server), and commit 6b31845 showed both renders byte-identical on them
- * before that path was removed.
+ * test/fixtures/projections. Those were first written by the HTTP-hop render
+ * this replaced (pages that queried the database themselves, behind a
+ * loopback server), and both renders were byte-identical on them before that
+ * path was removed; a deliberate template change rewrites them since.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
