@@ -1,7 +1,7 @@
 /**
  * Which encoding to send (`Accept-Encoding`, read by negotiator like every
  * other header here). The projection reader uses it to pick the worker's
- * precompressed sibling (worker/render/precompress.ts).
+ * precompressed sibling (projections/precompress.ts).
  */
 import Negotiator from 'negotiator';
 import type { Context } from 'hono';

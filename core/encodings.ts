@@ -31,8 +31,22 @@ export function encode(bytes: Uint8Array, encoding: Encoding, quality: 'static' 
     params: {
       [constants.BROTLI_PARAM_QUALITY]: quality === 'static' ? 9 : 4,
       [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
+      [constants.BROTLI_PARAM_LGWIN]: brotliWindowBits(bytes.byteLength),
     },
   });
+}
+
+/**
+ * The smallest Brotli window that holds the whole input. Brotli's default
+ * window (4 MiB) makes every call allocate and clear buffers sized for it:
+ * for a page of a few KiB that was 95% of the cost of quality 9 (7.3 ms
+ * against 0.4 ms per projection file, measured on this repo's rebuild
+ * output), with the same compressed size, since a window larger than the
+ * input finds no more matches. A window of 2^bits holds 2^bits - 16 bytes.
+ */
+function brotliWindowBits(byteLength: number): number {
+  const { BROTLI_MIN_WINDOW_BITS: min, BROTLI_MAX_WINDOW_BITS: max } = constants;
+  return Math.min(max, Math.max(min, Math.ceil(Math.log2(byteLength + 16))));
 }
 
 /** The ETag of an encoding derived from the identity's, for answers compressed per request. */

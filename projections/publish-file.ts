@@ -3,8 +3,14 @@
  * sees half a file) and stamps each with its content-derived mtime (see
  * core/etag.ts). Unchanged bytes are left alone, so a full rebuild rewrites
  * only what changed.
+ *
+ * The work is synchronous file calls: each is one system call made where it
+ * is called, where the promise API makes a round trip through libuv's thread
+ * pool per call (open, write, utimes, close, rename are five). A rebuild runs
+ * these in worker threads (publish-pool.ts); the async wrappers below keep the
+ * old signatures for the worker's few files per write.
  */
-import { mkdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
+import { closeSync, futimesSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { contentMtime } from '../core/etag.ts';
@@ -12,26 +18,70 @@ import { pathInside } from './safe-path.ts';
 
 export type WriteResult = 'written' | 'unchanged';
 
-export async function writeProjectionFile(dir: string, relative: string, bytes: Buffer): Promise<WriteResult> {
+/** True when `file` holds exactly `bytes` (its size is checked first, so most changed files are never read). */
+export function holdsBytes(file: string, bytes: Uint8Array): boolean {
+  const stat = statSync(file, { throwIfNoEntry: false });
+  return !!stat && stat.size === bytes.byteLength && readFileSync(file).equals(bytes);
+}
+
+/** Writes `bytes` to `target` through a temp file beside it, stamped before the rename. */
+function writeAtomicSync(target: string, bytes: Uint8Array, mtime: number): void {
+  const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+  let fd: number;
+  try {
+    fd = openSync(temp, 'w');
+  } catch (error) {
+    // The folder is made on first use only, not checked before every file.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    mkdirSync(path.dirname(target), { recursive: true });
+    fd = openSync(temp, 'w');
+  }
+  try {
+    try {
+      writeFileSync(fd, bytes);
+      futimesSync(fd, mtime, mtime);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, target);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * Writes `relative` unless it already holds `bytes` (then only its stamp is
+ * made right, in case something touched the file). `same` skips the check
+ * when the caller has just made it.
+ */
+export function writeProjectionFileSync(dir: string, relative: string, bytes: Uint8Array, same?: boolean): WriteResult {
   const target = pathInside(dir, relative);
-  const existing = await readFile(target).catch(() => null);
   const mtime = contentMtime(bytes);
-  if (existing && existing.equals(bytes)) {
-    // Keep the stamp right even if something touched the file.
-    await utimes(target, mtime, mtime);
+  if (same ?? holdsBytes(target, bytes)) {
+    utimesSync(target, mtime, mtime);
     return 'unchanged';
   }
-  await mkdir(path.dirname(target), { recursive: true });
-  const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(temp, bytes);
-  await utimes(temp, mtime, mtime);
-  await rename(temp, target);
+  writeAtomicSync(target, bytes, mtime);
   return 'written';
 }
 
-export async function removeProjectionFile(dir: string, relative: string): Promise<boolean> {
+/** Removes `relative`; true when it existed. */
+export function removeProjectionFileSync(dir: string, relative: string): boolean {
   const target = pathInside(dir, relative);
-  const existed = await readFile(target).then(() => true, () => false);
-  await rm(target, { force: true });
-  return existed;
+  try {
+    unlinkSync(target);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+}
+
+export async function writeProjectionFile(dir: string, relative: string, bytes: Buffer): Promise<WriteResult> {
+  return writeProjectionFileSync(dir, relative, bytes);
+}
+
+export async function removeProjectionFile(dir: string, relative: string): Promise<boolean> {
+  return removeProjectionFileSync(dir, relative);
 }

@@ -16,6 +16,7 @@ import { listAllSolutionIds } from '../../db/queries/solutions.ts';
 import { pathInside } from '../../projections/safe-path.ts';
 import { emptyCounts, renderRecords, type RenderCounts } from '../render/render-record.ts';
 import { notePendingRecords } from '../../static-search/tiers.ts';
+import { createThreadedWriter } from '../../projections/publish-pool.ts';
 
 export interface RebuildProgress {
   done: number;
@@ -48,11 +49,19 @@ export async function rebuildAll(
 export const REBUILD_BATCH = 500;
 
 /**
+ * Batches under way at once: while one batch's files are compressed and
+ * written (in the writer threads), the next one's views are read and
+ * rendered, so neither the database round trips nor the threads wait.
+ */
+const BATCHES_IN_FLIGHT = 2;
+
+/**
  * Renders the target's records in batches of REBUILD_BATCH (each under its
  * records' locks, as incremental renders take them, so a rebuild never
- * overwrites a newer render with an older read). A full rebuild also removes
- * projections of records that no longer exist; a targeted one removes a
- * missing record's.
+ * overwrites a newer render with an older read). The files are compressed
+ * and written by worker threads (projections/publish-pool.ts). A full
+ * rebuild also removes projections of records that no longer exist; a
+ * targeted one removes a missing record's.
  */
 export async function rebuild(
   pool: pg.Pool, html: HtmlRenderer, dir: string, target: RebuildTarget, onProgress: (p: RebuildProgress) => void = () => {},
@@ -61,10 +70,22 @@ export async function rebuild(
   const records = target.type && !target.id ? all.filter((r) => r.type === target.type) : all;
   const counts = emptyCounts();
   onProgress({ done: 0, total: records.length });
-  for (let start = 0; start < records.length; start += REBUILD_BATCH) {
-    const batch = records.slice(start, start + REBUILD_BATCH);
-    await renderRecords(pool, html, dir, batch, counts);
-    onProgress({ done: start + batch.length, total: records.length });
+  const writer = createThreadedWriter();
+  try {
+    let next = 0;
+    let done = 0;
+    const lane = async () => {
+      for (let start = next; start < records.length; start = next) {
+        next += REBUILD_BATCH;
+        const batch = records.slice(start, start + REBUILD_BATCH);
+        await renderRecords(pool, html, dir, batch, counts, writer);
+        done += batch.length;
+        onProgress({ done, total: records.length });
+      }
+    };
+    await Promise.all(Array.from({ length: BATCHES_IN_FLIGHT }, lane));
+  } finally {
+    await writer.close();
   }
   if (!target.type && !target.id) counts.removed += await removeOrphans(dir, new Set(records.map((r) => r.id)));
   // The static search re-indexes what changed: one record, or (any wider rebuild) a new base.

@@ -9,7 +9,7 @@ import type { RecordView } from '../../core/schemas/views.ts';
 import type { RecordRef } from '../../core/types.ts';
 import { FORMATS, MEDIA_TYPE, projectionFile } from '../../projections/files.ts';
 import type { HtmlRenderer } from '../../projections/html.ts';
-import { removeProjectionWithSiblings, writeProjectionWithSiblings } from './precompress.ts';
+import { inlineWriter, type ProjectionWriter } from '../../projections/publish-pool.ts';
 import { renderProjections } from '../../projections/render.ts';
 import { loadViews } from '../../read-model/record-view.ts';
 import { withRecordLocks } from './record-lock.ts';
@@ -22,36 +22,41 @@ export interface RenderCounts {
 
 export const emptyCounts = (): RenderCounts => ({ written: 0, unchanged: 0, removed: 0 });
 
-/** Records rendered at once: enough to keep the file system busy while the next page renders. */
-const RENDERS_IN_FLIGHT = 8;
+/**
+ * Records rendered at once: enough that a rebuild's writer threads always
+ * have files queued while the main thread renders the next records.
+ */
+const RENDERS_IN_FLIGHT = 32;
 
 /** Writes the projections of `view`, or removes `ref`'s files when the view is null (the record is gone). */
 export async function publishView(
-  html: HtmlRenderer, dir: string, ref: RecordRef, view: RecordView | null, counts = emptyCounts(),
+  html: HtmlRenderer, dir: string, ref: RecordRef, view: RecordView | null, counts = emptyCounts(), writer: ProjectionWriter = inlineWriter,
 ): Promise<RenderCounts> {
   if (!view) {
-    for (const format of FORMATS) if (await removeProjectionWithSiblings(dir, projectionFile(ref, format))) counts.removed++;
+    const removed = await Promise.all(FORMATS.map((format) => writer.remove(dir, projectionFile(ref, format))));
+    counts.removed += removed.filter(Boolean).length;
     return counts;
   }
   const rendered = await renderProjections(html, view);
-  const results = await Promise.all(FORMATS.map((format) => writeProjectionWithSiblings(dir, projectionFile(ref, format), rendered[format], MEDIA_TYPE[format])));
+  const results = await Promise.all(FORMATS.map((format) => writer.write(dir, projectionFile(ref, format), rendered[format], MEDIA_TYPE[format])));
   for (const result of results) counts[result]++;
   return counts;
 }
 
 /**
  * Renders `refs` (one batch: all their views are held at once) under their
- * record locks, from one batched read of their current state.
+ * record locks, from one batched read of their current state. `writer` is
+ * where the files are compressed and written (a rebuild passes its threads).
  */
 export async function renderRecords(
-  pool: pg.Pool, html: HtmlRenderer, dir: string, refs: RecordRef[], counts = emptyCounts(),
+  pool: pg.Pool, html: HtmlRenderer, dir: string, refs: RecordRef[], counts = emptyCounts(), writer: ProjectionWriter = inlineWriter,
 ): Promise<RenderCounts> {
   if (refs.length === 0) return counts;
   return withRecordLocks(pool, refs.map((r) => r.id), async () => {
     const views = await loadViews(pool, refs);
     let next = 0;
     const lane = async () => {
-      for (let i = next++; i < refs.length; i = next++) await publishView(html, dir, refs[i]!, views[i]!, counts);
+      for (let i = next++; i < refs.length; i = next++) await publishView(html, dir, refs[i]!, views[i]!, counts, writer);
     };
     await Promise.all(Array.from({ length: Math.min(RENDERS_IN_FLIGHT, refs.length) }, lane));
     return counts;

@@ -1,0 +1,37 @@
+/**
+ * Projection files with precompressed siblings (`x.json.br`, `x.json.gz`), so
+ * that nginx (`gzip_static`) and the service send compressed bytes without
+ * compressing per request. Siblings are written like the file itself
+ * (atomic, content-stamped mtime), so each encoding's ETag is strong and its
+ * own, and before it: whoever sees the new file also finds its new siblings.
+ * Synchronous, as publish-file.ts says why; publish-pool.ts runs these in
+ * worker threads or inline.
+ */
+import { existsSync } from 'node:fs';
+import { ENCODING_SUFFIX, ENCODINGS, encode, isCompressible } from '../core/encodings.ts';
+import { holdsBytes, removeProjectionFileSync, writeProjectionFileSync, type WriteResult } from './publish-file.ts';
+import { pathInside } from './safe-path.ts';
+
+/** Writes `relative` and its compressed siblings; unchanged bytes cost no compression. */
+export function writeProjectionWithSiblings(dir: string, relative: string, bytes: Uint8Array, contentType: string): WriteResult {
+  const compressible = isCompressible(contentType, bytes.byteLength);
+  const same = holdsBytes(pathInside(dir, relative), bytes);
+  const siblingsCurrent = same
+    && ENCODINGS.every((encoding) => existsSync(pathInside(dir, relative + ENCODING_SUFFIX[encoding])) === compressible);
+  if (!siblingsCurrent) {
+    for (const encoding of ENCODINGS) {
+      const sibling = relative + ENCODING_SUFFIX[encoding];
+      // New bytes give new siblings: they are written without reading the old ones first.
+      if (compressible) writeProjectionFileSync(dir, sibling, encode(bytes, encoding, 'static'), same ? undefined : false);
+      else removeProjectionFileSync(dir, sibling);
+    }
+  }
+  return writeProjectionFileSync(dir, relative, bytes, same);
+}
+
+/** Removes `relative` and its siblings; true when the file itself existed. */
+export function removeProjectionWithSiblings(dir: string, relative: string): boolean {
+  const existed = removeProjectionFileSync(dir, relative);
+  for (const encoding of ENCODINGS) removeProjectionFileSync(dir, relative + ENCODING_SUFFIX[encoding]);
+  return existed;
+}
