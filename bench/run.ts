@@ -20,10 +20,11 @@ import { staticReads } from './static-reads.ts';
 import { writeThroughput } from './write-throughput.ts';
 import { embeddedWrites } from './embedded-writes.ts';
 import { pagefindVisibility } from './pagefind-visibility.ts';
+import { staticSearchTiers } from './static-search-tiers.ts';
 import { writeVisibility } from './write-visibility.ts';
 
 /** Every bench, in the order they run. */
-export const BENCHES: Bench[] = [staticReads, writeThroughput, embeddedWrites, writeVisibility, pagefindVisibility, rebuildBench];
+export const BENCHES: Bench[] = [staticReads, writeThroughput, embeddedWrites, writeVisibility, pagefindVisibility, staticSearchTiers, rebuildBench];
 
 /** How far past its budget a bench may run before the whole run is stopped. */
 const GRACE_SECONDS = 30;
