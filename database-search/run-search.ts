@@ -26,7 +26,7 @@ import { minimumTerms, nearlyAllTermsQuery, prefilterQuery } from './keyword-que
 import { redactText } from '../core/redact-secrets.ts';
 import { keyWords, RANKING_WEIGHTS, signatureOf } from './ranking.ts';
 import { keyHash, normalizeLiteral, queryKeys } from './normalize.ts';
-import { wholeWordPairs } from './substring-query.ts';
+import { pairKeys } from './substring-query.ts';
 
 export interface SearchCandidate {
   type: DocumentType;
@@ -124,7 +124,7 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
       wholeKey: keyHash(normalized),
       pattern: likePattern(normalized),
       needle: normalized,
-      pairs: wholeWordPairs(normalized),
+      pairs: pairKeys(normalized),
       terms,
       prefilter: prefilterQuery(terms),
       minTerms: minimumTerms(terms.length),

@@ -49,7 +49,7 @@ export interface MatchQuery {
   pattern: string | null;
   /** The normalized query itself, what a substring match contains. */
   needle: string;
-  /** Pairs of whole words of the query (database-search/substring-query.ts); empty: read the trigram index. */
+  /** The query's pair keys (database-search/substring-query.ts); empty: read the trigram index. */
   pairs: string[];
   /** The query's full-text terms (`findQueryTerms`), what coverage is the share of. */
   terms: string[];
@@ -172,11 +172,11 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery): Promi
     `WITH source AS MATERIALIZED (
        (SELECT d.id FROM search_documents d WHERE d.exact_keys && $7::text[] AND ${filtersOn('$25')} LIMIT $14::int)
        UNION
-       -- Substrings: through pairs of whole words when the query has any, checked with strpos (which the
-       -- trigram index cannot serve, so the planner reads the pairs' index alone); else through trigrams.
+       -- Substrings: through the query's pair keys when it has any, checked with strpos (which the
+       -- trigram index cannot serve, so the planner reads the keys' index alone); else through trigrams.
        (SELECT d.id FROM search_documents d
          WHERE $11::int >= 1 AND $9::text IS NOT NULL AND cardinality($27::text[]) > 0
-           AND d.bigrams @> $27::text[] AND strpos(d.text_norm, $28::text) > 0 AND ${filtersOn('$25')} LIMIT $14::int)
+           AND d.pair_keys @> $27::text[] AND strpos(d.text_norm, $28::text) > 0 AND ${filtersOn('$25')} LIMIT $14::int)
        UNION
        (SELECT d.id FROM search_documents d
          WHERE $11::int >= 1 AND $9::text IS NOT NULL AND cardinality($27::text[]) = 0
