@@ -49,7 +49,11 @@ export interface SearchResult {
   has_more: boolean;
   /** The mode requested (CONTRACT.md); each candidate's `match.kind` says what it matched by. */
   mode: SearchMode;
-  coverage: { total: number; by_type: Record<DocumentType, number>; modes_tried: MatchKind[] };
+  /**
+   * `total` counts the matches read; each candidate source stops at SEARCH_CANDIDATE_CAP rows and an
+   * empty query at NEWEST_COUNT_CAP, and `total_exact` is false when one did: `total` is then a lower bound.
+   */
+  coverage: { total: number; total_exact: boolean; by_type: Record<DocumentType, number>; modes_tried: MatchKind[] };
 }
 
 /**
@@ -159,6 +163,6 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
     limit: params.limit,
     has_more: offset + found.rows.length < found.total,
     mode: params.mode,
-    coverage: { total: found.total, by_type: found.byType, modes_tried: tried },
+    coverage: { total: found.total, total_exact: found.totalExact, by_type: found.byType, modes_tried: tried },
   };
 }
