@@ -6,6 +6,22 @@
  * variants and substrings are generated from the literal
  * (bench/lib/eval-variants.ts).
  */
+import { DATABASE_CASES, ELASTICSEARCH_DISK_CASES, MONGO_AUTH_CASES, MYSQL_SOCKET_CASES, POSTGRES_ROLE_CASES, REDIS_AUTH_CASES } from './eval-public/databases.ts';
+import { BROWSER_CASES } from './eval-public/browser.ts';
+import { CLOUD_CASES, TERRAFORM_LOCK_CASES } from './eval-public/cloud.ts';
+import { DOCKER_CASES, DOCKER_COPY_CASES, DOCKER_DAEMON_CASES } from './eval-public/docker.ts';
+import { GIT_CASES } from './eval-public/git.ts';
+import { GO_CASES } from './eval-public/go.ts';
+import { JAVA_CLASS_INIT_CASES } from './eval-public/java.ts';
+import { CRASHLOOP_CASES, HELM_CASES, IMAGE_PULL_CASES, KUBECTL_CONNECTION_CASES, KUBERNETES_CASES } from './eval-public/kubernetes.ts';
+import { NGINX_CASES } from './eval-public/nginx.ts';
+import { NODE_MODULE_CASES, NODE_OPENSSL_CASES, NPM_CASES } from './eval-public/npm.ts';
+import { LIBGL_CASES, PIP_NO_DISTRIBUTION_CASES, PYTHON_CASES, PYTHON_UNICODE_CASES } from './eval-public/python.ts';
+import { RUST_CASES, RUST_RESOLVE_CASES } from './eval-public/rust.ts';
+import { SSH_CASES } from './eval-public/ssh.ts';
+import { JAVA_PKIX_CASES, PYTHON_SSL_CASES, TLS_CASES } from './eval-public/tls.ts';
+import { TS2339_CASES } from './eval-public/typescript.ts';
+
 export interface PublicCase {
   id: string;
   /** Where the literal was posted. */
@@ -20,7 +36,8 @@ export interface PublicCase {
   symptom: string;
 }
 
-export const PUBLIC_CASES: PublicCase[] = [
+/** The first set, collected with the evaluation. */
+const FIRST_CASES: PublicCase[] = [
   {
     id: 'pub-node-redis-refused-legacy', source: 'https://github.com/vpdb/server/issues/177', ecosystem: 'node', product: 'node-redis',
     title: 'node_redis cannot reach Redis on startup',
@@ -309,4 +326,19 @@ export const PUBLIC_CASES: PublicCase[] = [
     solution: 'Retry the BlockingConnection with backoff, or wait for the broker healthcheck before starting.',
     symptom: 'pika blocking connection amqpconnectionerror docker compose',
   },
+];
+
+/** Every public case: the first set and the per-product files of eval-public/. */
+export const PUBLIC_CASES: PublicCase[] = [
+  ...FIRST_CASES,
+  ...DATABASE_CASES, ...POSTGRES_ROLE_CASES, ...DOCKER_CASES, ...GIT_CASES, ...KUBERNETES_CASES, ...NGINX_CASES,
+  ...NPM_CASES, ...NODE_MODULE_CASES, ...PYTHON_CASES, ...RUST_CASES, ...TLS_CASES,
+  ...DOCKER_DAEMON_CASES, ...KUBECTL_CONNECTION_CASES, ...JAVA_PKIX_CASES,
+  ...PIP_NO_DISTRIBUTION_CASES, ...GO_CASES, ...IMAGE_PULL_CASES,
+  ...MYSQL_SOCKET_CASES, ...PYTHON_SSL_CASES, ...CLOUD_CASES,
+  ...REDIS_AUTH_CASES, ...MONGO_AUTH_CASES, ...BROWSER_CASES,
+  ...LIBGL_CASES, ...HELM_CASES, ...JAVA_CLASS_INIT_CASES,
+  ...RUST_RESOLVE_CASES, ...TERRAFORM_LOCK_CASES, ...TS2339_CASES,
+  ...CRASHLOOP_CASES, ...PYTHON_UNICODE_CASES, ...SSH_CASES,
+  ...NODE_OPENSSL_CASES, ...DOCKER_COPY_CASES, ...ELASTICSEARCH_DISK_CASES,
 ];
