@@ -6,18 +6,20 @@
  * variants and substrings are generated from the literal
  * (bench/lib/eval-variants.ts).
  */
-import { DATABASE_CASES, ELASTICSEARCH_DISK_CASES, MONGO_AUTH_CASES, MYSQL_SOCKET_CASES, POSTGRES_ROLE_CASES, REDIS_AUTH_CASES } from './eval-public/databases.ts';
-import { BROWSER_CASES } from './eval-public/browser.ts';
-import { CLOUD_CASES, TERRAFORM_LOCK_CASES } from './eval-public/cloud.ts';
-import { DOCKER_CASES, DOCKER_COPY_CASES, DOCKER_DAEMON_CASES } from './eval-public/docker.ts';
-import { GIT_CASES } from './eval-public/git.ts';
-import { GO_CASES } from './eval-public/go.ts';
-import { JAVA_CLASS_INIT_CASES } from './eval-public/java.ts';
+import { DATABASE_CASES, ELASTICSEARCH_DISK_CASES, MONGO_AUTH_CASES, MYSQL_SOCKET_CASES, POSTGRES_PASSWORD_CASES, POSTGRES_ROLE_CASES, POSTGRES_UNDEFINED_TABLE_CASES, REDIS_AUTH_CASES } from './eval-public/databases.ts';
+import { BROWSER_CASES, CHROMIUM_LIBNSS_CASES } from './eval-public/browser.ts';
+import { CLOUD_CASES, CLOUD_LOGIN_CASES, TERRAFORM_LOCK_CASES } from './eval-public/cloud.ts';
+import { DOCKER_CASES, DOCKER_COPY_CASES, DOCKER_DAEMON_CASES, DOCKER_RATE_LIMIT_CASES, EXIT_137_CASES } from './eval-public/docker.ts';
+import { GIT_CASES, GITHUB_PASSWORD_CASES } from './eval-public/git.ts';
+import { GO_CASES, GO_PANIC_CASES, GO_PROXY_TIMEOUT_CASES } from './eval-public/go.ts';
+import { GRADLE_RESOLVE_CASES, JAVA_CLASS_INIT_CASES } from './eval-public/java.ts';
 import { CRASHLOOP_CASES, HELM_CASES, IMAGE_PULL_CASES, KUBECTL_CONNECTION_CASES, KUBERNETES_CASES } from './eval-public/kubernetes.ts';
 import { NGINX_CASES } from './eval-public/nginx.ts';
-import { NODE_MODULE_CASES, NODE_OPENSSL_CASES, NPM_CASES } from './eval-public/npm.ts';
-import { LIBGL_CASES, PIP_NO_DISTRIBUTION_CASES, PYTHON_CASES, PYTHON_UNICODE_CASES } from './eval-public/python.ts';
+import { NODE_LISTEN_EACCES_CASES, NODE_MODULE_CASES, NODE_OPENSSL_CASES, NPM_404_CASES, NPM_CASES } from './eval-public/npm.ts';
+import { EXTERNALLY_MANAGED_CASES, LIBGL_CASES, PIP_NO_DISTRIBUTION_CASES, PIP_TIMEOUT_CASES, PYTHON_BIND_CASES, PYTHON_CASES, PYTHON_UNICODE_CASES } from './eval-public/python.ts';
 import { RUST_CASES, RUST_RESOLVE_CASES } from './eval-public/rust.ts';
+import { APT_PUBKEY_CASES } from './eval-public/linux.ts';
+import { KAFKA_BROKER_CASES, RABBITMQ_AUTH_CASES } from './eval-public/messaging.ts';
 import { SSH_CASES } from './eval-public/ssh.ts';
 import { JAVA_PKIX_CASES, PYTHON_SSL_CASES, TLS_CASES } from './eval-public/tls.ts';
 import { TS2339_CASES } from './eval-public/typescript.ts';
@@ -341,4 +343,10 @@ export const PUBLIC_CASES: PublicCase[] = [
   ...RUST_RESOLVE_CASES, ...TERRAFORM_LOCK_CASES, ...TS2339_CASES,
   ...CRASHLOOP_CASES, ...PYTHON_UNICODE_CASES, ...SSH_CASES,
   ...NODE_OPENSSL_CASES, ...DOCKER_COPY_CASES, ...ELASTICSEARCH_DISK_CASES,
+  ...APT_PUBKEY_CASES, ...CHROMIUM_LIBNSS_CASES, ...NPM_404_CASES,
+  ...POSTGRES_PASSWORD_CASES, ...GRADLE_RESOLVE_CASES, ...GO_PANIC_CASES,
+  ...RABBITMQ_AUTH_CASES, ...KAFKA_BROKER_CASES, ...CLOUD_LOGIN_CASES,
+  ...EXIT_137_CASES, ...EXTERNALLY_MANAGED_CASES, ...NODE_LISTEN_EACCES_CASES,
+  ...POSTGRES_UNDEFINED_TABLE_CASES, ...PYTHON_BIND_CASES, ...GITHUB_PASSWORD_CASES,
+  ...GO_PROXY_TIMEOUT_CASES, ...PIP_TIMEOUT_CASES, ...DOCKER_RATE_LIMIT_CASES,
 ];

@@ -62,3 +62,39 @@ export const BROWSER_CASES: PublicCase[] = [
     symptom: 'pwa service worker fetch analytics ping blocked cors',
   },
 ];
+
+/** Headless Chromium missing libnss3, reached through different launchers. */
+export const CHROMIUM_LIBNSS_CASES: PublicCase[] = [
+  {
+    id: 'pub2-puppeteer-libnss3-tmp-chromium', source: 'https://github.com/geshan/js-renderer/issues/9', ecosystem: 'browser', product: 'puppeteer',
+    title: 'Puppeteer on a serverless host: /tmp/chromium cannot load libnss3.so',
+    literal: 'Error: Failed to launch the browser process!\n/tmp/chromium: error while loading shared libraries: libnss3.so: cannot open shared object file: No such file or directory\nTROUBLESHOOTING: https://github.com/puppeteer/puppeteer/blob/master/docs/troubleshooting.md',
+    body: 'The runtime image lacks the NSS libraries Chromium links against.',
+    solution: 'Use a Chromium build made for the platform (@sparticuz/chromium) or a runtime with libnss3.',
+    symptom: 'puppeteer serverless tmp chromium libnss3 missing',
+  },
+  {
+    id: 'pub2-rod-httpx-screenshot-libnss3', source: 'https://github.com/projectdiscovery/httpx/issues/1361', ecosystem: 'go', product: 'httpx',
+    title: 'httpx -ss: go-rod cannot launch its Chromium (libnss3 missing)',
+    literal: '[FTL] Could not create runner: [launcher] Failed to launch the browser, the doc might help https://go-rod.github.io/#/compatibility?id=os: /home/user/.cache/rod/browser/chromium-1131003/chrome: error while loading shared libraries: libnss3.so: cannot open shared object file: No such file or directory',
+    body: 'The screenshot mode downloads Chromium, but the host lacks the NSS library it needs.',
+    solution: 'sudo apt install libnss3 (and the other Chromium dependencies).',
+    symptom: 'httpx screenshot rod launcher failed chromium libnss3',
+  },
+  {
+    id: 'pub2-wwebjs-centos8-libnss3', source: 'https://github.com/wwebjs/whatsapp-web.js/issues/12777', ecosystem: 'browser', product: 'whatsapp-web.js',
+    title: 'whatsapp-web.js on CentOS 8: bundled Chromium misses libnss3',
+    literal: 'Error: Failed to launch the browser process!\n/home/sariful/whatsapp/files/node_modules/puppeteer/.local-chromium/linux-818858/chrome-linux/chrome: error while loading shared libraries: libnss3.so: cannot open shared object file: No such file or directory\n\n\nTROUBLESHOOTING: https://github.com/puppeteer/puppeteer/blob/main/docs/troubleshooting.md\n\n    at onClose (/home/sariful/whatsapp/files/node_modules/puppeteer/lib/cjs/puppeteer/node/BrowserRunner.js:193:20)',
+    body: 'Ubuntu had the libraries; the CentOS 8 server does not.',
+    solution: 'dnf install nss (plus the other libraries in the Puppeteer troubleshooting list).',
+    symptom: 'whatsapp web js centos 8 chrome shared libraries',
+  },
+  {
+    id: 'pub2-pptr-io-json-libnss3', source: 'https://github.com/choraria/pptr-io/issues/26', ecosystem: 'browser', product: 'puppeteer',
+    title: 'pptr.io clone returns a JSON error: browser process failed (libnss3)',
+    literal: '{"error":"Error: Failed to launch the browser process!\\n/tmp/chromium: error while loading shared libraries: libnss3.so: cannot open shared object file: No such file or directory\\n\\n\\nTROUBLESHOOTING: https://github.com/puppeteer/puppeteer/blob/main/docs/troubleshooting.md\\n"}',
+    body: 'The API returns the launch error serialized in JSON; the deployment runtime has no NSS library.',
+    solution: 'Deploy on a runtime with Chromium dependencies or use a serverless Chromium package.',
+    symptom: 'api json error failed to launch browser process libnss3',
+  },
+];

@@ -82,3 +82,22 @@ export const TERRAFORM_LOCK_CASES: PublicCase[] = [
     symptom: 'terraform state lock resource not found homelab',
   },
 ];
+
+export const CLOUD_LOGIN_CASES: PublicCase[] = [
+  {
+    id: 'pub2-gcloud-no-active-account-sudo', source: 'https://github.com/jacksegal/google-compute-snapshot/issues/33', ecosystem: 'gcp', product: 'gcloud',
+    title: 'Snapshot script under sudo: gcloud has no active account for root',
+    literal: 'ERROR: (gcloud.compute.disks.list) You do not currently have an active account selected.\nPlease run:\n\n  $ gcloud auth login',
+    body: 'gcloud credentials live per user; running the script with sudo uses root, which never logged in.',
+    solution: 'Run without sudo, or log in (or use the VM service account with the right scopes) as root.',
+    symptom: 'gcloud compute snapshot script sudo no active account',
+  },
+  {
+    id: 'pub2-terraform-azurecli-authorizer-az-login', source: 'https://github.com/elastic/cloudbeat/pull/2458', ecosystem: 'azure', product: 'terraform-azurerm',
+    title: 'Terraform azurerm in CI: AzureCli authorizer needs az login first',
+    literal: "Error: unable to build authorizer for Resource Manager API: could not configure AzureCli Authorizer: tenant ID was not specified and the default tenant ID could not be determined: obtaining tenant ID: obtaining account details: running Azure CLI: exit status 1: ERROR: Please run 'az login' to setup account.",
+    body: 'The workflow runs terraform before the az login step.',
+    solution: 'Run az login (or azure/login) before terraform, or configure a service principal for the provider.',
+    symptom: 'terraform azurerm azure cli authorizer tenant id az login ci',
+  },
+];

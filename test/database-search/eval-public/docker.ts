@@ -141,3 +141,91 @@ export const DOCKER_COPY_CASES: PublicCase[] = [
     symptom: 'telegram bot api docker build upstream cmakelists missing submodule',
   },
 ];
+
+/** Exit code 137 (SIGKILL, usually the OOM killer) as different tools report it. */
+export const EXIT_137_CASES: PublicCase[] = [
+  {
+    id: 'pub2-docker-inspect-exitcode-137-oomkilled-false', source: 'https://github.com/coderaiser/cloudcmd/issues/440', ecosystem: 'docker', product: 'cloudcmd',
+    title: 'cloudcmd container dies after hours: ExitCode 137 with OOMKilled false',
+    literal: 'ExitCode:137,\nFinishedAt:"2025-05-30T21:45:11.910895562Z",\nOOMKilled:false,',
+    body: 'The host (not the container limit) ran out of memory, so the kernel OOM killer ended the process; Docker only sets OOMKilled for cgroup limits.',
+    solution: 'Check dmesg for the OOM kill, add RAM or swap, or set a memory limit that the app respects.',
+    symptom: 'docker container exit code 137 but oomkilled false',
+  },
+  {
+    id: 'pub2-compose-exec-supervisorctl-137-hint', source: 'https://github.com/mozilla/addons/issues/5259', ecosystem: 'docker', product: 'docker-compose',
+    title: 'docker-compose exec supervisorctl restart: exited with code 137',
+    literal: '+ docker-compose exec web supervisorctl restart all\nExited with code 137\n\nHint: Exit code 137 typyically means the process is killed because it was running out of memory',
+    body: 'The CI hint blames memory, but the process was killed by signal handling during the restart in the Debian-based image.',
+    solution: 'Make the entrypoint forward signals (exec, tini) so restarts do not SIGKILL the process group.',
+    symptom: 'ci docker compose exec restart exited with code 137 hint memory',
+  },
+  {
+    id: 'pub2-k8s-exec-error-executing-137', source: 'https://github.com/kubernetes/kubernetes/issues/77806', ecosystem: 'kubernetes', product: 'kubernetes',
+    title: 'kubectl exec into a MySQL pod: command terminated with 137',
+    literal: 'command terminated with non-zero exit code: Error executing in Docker Container: 137',
+    body: 'The exec process (or the container) is killed; the liveness probe restarts the container while the command runs.',
+    solution: 'Check kubectl describe pod for probe failures and OOM events; fix the probe or resources.',
+    symptom: 'kubectl exec mysql pod terminated exit code 137',
+  },
+  {
+    id: 'pub2-gitlab-runner-job-failed-137', source: 'https://github.com/podman-container-tools/podman/issues/10825', ecosystem: 'ci', product: 'gitlab-runner',
+    title: 'GitLab runner with podman: jobs fail with exit code 137 without an OOM kill',
+    literal: 'Apr 17 15:57:31 runner01 gitlab-runner[1701482]: #033[0;33mWARNING: Job failed: exit code 137',
+    body: 'podman exec sometimes reports 137 when the exec session is torn down, even without memory pressure.',
+    solution: 'Upgrade podman; as a workaround retry the job or use the docker executor.',
+    symptom: 'gitlab runner podman job failed exit code 137 no oom',
+  },
+  {
+    id: 'pub2-compose-blk-explorer-exited-137', source: 'https://github.com/web3labs/blk-explorer-free/issues/10', ecosystem: 'docker', product: 'blk-explorer',
+    title: 'blk-explorer container stops every so often with code 137',
+    literal: 'blk-explorer-free exited with code 137',
+    body: 'The explorer grows in memory while running 24/7 until the OOM killer stops it.',
+    solution: 'Give the container more memory (or a restart policy) and check for the memory growth.',
+    symptom: 'blockchain explorer container exited with code 137 periodically',
+  },
+];
+
+/** Docker Hub rate limits as different clients report them. */
+export const DOCKER_RATE_LIMIT_CASES: PublicCase[] = [
+  {
+    id: 'pub2-buildx-setup-toomanyrequests', source: 'https://github.com/docker/hub-feedback/issues/2429', ecosystem: 'docker', product: 'setup-buildx-action',
+    title: 'GitHub Actions setup-buildx: pull rate limit while booting the builder',
+    literal: 'Error: ERROR: Error response from daemon: toomanyrequests: You have reached your pull rate limit. You may increase the limit by authenticating and upgrading: https://www.docker.com/increase-rate-limit',
+    body: 'The builder image (moby/buildkit) is pulled anonymously from the shared runner address, which hit the limit.',
+    solution: 'docker/login-action before setup-buildx, or a registry mirror for the builder image.',
+    symptom: 'github actions setup buildx pull rate limit booting builder',
+  },
+  {
+    id: 'pub2-pwd-error-pulling-image-configuration-429', source: 'https://github.com/play-with-docker/play-with-docker/issues/422', ecosystem: 'docker', product: 'play-with-docker',
+    title: 'Play with Docker: too many requests pulling the image configuration',
+    literal: 'error pulling image configuration: toomanyrequests: Too Many Requests. Please see https://docs.docker.com/docker-hub/download-rate-limit/',
+    body: 'All sessions share a few public addresses, so the anonymous limit is reached quickly.',
+    solution: 'docker login inside the session, or use images from another registry.',
+    symptom: 'play with docker error pulling image configuration too many requests',
+  },
+  {
+    id: 'pub2-artifactory-remote-429-redmine', source: 'https://github.com/docker/hub-feedback/issues/2040', ecosystem: 'docker', product: 'artifactory',
+    title: 'Artifactory Docker remote repository gets 429 from registry-1.docker.io',
+    literal: "Unable to create manifest markers for 'docker-remote:library/redmine/sha256__991c3847972deff8d8318f971783966066afbc39e6f6a2144f8a9a168b242f58/manifest.json': 'Error fetching https://registry-1.docker.io/v2/library/redmine/manifests/sha256:991c3847972deff8d8318f971783966066afbc39e6f6a2144f8a9a168b242f58 (remote response: 429: Too Many Requests)'",
+    body: 'The remote repository hits the Hub anti-abuse limit (not the pull quota) with bursts of manifest requests.',
+    solution: 'Throttle the automation and let Artifactory cache; authenticate the remote repository.',
+    symptom: 'artifactory docker remote 429 too many requests registry-1',
+  },
+  {
+    id: 'pub2-hub-unauthenticated-pull-rate-ipv6', source: 'https://github.com/docker/hub-feedback/issues/2505', ecosystem: 'docker', product: 'docker',
+    title: 'Authenticated pulls over IPv6 counted as unauthenticated rate limit',
+    literal: 'Error response from daemon: toomanyrequests: You have reached your unauthenticated pull rate limit. https://www.docker.com/increase-rate-limit',
+    body: 'Pulls from the provider IPv6 range were attributed to a shared anonymous limit.',
+    solution: 'docker login and, if it persists, report the username and time to Docker support.',
+    symptom: 'docker hub unauthenticated pull rate limit even though logged in ipv6',
+  },
+  {
+    id: 'pub2-docker-cache-httpreadseeker-429', source: 'https://github.com/ScribeMD/docker-cache/issues/829', ecosystem: 'docker', product: 'docker-cache',
+    title: 'CI cache restore works but buildx then hits 429 for the rust base image',
+    literal: 'ERROR: failed to copy: httpReadSeeker: failed open: unexpected status code https://registry-1.docker.io/v2/library/rust/manifests/sha256:de6e081a4e9c10e70731071cec6f629892da1bbaa24b478a96bdc59060674117: 429 Too Many Requests - Server message: toomanyrequests: You have reached your pull rate limit.',
+    body: 'The build still resolves the base image manifest from Docker Hub, which counts against the anonymous limit of the runner.',
+    solution: 'Log in to Docker Hub in the workflow or mirror the base image.',
+    symptom: 'buildx httpreadseeker failed open 429 rust image',
+  },
+];

@@ -78,3 +78,47 @@ export const GIT_CASES: PublicCase[] = [
     symptom: 'git config system permission denied program files windows',
   },
 ];
+
+/** GitHub refusing passwords over HTTPS, in the wordings of 2021 and later. */
+export const GITHUB_PASSWORD_CASES: PublicCase[] = [
+  {
+    id: 'pub2-github-password-removed-docs-link', source: 'https://github.com/theshteves/commit-bot/issues/16', ecosystem: 'git', product: 'github',
+    title: 'git push over HTTPS with a password: authentication failed (docs link wording)',
+    literal: "remote: Support for password authentication was removed on August 13, 2021.\nremote: Please see https://docs.github.com/en/get-started/getting-started-with-git/about-remote-repositories#cloning-with-https-urls for information on currently recommended modes of authentication.\nfatal: Authentication failed for 'https://github.com/KeroAutishima/commit-bot.git/'",
+    body: 'GitHub no longer accepts account passwords for git over HTTPS.',
+    solution: 'Use a personal access token as the password (or a credential manager, or SSH).',
+    symptom: 'git push github password no longer accepted authentication failed',
+  },
+  {
+    id: 'pub2-github-password-removed-403-2021', source: 'https://github.com/seankross/the-unix-workbench/issues/1241', ecosystem: 'git', product: 'github',
+    title: 'First push from the Unix Workbench chapter: password removed, 403',
+    literal: "remote: Support for password authentication was removed on August 13, 2021. Please use a personal access token instead.\nremote: Please see https://github.blog/2020-12-15-token-authentication-requirements-for-git-operations/ for more information.\nfatal: unable to access 'https://github.com/***/my-first-repo.git/': The requested URL returned error: 403",
+    body: 'The 2021 wording answers 403 for a password.',
+    solution: 'Create a personal access token and enter it instead of the password.',
+    symptom: 'github push 403 please use a personal access token instead',
+  },
+  {
+    id: 'pub2-github-password-prompt-workshop', source: 'https://github.com/hashicorp/field-workshops-terraform/issues/275', ecosystem: 'git', product: 'github',
+    title: 'Terraform workshop git push asks for username and password, then refuses',
+    literal: "root@workstation:~/hashicat-aws# git push origin master\nUsername for 'https://github.com': rrbirk001\nremote: Support for password authentication was removed on August 13, 2021. Please use a personal access token instead.",
+    body: 'The workshop instructions predate token-only authentication.',
+    solution: 'Generate a personal access token and use it at the password prompt.',
+    symptom: 'workshop git push username password github removed',
+  },
+  {
+    id: 'pub2-xpipe-unable-to-fetch-remote', source: 'https://github.com/xpipe-io/xpipe/issues/389', ecosystem: 'git', product: 'xpipe',
+    title: 'XPipe git sync on macOS: unable to fetch from the remote repository',
+    literal: "fatal: Authentication failed for 'https://github.com/arty01238/xpipe-sync.git/'\nUnable to fetch from remote repository https://github.com/arty01238/xpipe-sync.git",
+    body: 'The sync feature prompts for a password, which GitHub rejects.',
+    solution: 'Enter a personal access token (github.com/settings/tokens) at the password prompt.',
+    symptom: 'xpipe sync unable to fetch from remote repository github',
+  },
+  {
+    id: 'pub2-semantic-release-ls-remote-128', source: 'https://github.com/semantic-release/semantic-release/issues/3550', ecosystem: 'node', product: 'semantic-release',
+    title: 'semantic-release sporadically fails git ls-remote with exit code 128',
+    literal: "shortMessage: \"Command failed with exit code 128: git ls-remote --heads 'https://github.com/***/playground'\",",
+    body: 'In a container job the token is sometimes not passed to git, which then falls back to password authentication.',
+    solution: 'Make sure GITHUB_TOKEN (or GH_TOKEN) reaches the job and the checkout does not override credentials.',
+    symptom: 'semantic release git ls-remote exit code 128 github actions',
+  },
+];

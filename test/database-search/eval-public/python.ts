@@ -217,3 +217,103 @@ export const PYTHON_UNICODE_CASES: PublicCase[] = [
     symptom: 'zeste de savoir gallery import archive unicode decode',
   },
 ];
+
+/** PEP 668 refusals as distributions and build tools print them. */
+export const EXTERNALLY_MANAGED_CASES: PublicCase[] = [
+  {
+    id: 'pub2-pep668-raspberry-pi-rptl', source: 'https://github.com/sixfab/Sixfab_PPP_Installer/issues/41', ecosystem: 'python', product: 'pip',
+    title: 'Raspberry Pi OS Bookworm: installer pip install refused (rptl.io/venv)',
+    literal: 'error: externally-managed-environment\n\n× This environment is externally managed\n╰─> To install Python packages system-wide, try apt install\n    python3-xyz, where xyz is the package you are trying to\n    install.\n\n    For more information visit http://rptl.io/venv',
+    body: 'The installer runs sudo pip3 install on a release that marks the system Python as externally managed.',
+    solution: 'Install the package in a venv (python3 -m venv) and call it from there, or use the apt package.',
+    symptom: 'raspberry pi bookworm pip install externally managed rptl',
+  },
+  {
+    id: 'pub2-pep668-arch-pacman', source: 'https://github.com/pypa/pipx/issues/1653', ecosystem: 'python', product: 'pip',
+    title: "Arch Linux: pip install pipx refused, use pacman -S python-xyz",
+    literal: "error: externally-managed-environment\n\n× This environment is externally managed\n╰─> To install Python packages system-wide, try 'pacman -S\n    python-xyz', where xyz is the package you are trying to\n    install.",
+    body: 'Arch marks its system Python as externally managed; pipx itself is packaged as python-pipx.',
+    solution: 'pacman -S python-pipx, then pipx install the applications.',
+    symptom: 'arch linux pip install pipx externally managed pacman',
+  },
+  {
+    id: 'pub2-pep668-buildkit-requirements', source: 'https://github.com/Vozec/CTFlagger/issues/1', ecosystem: 'docker', product: 'pip',
+    title: 'docker build: RUN pip install -r requirements.txt refused by PEP 668',
+    literal: '> [web 5/8] RUN     python -m pip install -r requirements.txt ;:\n3.026 error: externally-managed-environment\n3.026\n3.026 × This environment is externally managed',
+    body: 'The base image moved to a Debian/Ubuntu release whose system Python is externally managed.',
+    solution: 'Create a venv in the Dockerfile (or use a python: base image), or pass --break-system-packages deliberately.',
+    symptom: 'dockerfile pip install requirements externally managed environment buildkit',
+  },
+];
+
+/** Address already in use, told apart by the server library in the traceback. */
+export const PYTHON_BIND_CASES: PublicCase[] = [
+  {
+    id: 'pub2-errno98-socketserver-werkzeug1', source: 'https://github.com/estruyf/unicorn-busy-server/issues/11', ecosystem: 'python', product: 'flask',
+    title: 'Flask dev server on a Raspberry Pi: port 5000 already in use',
+    literal: 'File "/usr/lib/python3.7/socketserver.py", line 466, in server_bind\n    self.socket.bind(self.server_address)\nOSError: [Errno 98] Address already in use',
+    body: 'A previous instance (started by a service at boot) still listens on the port.',
+    solution: 'Stop the other instance (sudo lsof -i :5000) or run on another port.',
+    symptom: 'flask server py raspberry pi address already in use',
+  },
+  {
+    id: 'pub2-errno98-werkzeug2-s-bind', source: 'https://github.com/DarkflameUniverse/AccountManager/issues/12', ecosystem: 'python', product: 'flask',
+    title: 'Flask app on WSL1: port forwarding rules hold the port',
+    literal: 'File "/usr/local/lib/python3.8/dist-packages/werkzeug/serving.py", line 982, in run_simple\n    s.bind(server_address)\nOSError: [Errno 98] Address already in use',
+    body: 'Under WSL1 the app shares the Windows host network, where netsh portproxy rules from a WSL2 guide listen on the port.',
+    solution: 'netsh interface portproxy reset in an elevated PowerShell.',
+    symptom: 'wsl1 flask address already in use netsh portproxy',
+  },
+  {
+    id: 'pub2-errno98-german-adresse-verwendet', source: 'https://github.com/pyload/pyload/pull/3820', ecosystem: 'python', product: 'pyload',
+    title: 'pyLoad web UI restart: address still in use (German locale)',
+    literal: 'self.socket.bind(self.server_address)\nOSError: [Errno 98] Die Adresse wird bereits verwendet',
+    body: 'On restart the new web server binds before the old one released the socket.',
+    solution: 'Shut the old server down before restarting (fixed in the PR), or set SO_REUSEADDR.',
+    symptom: 'pyload restart webserver adresse wird bereits verwendet',
+  },
+  {
+    id: 'pub2-errno98-python2-socket-error', source: 'https://github.com/BrainPad/FindYourCandy/issues/9', ecosystem: 'python', product: 'flask',
+    title: 'Python 2 Flask run.py: socket.error Errno 98',
+    literal: 'File "/usr/lib/python2.7/socket.py", line 228, in meth\n    return getattr(self._sock,name)(*args)\nsocket.error: [Errno 98] Address already in use',
+    body: 'Another process (often a previous run) holds the port given to run.py.',
+    solution: 'Find it with sudo netstat -tlnp and stop it, or pass another --port.',
+    symptom: 'python2 socket error errno 98 run py',
+  },
+  {
+    id: 'pub2-errno98-waitress-bind', source: 'https://github.com/fabston/TradingView-Webhook-Bot/issues/91', ecosystem: 'python', product: 'waitress',
+    title: 'TradingView webhook bot: waitress cannot bind port 80',
+    literal: 'File "/root/TradingView-Webhook-Bot/TradingView-Webhook-Bot/lib64/python3.6/site-packages/waitress/wasyncore.py", line 396, in bind\n    return self.socket.bind(addr)\nOSError: [Errno 98] Address already in use',
+    body: 'A web server (nginx or Apache) already listens on port 80 on the VPS.',
+    solution: 'Run the bot on another port behind that web server, or stop the other server.',
+    symptom: 'waitress serve port 80 address already in use vps',
+  },
+];
+
+/** pip network timeouts, told apart by the host (index, files CDN, upload). */
+export const PIP_TIMEOUT_CASES: PublicCase[] = [
+  {
+    id: 'pub2-pip-readtimeout-files-pythonhosted', source: 'https://github.com/HuangCongQing/Python/issues/6', ecosystem: 'python', product: 'pip',
+    title: 'pip download from files.pythonhosted.org times out',
+    literal: "raise ReadTimeoutError(self._pool, None, 'Read timed out.')\npip._vendor.urllib3.exceptions.ReadTimeoutError: HTTPSConnectionPool(host='files.pythonhosted.org', port=443): Read timed out.",
+    body: 'A slow or lossy connection to the PyPI file CDN stalls a large wheel download past the 15 s timeout.',
+    solution: 'pip install --default-timeout=100, or use a closer mirror (-i).',
+    symptom: 'pip install large wheel read timed out files pythonhosted',
+  },
+  {
+    id: 'pub2-pip-retrying-readtimeout-pypi-simple', source: 'https://github.com/pypa/pip/issues/9489', ecosystem: 'python', product: 'pip',
+    title: 'Every pip install retries: ReadTimeoutError reaching pypi.org/simple',
+    literal: 'WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) after connection broken by \'ReadTimeoutError("HTTPSConnectionPool(host=\'pypi.org\', port=443): Read timed out. (read timeout=15)")\': /simple/flask/',
+    body: 'The network (a broken IPv6 route or a proxy) stalls connections to the index.',
+    solution: 'Fix the network path (prefer IPv4, set the proxy) or use a mirror index.',
+    symptom: 'pip retrying read timed out pypi simple every package',
+  },
+  {
+    id: 'pub2-twine-upload-pypi-read-timeout', source: 'https://github.com/pypi/support/issues/2831', ecosystem: 'python', product: 'twine',
+    title: 'Uploading a package: upload.pypi.org read timed out',
+    literal: "HTTPSConnectionPool(host='upload.pypi.org', port=443): Read timed out. (read timeout=15)",
+    body: 'A large distribution upload takes longer than the client read timeout.',
+    solution: 'Retry the upload (twine upload --skip-existing), from a faster connection.',
+    symptom: 'twine upload pypi read timeout large package',
+  },
+];
