@@ -6,6 +6,7 @@
  * variants and substrings are generated from the literal
  * (bench/lib/eval-variants.ts).
  */
+import type { PublicCase } from './eval-public/public-case.ts';
 import { DATABASE_CASES, ELASTICSEARCH_DISK_CASES, MONGO_AUTH_CASES, MYSQL_SOCKET_CASES, POSTGRES_PASSWORD_CASES, POSTGRES_ROLE_CASES, POSTGRES_UNDEFINED_TABLE_CASES, REDIS_AUTH_CASES } from './eval-public/databases.ts';
 import { BROWSER_CASES, CHROMIUM_LIBNSS_CASES } from './eval-public/browser.ts';
 import { CLOUD_CASES, CLOUD_LOGIN_CASES, TERRAFORM_LOCK_CASES } from './eval-public/cloud.ts';
@@ -24,19 +25,7 @@ import { SSH_CASES } from './eval-public/ssh.ts';
 import { JAVA_PKIX_CASES, PYTHON_SSL_CASES, TLS_CASES } from './eval-public/tls.ts';
 import { TS2339_CASES } from './eval-public/typescript.ts';
 
-export interface PublicCase {
-  id: string;
-  /** Where the literal was posted. */
-  source: string;
-  ecosystem: string;
-  product: string;
-  title: string;
-  literal: string;
-  body: string;
-  solution: string;
-  /** The symptom in an agent's own words. */
-  symptom: string;
-}
+export type { PublicCase };
 
 /** The first set, collected with the evaluation. */
 const FIRST_CASES: PublicCase[] = [

@@ -2,7 +2,7 @@
  * Public error literals from browsers and front-end tooling, each with the
  * address of the thread it was posted in.
  */
-import type { PublicCase } from '../eval-cases-public.ts';
+import type { PublicCase } from './public-case.ts';
 
 export const BROWSER_CASES: PublicCase[] = [
   {

@@ -3,7 +3,7 @@
  * Redis, MongoDB, MySQL and others), each with the address of the thread it
  * was posted in. See ../eval-cases-public.ts for what each field means.
  */
-import type { PublicCase } from '../eval-cases-public.ts';
+import type { PublicCase } from './public-case.ts';
 
 export const DATABASE_CASES: PublicCase[] = [
   {

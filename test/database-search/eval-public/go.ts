@@ -2,7 +2,7 @@
  * Public error literals from Go tooling and Go programs, each with the
  * address of the thread it was posted in.
  */
-import type { PublicCase } from '../eval-cases-public.ts';
+import type { PublicCase } from './public-case.ts';
 
 export const GO_CASES: PublicCase[] = [
   {

@@ -2,7 +2,7 @@
  * Public error literals from Java and JVM programs, each with the address
  * of the thread it was posted in.
  */
-import type { PublicCase } from '../eval-cases-public.ts';
+import type { PublicCase } from './public-case.ts';
 
 /** A static initializer failed earlier; the class name tells them apart. */
 export const JAVA_CLASS_INIT_CASES: PublicCase[] = [

@@ -2,7 +2,7 @@
  * Public error literals from Linux package managers and system services,
  * each with the address of the thread it was posted in.
  */
-import type { PublicCase } from '../eval-cases-public.ts';
+import type { PublicCase } from './public-case.ts';
 
 /** apt repositories whose signing key is missing: the release and the wording tell them apart. */
 export const APT_PUBKEY_CASES: PublicCase[] = [

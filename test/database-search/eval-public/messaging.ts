@@ -2,7 +2,7 @@
  * Public error literals from message brokers and their clients (RabbitMQ,
  * Kafka), each with the address of the thread it was posted in.
  */
-import type { PublicCase } from '../eval-cases-public.ts';
+import type { PublicCase } from './public-case.ts';
 
 /** RabbitMQ login refusals, told apart by the client that prints them. */
 export const RABBITMQ_AUTH_CASES: PublicCase[] = [

@@ -2,7 +2,7 @@
  * Public error literals from nginx and other web servers and proxies, each
  * with the address of the thread it was posted in.
  */
-import type { PublicCase } from '../eval-cases-public.ts';
+import type { PublicCase } from './public-case.ts';
 
 export const NGINX_CASES: PublicCase[] = [
   {

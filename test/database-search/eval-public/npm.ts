@@ -2,7 +2,7 @@
  * Public error literals from npm, yarn, pnpm and Node tooling, each with the
  * address of the thread it was posted in.
  */
-import type { PublicCase } from '../eval-cases-public.ts';
+import type { PublicCase } from './public-case.ts';
 
 export const NPM_CASES: PublicCase[] = [
   {

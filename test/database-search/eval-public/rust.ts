@@ -3,7 +3,7 @@
  * address of the thread it was posted in. Several share one template with
  * other crate names: near duplicates that only the names tell apart.
  */
-import type { PublicCase } from '../eval-cases-public.ts';
+import type { PublicCase } from './public-case.ts';
 
 export const RUST_CASES: PublicCase[] = [
   {

@@ -3,7 +3,7 @@
  * of the thread it was posted in. The host, the port and refused against
  * timed out tell them apart.
  */
-import type { PublicCase } from '../eval-cases-public.ts';
+import type { PublicCase } from './public-case.ts';
 
 export const SSH_CASES: PublicCase[] = [
   {

@@ -3,7 +3,7 @@
  * Python ssl, Java PKIX), each with the address of the thread it was
  * posted in.
  */
-import type { PublicCase } from '../eval-cases-public.ts';
+import type { PublicCase } from './public-case.ts';
 
 export const TLS_CASES: PublicCase[] = [
   {

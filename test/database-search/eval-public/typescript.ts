@@ -2,7 +2,7 @@
  * Public error literals from TypeScript and JavaScript build tools, each
  * with the address of the thread it was posted in.
  */
-import type { PublicCase } from '../eval-cases-public.ts';
+import type { PublicCase } from './public-case.ts';
 
 /** TS2339, told apart by the property and the type. */
 export const TS2339_CASES: PublicCase[] = [
