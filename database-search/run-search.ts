@@ -29,6 +29,7 @@ import { withoutLogPrefixes } from './log-prefix.ts';
 import { rerankByLiteral, rerankByTermWeight } from './rerank.ts';
 import { loadFamilyLiterals, loadTermPresence } from '../db/queries/search-families.ts';
 import { keyHash, normalizeLiteral, queryKeys } from './normalize.ts';
+import { wholeWordPairs } from './substring-query.ts';
 
 export interface SearchCandidate {
   type: DocumentType;
@@ -133,6 +134,8 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
       keyWeights: keys.map((key) => Math.min(1, keyWords(key) / words)),
       wholeKey: keyHash(message),
       pattern: likePattern(message),
+      needle: message,
+      pairs: wholeWordPairs(message),
       terms,
       prefilter: prefilterQuery(terms),
       minTerms: minimumTerms(terms.length),
@@ -157,6 +160,7 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
       query.keys = [];
       query.keyWeights = [];
       query.pattern = null;
+      query.pairs = [];
       found = await run(level);
     }
     const ids = found.rows.map((row) => row.id);
