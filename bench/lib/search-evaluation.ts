@@ -7,9 +7,9 @@
  * then sends every query through `runSearch` in mode auto and measures
  * recall@1, recall@7 and MRR, held-out and tuning apart. A query is
  * answered when its case's problem, or a solution of it, is among the first
- * k candidates; a substring query also when the record found first holds
- * the whole fragment in its literal, since the fragment does not tell
- * those records apart.
+ * k candidates; a substring query also when the record found holds the
+ * whole fragment in its literal (a case, a distractor or a noise record),
+ * since the fragment does not tell those records apart.
  */
 import type pg from 'pg';
 import { newId } from '../../core/ids.ts';
@@ -108,7 +108,7 @@ export function evaluationQueries(): EvalQueryItem[] {
   return out;
 }
 
-/** What was seeded: each case's problem, and every seeded literal (cases and distractors) with its problem, normalized. */
+/** What was seeded: each case's problem, and every seeded literal (cases, distractors and noise) with its problem, normalized. */
 export interface EvalSeed {
   caseProblems: Map<string, string>;
   literals: Array<{ problemId: string; normalized: string }>;
@@ -152,6 +152,14 @@ export async function seedEvaluation(pool: pg.Pool, noise: number): Promise<Eval
     // Every solution worked once, so signals favour no one either.
     await insertOutcomeRows(tx, solutions.map((s) => ({ id: newId('outcome'), solutionId: s.id, identityId: reporterId, signal: 'worked', at: s.at })));
   });
+  // Every seeded literal, the generated noise's too: a fragment one of them also holds does not identify a case.
+  const all = await pool.query<{ id: string; literal: string }>(
+    `SELECT p.id, r.error_literal AS literal FROM problems p
+       JOIN problem_revisions r ON r.problem_id = p.id AND r.revision = p.current_revision
+      WHERE r.error_literal IS NOT NULL`,
+  );
+  const seeded = new Set(literals.map((l) => l.problemId));
+  for (const row of all.rows) if (!seeded.has(row.id)) literals.push({ problemId: row.id, normalized: normalizeLiteral(row.literal) });
   return { caseProblems, literals, distractors: distractors.length };
 }
 
