@@ -81,13 +81,15 @@ describe('the evaluation set', () => {
 });
 
 describe('search recall (mode auto, 1,000 noise records)', () => {
-  it.each(['heldout', 'tuning'] as const)('%s: finds the record within 7 for 95% of all queries, and first for 90%', (split) => {
-    expect(report.recall[split].all.at7).toBeGreaterThanOrEqual(0.95);
-    expect(report.recall[split].all.at1).toBeGreaterThanOrEqual(0.9);
+  it.each(['heldout', 'tuning'] as const)('%s: finds the record within 7 for 97% of all queries, and first for 95%', (split) => {
+    expect(report.recall[split].all.at7).toBeGreaterThanOrEqual(0.97);
+    expect(report.recall[split].all.at1).toBeGreaterThanOrEqual(0.95);
   });
 
-  it.each(EVAL_KINDS)('finds the record within 7 for 90% of %s queries in each split', (kind) => {
-    expect(report.recall.heldout[kind].at7).toBeGreaterThanOrEqual(0.9);
-    expect(report.recall.tuning[kind].at7).toBeGreaterThanOrEqual(0.9);
+  it.each(EVAL_KINDS)('finds the record within 7 for 95% of %s queries in each split, and first for 90%', (kind) => {
+    for (const split of ['heldout', 'tuning'] as const) {
+      expect(report.recall[split][kind].at7, split).toBeGreaterThanOrEqual(0.95);
+      expect(report.recall[split][kind].at1, split).toBeGreaterThanOrEqual(0.9);
+    }
   });
 });
