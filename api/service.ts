@@ -14,7 +14,7 @@ import { COMMIT_QUEUE, RENDER_QUEUE, SEARCH_INDEX_QUEUE, type CommitJob, type Co
 import { createQueue, createQueueEvents, queueBackendOf } from '../infra/queues.ts';
 import { redisConnectionOptions } from '../infra/redis.ts';
 import { loadHtmlRenderer } from '../projections/html.ts';
-import { createServingFence } from '../core/serving-fence.ts';
+import { createServingFence, type ServingFence } from '../core/serving-fence.ts';
 import { readServingFence } from '../db/queries/serving-fence.ts';
 import { createApp, createMetricsApp } from './app.ts';
 import type { AppDeps } from './app-deps.ts';
@@ -54,6 +54,8 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 export interface ApiOptions {
   /** Commit writes in this process (the embedded mode's single process); see write-pipeline.ts. */
   commitHere?: (job: CommitJob) => Promise<CommitResult>;
+  /** The serving fence, when this process has one already (the embedded mode shares the worker's). */
+  fence?: ServingFence;
   /**
    * Tests only: the authorization server's fetch for Client ID Metadata
    * Documents, so a test can serve one from its own loopback https server
@@ -84,7 +86,7 @@ export async function createAppDeps(
   const renderQueue = createQueue(backend, RENDER_QUEUE, true);
   const searchIndexQueue = createQueue(backend, SEARCH_INDEX_QUEUE, true);
   const events = await createQueueEvents(backend, COMMIT_QUEUE);
-  const fence = createServingFence(() => readServingFence(pool), { retryAfterSeconds: config.RETRY_AFTER_SECONDS });
+  const fence = options.fence ?? createServingFence(() => readServingFence(pool), { retryAfterSeconds: config.RETRY_AFTER_SECONDS });
   // Pages rendered on demand show the fence banner, whichever kind stands.
   const html = await loadHtmlRenderer(config.ASTRO_ENTRY, () => fence.current());
   const metrics = createApiMetrics();
