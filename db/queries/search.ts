@@ -78,6 +78,8 @@ export interface DocumentRow {
   status: string;
   kind: KindRank;
   coverage: number;
+  /** The weighted sum the statement ranked by (database-search/ranking.ts); the second stage adjusts it. */
+  score: number;
   worked: number;
   partially_worked: number;
   did_not_work: number;
@@ -120,7 +122,7 @@ function toDocumentPage(rows: PageRow[]): DocumentPage {
     total: head.total,
     byType: { problem: head.problems, solution: head.solutions, discussion: head.discussions },
     rows: rows.filter((r) => r.id !== null).map(({ total: _t, problems: _p, solutions: _s, discussions: _d, ...row }) => ({
-      ...row, id: row.id!, coverage: Number(row.coverage),
+      ...row, id: row.id!, coverage: Number(row.coverage), score: Number(row.score ?? 0),
     })),
   };
 }
@@ -225,7 +227,7 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery): Promi
                                 ELSE held::float8 / cardinality($10::text[]) END AS coverage
                  FROM feature f WHERE kind <= $11::int AND (kind < 2 OR held >= $23::int)) scored
      )
-     SELECT totals.*, page.kind, page.coverage, ${DOCUMENT_COLUMNS}
+     SELECT totals.*, page.kind, page.coverage, page.score, ${DOCUMENT_COLUMNS}
        FROM (SELECT ${TOTALS} FROM matched) totals
        LEFT JOIN LATERAL (
          SELECT id, kind, coverage, score, updated_at FROM matched
@@ -257,7 +259,7 @@ export async function listNewestDocuments(
     `SELECT totals.*, page.* FROM (SELECT ${TOTALS} FROM (
        SELECT d.type FROM search_documents d WHERE ${filtersOn('$8')} ORDER BY d.created_at DESC, d.id DESC LIMIT $7::int) d) totals
      LEFT JOIN LATERAL (
-       SELECT ${KIND_RANK.keywords} AS kind, 0 AS coverage, ${DOCUMENT_COLUMNS}
+       SELECT ${KIND_RANK.keywords} AS kind, 0 AS coverage, 0 AS score, ${DOCUMENT_COLUMNS}
          FROM search_documents d WHERE ${filtersOn('$8')}
         ORDER BY d.created_at DESC, d.id DESC OFFSET $5::int LIMIT $6::int
      ) page ON true`,
