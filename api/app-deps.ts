@@ -25,6 +25,13 @@ export interface AppDeps {
   fence: ServingFence;
   /** The commit, render and search-index queues, for depth metrics, operator jobs and status. */
   queues: { commit: Queue; render: Queue; searchIndex: Queue };
+  /**
+   * How the authorization server fetches what it does not serve (Client ID
+   * Metadata Documents). Unset in the service: oidc-provider's own fetch,
+   * which verifies TLS against the system's CAs and refuses private and
+   * loopback addresses. Only tests set it (see ApiOptions.oauthFetch).
+   */
+  oauthFetch?: typeof fetch;
 }
 
 export type AppEnv = {

@@ -51,6 +51,13 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 export interface ApiOptions {
   /** Commit writes in this process (the embedded mode's single process); see write-pipeline.ts. */
   commitHere?: (job: CommitJob) => Promise<CommitResult>;
+  /**
+   * Tests only: the authorization server's fetch for Client ID Metadata
+   * Documents, so a test can serve one from its own loopback https server
+   * (which oidc-provider's default fetch rightly refuses). The entry file
+   * never sets it.
+   */
+  oauthFetch?: typeof fetch;
 }
 
 /** The app's dependencies, built from config: what the entry file serves and what in-process tests drive. */
@@ -80,7 +87,7 @@ export async function createAppDeps(
   const metrics = createApiMetrics();
 
   const deps: AppDeps = {
-    config, pool, logger, html, metrics, fence,
+    config, pool, logger, html, metrics, fence, oauthFetch: options.oauthFetch,
     queues: { commit: queue, render: renderQueue, searchIndex: searchIndexQueue },
     rateLimit: createRateLimiter(counts.counter, config.QUEUE_PREFIX),
     authenticate: createCredentialCheck(pool, config, counts.counter, config.QUEUE_PREFIX),

@@ -58,7 +58,7 @@ function keysOf(secret: string | undefined) {
   };
 }
 
-export function createOAuthProvider({ config, pool, logger }: AppDeps): Provider {
+export function createOAuthProvider({ config, pool, logger, oauthFetch }: AppDeps): Provider {
   const resource = resourceUrlOf(config.PUBLIC_ORIGIN);
   const { jwks, cookieKeys } = keysOf(config.OAUTH_COOKIE_SECRET);
   const configuration: Configuration = {
@@ -115,6 +115,8 @@ export function createOAuthProvider({ config, pool, logger }: AppDeps): Provider
     // Browser-based clients may call the token endpoint from the origin of one of their redirect URIs.
     clientBasedCORS: (_ctx, origin, client) => origin !== 'null' && (client.redirectUris ?? []).some((uri) => URL.parse(uri)?.origin === origin),
     renderError: renderOAuthError,
+    // Unset (the library's SSRF-guarded fetch) everywhere but the tests of Client ID Metadata Documents.
+    ...(oauthFetch ? { fetch: oauthFetch } : {}),
   };
   const provider = new Provider(config.PUBLIC_ORIGIN, configuration);
   // Behind trusted proxies, the client address is the entry that many hops from the right (README, Security).

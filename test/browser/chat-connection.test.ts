@@ -11,12 +11,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type Browser, type WatchedPage } from '../helpers/browser.ts';
+import { MemoryOAuthClient } from '../helpers/oauth.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
 let stack: Stack;
@@ -46,47 +46,9 @@ afterAll(async () => {
   await stack?.close();
 });
 
-/** A chat client's OAuth state, kept in memory the way a client keeps it on disk. */
-class ChatClientAuth implements OAuthClientProvider {
-  info?: OAuthClientInformationMixed;
-  saved?: OAuthTokens;
-  verifier = '';
-  authorizationUrl?: URL;
-  get redirectUrl() {
-    return redirectUrl;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'Example Chat', redirect_uris: [redirectUrl], grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'], token_endpoint_auth_method: 'none',
-    };
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
-
 const mcpUrl = () => new URL(`${base}/mcp/participate`);
 
-async function connectedClient(auth: ChatClientAuth): Promise<Client> {
+async function connectedClient(auth: MemoryOAuthClient): Promise<Client> {
   const client = new Client({ name: 'example-chat', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(mcpUrl(), { authProvider: auth }));
   return client;
@@ -110,7 +72,7 @@ type Structured = { structuredContent?: Record<string, any>; isError?: boolean }
 
 describe('connecting a chat client', () => {
   it('runs sign-up with a passkey, consent, whoami, a write, revocation on /account, and refuses the next call', async () => {
-    const auth = new ChatClientAuth();
+    const auth = new MemoryOAuthClient(redirectUrl, 'Example Chat');
     // 1. The client connects with no token: the 401 starts the OAuth flow and asks for the browser.
     const first = await connectedClient(auth).catch((error: unknown) => error);
     expect(first).toBeInstanceOf(UnauthorizedError);

@@ -7,6 +7,8 @@
  * browser would (with its CSRF token).
  */
 import { createHash, randomBytes } from 'node:crypto';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type pg from 'pg';
 import { credentialHash } from '../../core/hash.ts';
 import { newId } from '../../core/ids.ts';
@@ -157,3 +159,51 @@ export async function mcpPost(base: string, token: string | null, message: unkno
 
 export const toolCall = (name: string, args: Record<string, unknown> = {}, id = 1) =>
   ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+
+/**
+ * A chat client's OAuth state for the MCP SDK, kept in memory the way a
+ * client keeps it on disk. With `clientMetadataUrl` the SDK uses that URL as
+ * the client_id (a Client ID Metadata Document) when the server says it
+ * accepts them; without, it registers (RFC 7591) with `clientMetadata`.
+ */
+export class MemoryOAuthClient implements OAuthClientProvider {
+  info?: OAuthClientInformationMixed;
+  saved?: OAuthTokens;
+  verifier = '';
+  authorizationUrl?: URL;
+  readonly redirectUrl: string;
+  readonly clientName: string;
+  readonly clientMetadataUrl?: string;
+  constructor(redirectUrl: string, clientName: string, clientMetadataUrl?: string) {
+    this.redirectUrl = redirectUrl;
+    this.clientName = clientName;
+    if (clientMetadataUrl) this.clientMetadataUrl = clientMetadataUrl;
+  }
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: this.clientName, redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'], token_endpoint_auth_method: 'none',
+    };
+  }
+  clientInformation() {
+    return this.info;
+  }
+  saveClientInformation(info: OAuthClientInformationMixed) {
+    this.info = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+}

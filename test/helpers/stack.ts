@@ -44,6 +44,8 @@ export interface StackOptions {
    * only known once the API listens, hence set afterwards.
    */
   originFromPort?: boolean;
+  /** The authorization server's fetch for Client ID Metadata Documents (ApiOptions.oauthFetch). */
+  oauthFetch?: typeof fetch;
 }
 
 export async function startStack(overrides: Record<string, string> = {}, options: StackOptions = {}): Promise<Stack> {
@@ -65,7 +67,7 @@ export async function startStack(overrides: Record<string, string> = {}, options
     ? createLogger('trace', 'test', sink)
     : createLogger(config.LOG_LEVEL, 'test', options.logFile ? pino.destination({ dest: options.logFile, sync: false }) : undefined);
   const pool = createPool(config.DATABASE_URL, 20);
-  const api = await startApiService(config, pool, logger);
+  const api = await startApiService(config, pool, logger, { oauthFetch: options.oauthFetch });
   const base = `http://127.0.0.1:${api.port}`;
   // The admission handler reads the origin from this same object on each request.
   if (options.originFromPort) config.PUBLIC_ORIGIN = base;

@@ -1,0 +1,171 @@
+/**
+ * Client ID Metadata Documents: a chat client whose client_id is the https
+ * URL of a JSON document describing it, with no registration. The document
+ * is served by a real https server on loopback whose certificate is made for
+ * this run (test/helpers/https-server.ts).
+ *
+ * oidc-provider's own fetch verifies TLS against the system's CAs and
+ * refuses loopback and private addresses (SSRF), so it cannot reach that
+ * server; the service keeps it. Here the authorization server gets, through
+ * the library's documented `fetch` option (ApiOptions.oauthFetch), a fetch
+ * that trusts this run's certificate for this one origin, TLS still
+ * verified, and hands every other URL to the library's fetch unchanged.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHttpsServer, type HttpsServer } from '../helpers/https-server.ts';
+import { authorizeUrl, CookieJar, MemoryOAuthClient, pkce, runAuthorization, seedSignedInAccount } from '../helpers/oauth.ts';
+import { startStack, type Stack } from '../helpers/stack.ts';
+
+let documents: HttpsServer;
+let stack: Stack;
+let base: string;
+let resource: string;
+let cookie: string;
+let identityId: string;
+/** Where the chat client would receive the answer; never followed, runAuthorization stops at the redirect. */
+const redirectUri = 'http://127.0.0.1:9/callback';
+
+/** The authorization server's fetch in this file: this run's certificate trusted for the document server only. */
+function trustingDocumentServer(server: HttpsServer): typeof fetch {
+  const agent = new Agent({ connect: { ca: server.ca } });
+  return async function fetchClientDocument(input, init) {
+    const url = new URL(input instanceof Request ? input.url : input);
+    if (url.origin !== server.origin) return globalThis.fetch(input, init);
+    return (await undiciFetch(url, { ...(init as object), dispatcher: agent })) as unknown as Response;
+  } as typeof fetch;
+}
+
+/** A public client's document, as a chat client would publish it at `clientId`. */
+const metadataDocument = (clientId: string) => ({
+  client_id: clientId, client_name: 'Metadata Chat', redirect_uris: [redirectUri],
+  grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none',
+});
+
+beforeAll(async () => {
+  documents = await startHttpsServer();
+  stack = await startStack({}, { worker: false, originFromPort: true, oauthFetch: trustingDocumentServer(documents) });
+  base = stack.base;
+  resource = `${base}/mcp/participate`;
+  ({ cookie, identityId } = await seedSignedInAccount(stack.pool, 'metadata-person'));
+});
+afterAll(async () => {
+  await stack?.close();
+  await documents?.close();
+});
+
+const count = async (sql: string) => Number((await stack.pool.query(sql)).rows[0].n);
+/** What a refused request must leave alone: clients, grants, tokens and connections. */
+const stored = async () => ({
+  clients: await count(`SELECT count(*) AS n FROM oauth_records WHERE model = 'Client'`),
+  grants: await count(`SELECT count(*) AS n FROM oauth_records WHERE model = 'Grant'`),
+  tokens: await count(`SELECT count(*) AS n FROM oauth_records WHERE model IN ('AccessToken', 'RefreshToken', 'AuthorizationCode')`),
+  connections: await count('SELECT count(*) AS n FROM oauth_connections'),
+});
+
+async function connectedClient(auth: MemoryOAuthClient): Promise<Client> {
+  const client = new Client({ name: 'metadata-chat', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(resource), { authProvider: auth }));
+  return client;
+}
+
+describe('a client identified by its metadata document URL', () => {
+  it('connects through the MCP SDK with no registration, and whoami names the client from its document', async () => {
+    const clientId = `${documents.origin}/clients/metadata-chat.json`;
+    documents.serve('/clients/metadata-chat.json', metadataDocument(clientId));
+    const before = await stored();
+
+    // The SDK reads the server's metadata, sees client_id_metadata_document_supported and uses the URL as client_id.
+    const auth = new MemoryOAuthClient(redirectUri, 'Metadata Chat', clientId);
+    expect(await connectedClient(auth).catch((error: unknown) => error)).toBeInstanceOf(UnauthorizedError);
+    const url = auth.authorizationUrl!;
+    expect(url.searchParams.get('client_id')).toBe(clientId);
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(url.searchParams.get('resource')).toBe(resource);
+
+    // The person, signed in, approves on the consent page, which names the client from its document.
+    const jar = new CookieJar(cookie);
+    const interaction = new URL((await jar.fetch(url.toString())).headers.get('location')!, base).toString();
+    const consent = await jar.fetch(interaction);
+    expect(consent.status).toBe(200);
+    expect(await consent.text()).toMatch(/id="client-name"[^>]*>Metadata Chat</);
+    const { location } = await runAuthorization(base, jar, interaction);
+    expect(location?.origin + location!.pathname).toBe(redirectUri);
+    const code = location!.searchParams.get('code');
+    expect(code).toBeTruthy();
+
+    // The SDK exchanges the code with its verifier, then calls whoami as the account.
+    await new StreamableHTTPClientTransport(new URL(resource), { authProvider: auth }).finishAuth(code!);
+    expect(auth.saved?.access_token).toBeTruthy();
+    expect(auth.saved?.refresh_token).toBeTruthy();
+    const client = await connectedClient(auth);
+    const whoami = (await client.callTool({ name: 'whoami', arguments: {} })) as { structuredContent?: Record<string, any>; isError?: boolean };
+    expect(whoami.isError).toBeFalsy();
+    expect(whoami.structuredContent).toMatchObject({
+      authenticated: true,
+      identity: { id: identityId, handle: 'metadata-person' },
+      connection: { client_id: clientId, client_name: 'Metadata Chat', scopes: expect.arrayContaining(['knowledge', 'post']) },
+      next_action: 'verify_oauth_connection',
+    });
+    await client.close();
+
+    // The server fetched the document over TLS, and stored no client: the document stays the client's description.
+    expect(documents.requested).toContain('/clients/metadata-chat.json');
+    const after = await stored();
+    expect(after.clients).toBe(before.clients);
+    expect(after.connections).toBe(before.connections + 1);
+  });
+});
+
+describe('a metadata document client that is refused gets an OAuth error and changes nothing', () => {
+  /** One authorization request by a signed-in person, as far as it goes on this origin. */
+  async function authorizeOnce(clientId: string, redirect = redirectUri) {
+    const before = await stored();
+    const out = await runAuthorization(base, new CookieJar(cookie), authorizeUrl(base, {
+      client_id: clientId, redirect_uri: redirect, code_challenge: pkce().challenge, code_challenge_method: 'S256', resource, scope: 'post',
+    }));
+    expect(await stored()).toEqual(before);
+    // Refused before any redirect: the client's redirect_uri cannot be trusted, so the answer is a page of its own.
+    expect(out.location).toBeUndefined();
+    expect(out.response.status).toBe(400);
+    const page = await out.response.text();
+    const field = (id: string) => new RegExp(`<dd id="${id}">([^<]*)</dd>`).exec(page)?.[1];
+    return { error: field('error'), description: field('error-description') };
+  }
+
+  it('refuses a document whose client_id is not its own URL', async () => {
+    const clientId = `${documents.origin}/clients/impostor.json`;
+    documents.serve('/clients/impostor.json', metadataDocument(`${documents.origin}/clients/metadata-chat.json`));
+    expect(await authorizeOnce(clientId)).toEqual({
+      error: 'invalid_client_metadata', description: 'client_id metadata document client_id does not match the expected value',
+    });
+    expect(documents.requested).toContain('/clients/impostor.json');
+  });
+
+  it('refuses a redirect_uri the document does not list, never redirecting there', async () => {
+    const clientId = `${documents.origin}/clients/listed-redirect.json`;
+    documents.serve('/clients/listed-redirect.json', metadataDocument(clientId));
+    expect(await authorizeOnce(clientId, 'http://127.0.0.1:9/elsewhere')).toEqual({
+      error: 'invalid_redirect_uri', description: 'redirect_uri did not match any of the client&#39;s registered redirect_uris',
+    });
+    expect(documents.requested).toContain('/clients/listed-redirect.json');
+  });
+
+  it('refuses an http client_id without fetching it', async () => {
+    const clientId = `http://127.0.0.1:${new URL(documents.origin).port}/clients/plain-http.json`;
+    documents.serve('/clients/plain-http.json', metadataDocument(clientId));
+    expect(await authorizeOnce(clientId)).toEqual({ error: 'invalid_client', description: 'client is invalid' });
+    expect(documents.requested).not.toContain('/clients/plain-http.json');
+  });
+
+  it('leaves every other document to the library fetch, which refuses a loopback address', async () => {
+    // The same server under another origin (localhost, not 127.0.0.1): the test's trust does not reach it.
+    const clientId = `https://localhost:${new URL(documents.origin).port}/clients/other-origin.json`;
+    documents.serve('/clients/other-origin.json', metadataDocument(clientId));
+    expect(await authorizeOnce(clientId)).toEqual({ error: 'invalid_client', description: 'client_id metadata document fetch failed' });
+    expect(documents.requested).not.toContain('/clients/other-origin.json');
+  });
+});
