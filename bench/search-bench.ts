@@ -12,7 +12,7 @@
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startApiService } from '../api/service.ts';
@@ -35,6 +35,15 @@ const { values } = parseArgs({
 const records = Number(values.records);
 const requests = Number(values.requests);
 const WARMUP = 30;
+
+/**
+ * Words of the seeded corpus's most common full-text terms (`ts_stat` over
+ * 100k records: each is in 10,000 to 36,000 documents): a query made only of
+ * them matches a large share of the table, the worst case for the bounds.
+ */
+const COMMON_WORDS = ['running', 'service', 'error', 'failed', 'start', 'ci', 'seconds', 'time', 'load', 'works', 'changed',
+  'node', 'docker', 'code', 'restart', 'request', 'happens', 'test', 'connection', 'timeout', 'logs', 'machine',
+  'production', 'setup', 'startup', 'server', 'windows', 'python'];
 
 interface Stats { n: number; p50: number; p95: number; mean: number; max: number }
 
@@ -91,6 +100,7 @@ try {
     substring: search('substring', () => sampleTruncated(r)),
     keywords: search('keywords', () => sampleSymptom(r)),
     auto: search('auto', () => r.pick([sampleLiteral, sampleTruncated, sampleSymptom])(r)),
+    'common words (auto)': search('auto', () => [...new Set(Array.from({ length: r.int(2, 4) }, () => r.pick(COMMON_WORDS)))].join(' ')),
     'empty q (newest)': search('auto', () => ''),
     'baseline: GET /api/problems': async () => {
       const res = await fetch(`${base}/api/problems?limit=7&page=${r.int(1, 100)}`);
@@ -99,6 +109,7 @@ try {
     },
     'baseline: SQL by id': () => pool.query('SELECT id, current_revision FROM problems WHERE id = $1::text', [r.pick(sampleIds)]),
   };
+  const loadAtStart = loadavg();
   const samples: Record<string, number[]> = Object.fromEntries(Object.keys(kinds).map((k) => [k, []]));
   const totals: Record<string, number[]> = Object.fromEntries(Object.keys(kinds).map((k) => [k, []]));
   for (let round = 0; round < WARMUP + requests; round++) {
@@ -117,6 +128,7 @@ try {
   const stats = Object.fromEntries(Object.entries(samples).map(([k, s]) => [k, statsOf(s)]));
   const baseline = stats['baseline: GET /api/problems']!;
   const lines = [
+    `machine: ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}; load average at start ${loadAtStart.map((x) => x.toFixed(2)).join(', ')}, at end ${loadavg().map((x) => x.toFixed(2)).join(', ')}`,
     `search over HTTP, ${documents} documents (${records} records seeded), ${requests} requests per kind after ${WARMUP} warm-up rounds`,
     `${'kind'.padEnd(30)}${'p50 ms'.padStart(9)}${'p95 ms'.padStart(9)}${'p50/base'.padStart(10)}${'p95/base'.padStart(10)}${'median total'.padStart(14)}`,
   ];
@@ -132,6 +144,7 @@ try {
   await writeFile(out, `${JSON.stringify({
     at: new Date().toISOString(), records, documents, seeded, requests, warmup: WARMUP,
     postgres: (await pool.query('SELECT version()')).rows[0].version,
+    load_average: { start: loadAtStart, end: loadavg() },
     stats,
     ratio_to_baseline: Object.fromEntries(Object.entries(stats).map(([k, s]) => [k, { p50: s.p50 / baseline.p50, p95: s.p95 / baseline.p95 }])),
   }, null, 2)}\n`);

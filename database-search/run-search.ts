@@ -26,6 +26,7 @@ import { minimumTerms, nearlyAllTermsQuery, prefilterQuery } from './keyword-que
 import { redactText } from '../core/redact-secrets.ts';
 import { keyWords, RANKING_WEIGHTS, signatureOf } from './ranking.ts';
 import { keyHash, normalizeLiteral, queryKeys } from './normalize.ts';
+import { wholeWordPairs } from './substring-query.ts';
 
 export interface SearchCandidate {
   type: DocumentType;
@@ -122,6 +123,8 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
       keyWeights: keys.map((key) => Math.min(1, keyWords(key) / words)),
       wholeKey: keyHash(normalized),
       pattern: likePattern(normalized),
+      needle: normalized,
+      pairs: wholeWordPairs(normalized),
       terms,
       prefilter: prefilterQuery(terms),
       minTerms: minimumTerms(terms.length),
@@ -145,6 +148,7 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
       query.keys = [];
       query.keyWeights = [];
       query.pattern = null;
+      query.pairs = [];
       found = await run(level);
     }
   }

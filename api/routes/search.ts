@@ -5,7 +5,7 @@ import { apiError } from '../../core/errors.ts';
 import { runSearch, type SearchResult } from '../../database-search/run-search.ts';
 import { SearchParamsSchema, type SearchParams } from '../../core/schemas/search-params.ts';
 import { withTransaction } from '../../db/pool.ts';
-import { limitStatementTime } from '../../db/queries/search.ts';
+import { limitSearchStatements } from '../../db/queries/search.ts';
 import { CONTENT_TRUST } from '../../read-model/common.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { linkPages } from '../page-links.ts';
@@ -25,7 +25,7 @@ const QUERY_CANCELED = '57014';
 export async function searchWithinLimit(pool: pg.Pool, params: SearchParams, retryAfterSeconds: number): Promise<SearchResult> {
   try {
     return await withTransaction(pool, async (tx) => {
-      await limitStatementTime(tx, SEARCH_STATEMENT_TIMEOUT_MS);
+      await limitSearchStatements(tx, SEARCH_STATEMENT_TIMEOUT_MS);
       return runSearch(tx, params);
     });
   } catch (error) {
