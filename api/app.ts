@@ -6,7 +6,8 @@ import { Hono } from 'hono';
 import { COLLECTION, type RecordRef } from '../core/types.ts';
 import type { AppDeps, AppEnv } from './app-deps.ts';
 import { publicReadCors } from './cors.ts';
-import { createErrorHandler, handleNotFound } from './errors.ts';
+import { createErrorHandler, createNotFoundHandler, handleNotFound } from './errors.ts';
+import { createNotFoundPage } from './not-found-page.ts';
 import { createParticipationHandler, createParticipationTools, createReadTools, MCP_PATH, PUBLIC_INSTRUCTIONS } from './mcp/participate.ts';
 import { MCP_PUBLIC_PATH } from './mcp/path.ts';
 import { mountAccountsAndOAuth } from './oauth/mount.ts';
@@ -104,6 +105,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     ['/api/solutions', { GET: collections.solutions }],
     ['/api/discussions', { GET: collections.discussions }],
   ]);
+  // The same collections as HTML lists, for people (api/routes/collections.ts says why on demand).
+  resource(app, '/problems', { GET: collections.problemsPage });
+  resource(app, '/solutions', { GET: collections.solutionsPage });
+  resource(app, '/discussions', { GET: collections.discussionsPage });
   for (const op of OPERATIONS) {
     paths.set(op.path, { ...paths.get(op.path), [op.method]: createWriteHandler(submitWrite, op) });
   }
@@ -127,8 +132,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     resource(app, `/${folder}/:name`, { GET: (c) => projection(c, type, negotiateRecordName(c, c.req.param('name') ?? '')) });
   }
 
-  app.notFound(handleNotFound);
-  app.onError(createErrorHandler(deps.logger, config.RETRY_AFTER_SECONDS));
+  const notFoundPage = createNotFoundPage(config.ASTRO_CLIENT_DIR);
+  app.notFound(createNotFoundHandler(notFoundPage));
+  app.onError(createErrorHandler(deps.logger, config.RETRY_AFTER_SECONDS, notFoundPage));
   return app;
 }
 

@@ -4,6 +4,7 @@ import { ApiError, apiError, errorBody, statusOf } from '../core/errors.ts';
 import type { Logger } from '../infra/logger.ts';
 import { readOnlyRefusal } from '../core/serving-fence.ts';
 import { isConnectionError, isReadOnlyError } from '../db/pool.ts';
+import type { NotFoundPage } from './not-found-page.ts';
 
 export function renderError(c: Context, error: ApiError): Response {
   const { info } = error;
@@ -50,18 +51,31 @@ export function clientAborted(c: Context): boolean {
   return c.req.raw.signal?.aborted === true || incoming?.socket?.destroyed === true;
 }
 
-export function createErrorHandler(logger: Logger, retryAfterSeconds: number) {
-  return function handleError(error: Error, c: Context): Response {
+/** `notFoundPage`: the HTML 404 for browsers (api/not-found-page.ts); without it every 404 is the Error shape. */
+export function createErrorHandler(logger: Logger, retryAfterSeconds: number, notFoundPage?: NotFoundPage) {
+  return async function handleError(error: Error, c: Context): Promise<Response> {
     // A client that hung up mid-request makes reads of its body fail like a
     // lost connection; it is the client's doing, not a dependency outage.
     if (clientAborted(c)) {
       logger.info({ requestId: c.get('requestId') }, 'client aborted');
       return c.body(null, CLIENT_CLOSED_REQUEST as 200);
     }
-    return renderError(c, toApiError(error, logger, c.get('requestId'), retryAfterSeconds));
+    const apiErr = toApiError(error, logger, c.get('requestId'), retryAfterSeconds);
+    if (apiErr.status === 404 && notFoundPage) {
+      const page = await notFoundPage(c);
+      if (page) return page;
+    }
+    return renderError(c, apiErr);
   };
 }
 
 export function handleNotFound(c: Context): Response {
   return renderError(c, apiError('unknown_path', { path: new URL(c.req.url).pathname }));
+}
+
+/** Unknown paths: the HTML 404 for browsers, the Error shape for everyone else. */
+export function createNotFoundHandler(notFoundPage: NotFoundPage) {
+  return async function handleUnknownPath(c: Context): Promise<Response> {
+    return (await notFoundPage(c)) ?? handleNotFound(c);
+  };
 }

@@ -279,6 +279,10 @@ export function buildOpenApiDocument(): Json {
       operationId: `list_${folder}`, tag: 'collections', summary: `Recent ${folder}, newest first; Link rel=next/prev.`,
       parameters: queryParameters(CollectionParamsSchema), content: { 'application/json': CollectionSchema }, jsonOnly: true, extraHeaders: ['Link'],
     }));
+    add(`/${folder}`, 'get', readOperation({
+      operationId: `list_${folder}_page`, tag: 'collections', summary: `Recent ${folder} as an HTML page for people: the twin of /api/${folder}, from the same view.`,
+      parameters: queryParameters(CollectionParamsSchema), content: { 'text/html': { type: 'string' } }, extraHeaders: ['Link'],
+    }));
   }
   add('/api/v1/search', 'get', readOperation({
     operationId: 'search', tag: 'search', summary: 'Compact first-stage candidates, each with its match kind and coverage.',

@@ -42,7 +42,7 @@ export async function discussionViewFrom(src: ViewSource, id: string, params: Re
     replies: toPage(
       rows, params.page, params.limit,
       (r): ReplyItem => ({
-        id: r.id, body: r.body, in_reply_to: r.in_reply_to, author: { id: r.author_id }, created_at: iso(r.created_at),
+        id: r.id, body: r.body, in_reply_to: r.in_reply_to, author: { id: r.author_id, handle: r.author_handle }, created_at: iso(r.created_at),
         feedback: onReplies.get(r.id)!,
       }),
       (page) => `${api}${queryString({ page, limit: params.limit }, { page: 1, limit: DEFAULT_RECORD_LIMIT })}`,

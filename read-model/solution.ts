@@ -35,7 +35,7 @@ export async function solutionViewFrom(src: ViewSource, id: string, params: Reco
       solution_revision: row.solution_revision,
       note: row.note,
       environment: row.environment,
-      reporter: { id: row.identity_id },
+      reporter: { id: row.identity_id, handle: row.identity_handle },
       reported_at: iso(row.created_at),
     }),
     (page) => `${api}${queryString({ revision: params.revision, page, limit: params.limit }, { page: 1, limit: DEFAULT_RECORD_LIMIT })}`,

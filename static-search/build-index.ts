@@ -15,7 +15,7 @@ export interface BuiltIndex {
   files: pagefind.IndexFile[];
 }
 
-const FOLDERS: Record<string, RecordRef['type']> = { problems: 'problem', solutions: 'solution' };
+const FOLDERS: Record<string, RecordRef['type']> = { problems: 'problem', solutions: 'solution', discussions: 'discussion' };
 /** A record's HTML projection (not the temp file of a write in progress). */
 const PAGE = /^([a-z]+_[0-9a-z]+)\.html$/;
 

@@ -1,54 +1,48 @@
-/** The paginated canonical collections `/api/problems`, `/api/solutions` and `/api/discussions`. */
+/**
+ * The recent-records collections, each in two formats from one view
+ * (read-model/collection.ts): `/api/problems` (JSON, CONTRACT.md's paginated
+ * list) and `/problems` (the HTML list, the site's template rendered here,
+ * in-process, on demand). Same for solutions and discussions; `?product=`
+ * narrows either to one product.
+ *
+ * Why on demand and not a projection file: every write shifts every page of
+ * an offset-paginated list (and of its product's list), so files would cost a
+ * re-render of every page per write. A page here costs one statement and one
+ * render, is sent with a strong ETag (304 on revalidation) and
+ * `Cache-Control: public, max-age=10, stale-while-revalidate=60`, so a CDN or
+ * nginx cache in front absorbs repeated reads; writes cost nothing.
+ */
 import type { Context } from 'hono';
-import { CollectionParamsSchema, DEFAULT_RECORD_LIMIT } from '../../core/schemas/read-params.ts';
-import { recordLinks, type RecordRef } from '../../core/types.ts';
-import type { Queryable } from '../../db/pool.ts';
-import { listDiscussions } from '../../db/queries/discussions.ts';
-import { listProblems } from '../../db/queries/problems.ts';
-import { listSolutions } from '../../db/queries/solutions.ts';
-import { offsetOf, queryString, toPage } from '../../read-model/paging.ts';
+import type { CollectionKind } from '../../core/schemas/collection-views.ts';
+import { CollectionParamsSchema } from '../../core/schemas/read-params.ts';
+import { MEDIA_TYPE } from '../../projections/files.ts';
+import { buildCollectionView, collectionJson } from '../../read-model/collection.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { linkPages } from '../page-links.ts';
-import { CACHE, sendJson } from '../representation.ts';
+import { CACHE, sendJson, sendRepresentation } from '../representation.ts';
 import { parseOrThrow } from '../validation.ts';
 
-interface Collection<R extends { id: string; updated_at: Date }> {
-  type: RecordRef['type'];
-  path: string;
-  list(db: Queryable, offset: number, limit: number): Promise<R[]>;
-  /** The compact facts of one item, beside type, id, updated_at and links. */
-  facts(row: R): Record<string, unknown>;
-}
+export function createCollectionHandlers({ pool, html }: AppDeps) {
+  const viewOf = (c: Context, kind: CollectionKind) =>
+    buildCollectionView(pool, kind, parseOrThrow(CollectionParamsSchema, c.req.query(), 'query'));
 
-function createCollectionHandler<R extends { id: string; updated_at: Date }>(pool: Queryable, spec: Collection<R>) {
-  return async function listCollection(c: Context): Promise<Response> {
-    const { page, limit } = parseOrThrow(CollectionParamsSchema, c.req.query(), 'query');
-    const rows = await spec.list(pool, offsetOf(page, limit), limit);
-    const answer = {
-      content_trust: 'untrusted',
-      ...toPage(rows, page, limit, (row) => ({
-        type: spec.type, id: row.id, ...spec.facts(row), updated_at: row.updated_at.toISOString(),
-        links: recordLinks({ type: spec.type, id: row.id }),
-      }), (next) => `${spec.path}${queryString({ page: next, limit }, { page: 1, limit: DEFAULT_RECORD_LIMIT })}`),
-    };
-    linkPages(c, answer);
-    return sendJson(c, answer, CACHE.collection);
+  const json = (kind: CollectionKind) => async function listCollection(c: Context): Promise<Response> {
+    const view = await viewOf(c, kind);
+    linkPages(c, view);
+    return sendJson(c, collectionJson(view), CACHE.collection);
   };
-}
 
-export function createCollectionHandlers({ pool }: AppDeps) {
+  const page = (kind: CollectionKind) => async function showCollection(c: Context): Promise<Response> {
+    const view = await viewOf(c, kind);
+    const rendered = await html.renderRoute(view.links.html, { collection: view });
+    if (rendered.status !== 200) throw new Error(`rendering ${view.links.html} answered ${rendered.status}`);
+    linkPages(c, view);
+    c.header('Link', `<${view.links.json}>; rel="alternate"; type="application/json"`, { append: true });
+    return sendRepresentation(c, { body: rendered.body, contentType: MEDIA_TYPE.html, cacheControl: CACHE.collection });
+  };
+
   return {
-    problems: createCollectionHandler(pool, {
-      type: 'problem', path: '/api/problems', list: listProblems,
-      facts: (r) => ({ title: r.title, product: r.product, status: r.status, current_revision: r.current_revision }),
-    }),
-    solutions: createCollectionHandler(pool, {
-      type: 'solution', path: '/api/solutions', list: listSolutions,
-      facts: (r) => ({ problem_id: r.problem_id, status: r.status, current_revision: r.current_revision }),
-    }),
-    discussions: createCollectionHandler(pool, {
-      type: 'discussion', path: '/api/discussions', list: listDiscussions,
-      facts: (r) => ({ title: r.title, product: r.product, status: r.status, reply_count: r.reply_count }),
-    }),
+    problems: json('problem'), solutions: json('solution'), discussions: json('discussion'),
+    problemsPage: page('problem'), solutionsPage: page('solution'), discussionsPage: page('discussion'),
   };
 }

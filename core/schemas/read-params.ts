@@ -21,7 +21,15 @@ export const RecordParamsSchema = z.object({
 });
 export type RecordParams = z.infer<typeof RecordParamsSchema>;
 
-export const CollectionParamsSchema = RecordParamsSchema.omit({ revision: true });
+/**
+ * A collection page, optionally of one product (matched ignoring case). An
+ * empty `product` (a cleared form field) means every product.
+ */
+export const CollectionParamsSchema = RecordParamsSchema.omit({ revision: true }).extend({
+  product: z.string().max(120).optional()
+    .transform((value) => (value?.trim() ? value.trim() : undefined))
+    .describe('Only records of this product (ignoring case).'),
+});
 export type CollectionParams = z.infer<typeof CollectionParamsSchema>;
 
 export const DEFAULT_CHANGES_LIMIT = 50;

@@ -3,6 +3,7 @@
  * OpenAPI document and the tests check real responses against them.
  */
 import { z } from 'zod';
+import { DiscussionCollectionItemSchema, ProblemCollectionItemSchema, SolutionCollectionItemSchema } from './collection-views.ts';
 import { REASONS, type Reason } from '../errors-data.ts';
 import { ERROR_STATUS } from '../errors.ts';
 import {
@@ -94,9 +95,10 @@ export const ChangesSchema = z.object({
   has_more: z.boolean(),
 });
 
+/** `/api/problems` etc.: the JSON of a collection view (collection-views.ts). */
 export const CollectionSchema = z.object({
   content_trust: z.literal('untrusted'),
-  items: z.array(z.object({ type: z.string(), id: z.string(), links: Links }).loose()),
+  items: z.array(z.union([ProblemCollectionItemSchema, SolutionCollectionItemSchema, DiscussionCollectionItemSchema])),
   page: z.number().int(),
   limit: z.number().int(),
   has_more: z.boolean(),

@@ -13,7 +13,7 @@ export const SignalCountsSchema = z.object({ worked: count, partially_worked: co
 export const CounterNoteSchema = z.object({
   kind: z.enum(['did_not_work', 'report_failure', 'report_outdated']),
   note: z.string().nullable().describe('Contribution text: untrusted data.'),
-  reporter: z.object({ id: z.string() }),
+  reporter: z.object({ id: z.string(), handle: z.string().nullable() }),
   reported_at: z.string(),
 });
 
@@ -74,7 +74,7 @@ export const FeedbackEvidenceSchema = z.object({
     id: z.string(),
     body: z.string(),
     evidence: z.array(z.string()),
-    reporter: z.object({ id: z.string() }),
+    reporter: z.object({ id: z.string(), handle: z.string().nullable() }),
     revision: z.number().int().nullable(),
     reported_at: z.string(),
   }),

@@ -79,7 +79,7 @@ export const OutcomeItemSchema = z.object({
   solution_revision: z.number().int().min(1),
   note: z.string().nullable(),
   environment: z.record(z.string(), z.string()),
-  reporter: z.object({ id: z.string() }),
+  reporter: z.object({ id: z.string(), handle: z.string().nullable() }),
   reported_at: Timestamp,
 });
 
@@ -109,7 +109,7 @@ export const ReplyItemSchema = z.object({
   id: z.string(),
   body: Untrusted('The reply'),
   in_reply_to: z.string().nullable(),
-  author: z.object({ id: z.string() }),
+  author: z.object({ id: z.string(), handle: z.string().nullable() }),
   created_at: Timestamp,
   feedback: z.array(FeedbackEvidenceSchema).describe('Feedback reports on this reply, as evidence.'),
 });

@@ -57,8 +57,8 @@ export function assessDispute(input: TrustInput): Dispute {
   const disputed = against.size >= R.disputeMinIndependent && against.size >= R.disputeMinShare * (against.size + support);
   const notes: CounterNote[] = [
     ...withoutAuthor(input.outcomes, input.author).filter((o) => o.signal === 'did_not_work')
-      .map((o) => ({ kind: 'did_not_work' as const, note: o.note, reporter: { id: o.identityId }, at: o.at })),
-    ...feedback.map((f) => ({ kind: f.kind, note: f.note, reporter: { id: f.identityId }, at: f.at })),
+      .map((o) => ({ kind: 'did_not_work' as const, note: o.note, reporter: { id: o.identityId, handle: o.handle ?? null }, at: o.at })),
+    ...feedback.map((f) => ({ kind: f.kind, note: f.note, reporter: { id: f.identityId, handle: f.handle ?? null }, at: f.at })),
   ]
     .sort((a, b) => b.at.getTime() - a.at.getTime() || (a.reporter.id < b.reporter.id ? 1 : -1))
     .slice(0, R.latestEvidence)

@@ -11,6 +11,8 @@ export interface Reporter {
   identityId: string;
   /** The admission group; null when the identity has no admission record (it is its own group). */
   group: string | null;
+  /** The identity's handle, shown on pages; null or absent without one. */
+  handle?: string | null;
   at: Date;
 }
 

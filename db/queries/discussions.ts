@@ -17,6 +17,8 @@ export interface ReplyRow {
   id: string;
   discussion_id: string;
   author_id: string;
+  /** The author's handle, for pages (null without one). */
+  author_handle: string | null;
   body: string;
   in_reply_to: string | null;
   created_at: Date;
@@ -71,18 +73,10 @@ export async function findReply(db: Queryable, id: string): Promise<ReplyRow | n
 /** One page of a discussion's replies, oldest first, plus one row for `has_more`. */
 export async function listReplies(db: Queryable, discussionId: string, offset: number, limit: number): Promise<ReplyRow[]> {
   const r = await db.query(
-    `SELECT id, discussion_id, author_id, body, in_reply_to, created_at FROM replies
-      WHERE discussion_id = $1::text ORDER BY id OFFSET $2::int LIMIT $3::int`,
+    `SELECT x.id, x.discussion_id, x.author_id, i.handle AS author_handle, x.body, x.in_reply_to, x.created_at
+       FROM replies x LEFT JOIN identities i ON i.id = x.author_id
+      WHERE x.discussion_id = $1::text ORDER BY x.id OFFSET $2::int LIMIT $3::int`,
     [discussionId, offset, limit + 1],
-  );
-  return r.rows;
-}
-
-export async function listDiscussions(db: Queryable, offset: number, limit: number): Promise<DiscussionRow[]> {
-  const r = await db.query(
-    `SELECT id, author_id, title, body, product, status, reply_count, created_at, updated_at
-       FROM discussions ORDER BY id DESC OFFSET $1::int LIMIT $2::int`,
-    [offset, limit + 1],
   );
   return r.rows;
 }

@@ -6,6 +6,8 @@ export interface OutcomeRow {
   id: string;
   solution_revision: number;
   identity_id: string;
+  /** The reporter's handle, for pages (null without one). */
+  identity_handle: string | null;
   signal: Signal;
   note: string | null;
   environment: Record<string, string>;
@@ -26,9 +28,9 @@ export async function insertOutcome(
 
 export async function listOutcomes(db: Queryable, solutionId: string, offset: number, limit: number): Promise<OutcomeRow[]> {
   const r = await db.query(
-    `SELECT id, solution_revision, identity_id, signal, note, environment, created_at
-       FROM outcomes WHERE solution_id = $1::text
-      ORDER BY created_at DESC, id DESC OFFSET $2::int LIMIT $3::int`,
+    `SELECT o.id, o.solution_revision, o.identity_id, i.handle AS identity_handle, o.signal, o.note, o.environment, o.created_at
+       FROM outcomes o LEFT JOIN identities i ON i.id = o.identity_id WHERE o.solution_id = $1::text
+      ORDER BY o.created_at DESC, o.id DESC OFFSET $2::int LIMIT $3::int`,
     [solutionId, offset, limit + 1],
   );
   return r.rows;

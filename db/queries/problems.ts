@@ -73,26 +73,6 @@ export async function findProblemRevision(db: Queryable, id: string, revision: n
   return r.rows[0] ?? null;
 }
 
-export interface ProblemSummary {
-  id: string;
-  title: string;
-  product: string;
-  status: string;
-  current_revision: number;
-  updated_at: Date;
-}
-
-/** One page of problems, newest first, with one extra row to tell `has_more`. */
-export async function listProblems(db: Queryable, offset: number, limit: number): Promise<ProblemSummary[]> {
-  const r = await db.query(
-    `SELECT p.id, r.title, r.product, p.status, p.current_revision, p.updated_at
-       FROM problems p JOIN problem_revisions r ON r.problem_id = p.id AND r.revision = p.current_revision
-      ORDER BY p.id DESC OFFSET $1::int LIMIT $2::int`,
-    [offset, limit + 1],
-  );
-  return r.rows;
-}
-
 export async function listAllProblemIds(db: Queryable): Promise<string[]> {
   const r = await db.query<{ id: string }>('SELECT id FROM problems ORDER BY id');
   return r.rows.map((row) => row.id);

@@ -95,16 +95,6 @@ export async function listSolutionsOfProblem(
   return r.rows;
 }
 
-export async function listSolutions(db: Queryable, offset: number, limit: number): Promise<SolutionSummary[]> {
-  const r = await db.query(
-    `SELECT ${SUMMARY_COLUMNS}
-       FROM solutions s JOIN solution_revisions r ON r.solution_id = s.id AND r.revision = s.current_revision
-      ORDER BY s.id DESC OFFSET $1::int LIMIT $2::int`,
-    [offset, limit + 1],
-  );
-  return r.rows;
-}
-
 export async function listAllSolutionIds(db: Queryable): Promise<string[]> {
   const r = await db.query<{ id: string }>('SELECT id FROM solutions ORDER BY id');
   return r.rows.map((row) => row.id);

@@ -77,12 +77,13 @@ export async function loadTrustSubjects(db: Queryable, type: TrustRecordType, id
   };
   if (type === 'solution') {
     const outcomes = await db.query<{
-      solution_id: string; solution_revision: number; identity_id: string; confirmer_group: string | null;
+      solution_id: string; solution_revision: number; identity_id: string; handle: string | null; confirmer_group: string | null;
       signal: Signal; note: string | null; environment: Record<string, string>; created_at: Date;
     }>(
       `SELECT DISTINCT ON (o.solution_id, o.solution_revision, o.identity_id)
-              o.solution_id, o.solution_revision, o.identity_id, a.confirmer_group, o.signal, o.note, o.environment, o.created_at
+              o.solution_id, o.solution_revision, o.identity_id, i.handle, a.confirmer_group, o.signal, o.note, o.environment, o.created_at
          FROM outcomes o LEFT JOIN identity_admissions a ON a.identity_id = o.identity_id
+         LEFT JOIN identities i ON i.id = o.identity_id
         WHERE o.solution_id = ANY($1::text[])
         ORDER BY o.solution_id, o.solution_revision, o.identity_id, o.created_at DESC, o.id DESC`,
       [ids],
@@ -90,17 +91,18 @@ export async function loadTrustSubjects(db: Queryable, type: TrustRecordType, id
     for (const o of outcomes.rows) {
       if (!subjects.has(o.solution_id)) continue;
       revisionOf(o.solution_id, o.solution_revision).outcomes.push({
-        identityId: o.identity_id, group: o.confirmer_group, signal: o.signal, note: o.note,
+        identityId: o.identity_id, handle: o.handle, group: o.confirmer_group, signal: o.signal, note: o.note,
         environment: o.environment, at: o.created_at,
       });
     }
   }
   const feedback = await db.query<{
-    target_id: string; target_revision: number | null; identity_id: string; confirmer_group: string | null;
+    target_id: string; target_revision: number | null; identity_id: string; handle: string | null; confirmer_group: string | null;
     kind: CounterFeedbackKind; body: string; created_at: Date;
   }>(
-    `SELECT f.target_id, f.target_revision, f.identity_id, a.confirmer_group, f.kind, f.body, f.created_at
+    `SELECT f.target_id, f.target_revision, f.identity_id, i.handle, a.confirmer_group, f.kind, f.body, f.created_at
        FROM feedback_reports f LEFT JOIN identity_admissions a ON a.identity_id = f.identity_id
+       LEFT JOIN identities i ON i.id = f.identity_id
       WHERE f.target_type = $1::text AND f.target_id = ANY($2::text[]) AND f.kind = ANY($3::text[])
       ORDER BY f.created_at, f.id`,
     [type, ids, COUNTER_FEEDBACK_KINDS],
@@ -108,7 +110,7 @@ export async function loadTrustSubjects(db: Queryable, type: TrustRecordType, id
   for (const f of feedback.rows) {
     if (!subjects.has(f.target_id)) continue;
     revisionOf(f.target_id, f.target_revision ?? 1).feedback.push({
-      identityId: f.identity_id, group: f.confirmer_group, kind: f.kind, note: f.body, at: f.created_at,
+      identityId: f.identity_id, handle: f.handle, group: f.confirmer_group, kind: f.kind, note: f.body, at: f.created_at,
     });
   }
   return subjects;
@@ -181,10 +183,10 @@ export async function listFeedbackEvidence(db: Queryable, type: string, ids: str
   const evidence = new Map<string, FeedbackEvidence[]>(ids.map((id) => [id, []]));
   if (ids.length === 0) return evidence;
   const r = await db.query<{
-    target_id: string; kind: FeedbackEvidence['kind']; n: string; id: string; identity_id: string; body: string;
+    target_id: string; kind: FeedbackEvidence['kind']; n: string; id: string; identity_id: string; handle: string | null; body: string;
     evidence: string[]; target_revision: number | null; created_at: Date;
   }>(
-    `SELECT counts.target_id, counts.kind, counts.n, latest.id, latest.identity_id, latest.body, latest.evidence,
+    `SELECT counts.target_id, counts.kind, counts.n, latest.id, latest.identity_id, i.handle, latest.body, latest.evidence,
             latest.target_revision, latest.created_at
        FROM (SELECT target_id, kind, count(DISTINCT identity_id) AS n FROM feedback_reports
               WHERE target_type = $1::text AND target_id = ANY($2::text[]) GROUP BY target_id, kind) counts
@@ -192,6 +194,7 @@ export async function listFeedbackEvidence(db: Queryable, type: string, ids: str
          SELECT id, identity_id, body, evidence, target_revision, created_at FROM feedback_reports
           WHERE target_type = $1::text AND target_id = counts.target_id AND kind = counts.kind
           ORDER BY created_at DESC, id DESC LIMIT 1) latest
+       LEFT JOIN identities i ON i.id = latest.identity_id
       ORDER BY counts.target_id, counts.kind`,
     [type, ids],
   );
@@ -200,7 +203,7 @@ export async function listFeedbackEvidence(db: Queryable, type: string, ids: str
       kind: row.kind,
       count: Number(row.n),
       latest: {
-        id: row.id, body: row.body, evidence: row.evidence, reporter: { id: row.identity_id },
+        id: row.id, body: row.body, evidence: row.evidence, reporter: { id: row.identity_id, handle: row.handle },
         revision: row.target_revision, reported_at: row.created_at.toISOString(),
       },
     });

@@ -73,9 +73,10 @@ export async function listFirstOutcomes(db: Queryable, solutionIds: string[], pe
   const r = await db.query(
     `SELECT o.* FROM unnest($1::text[]) AS q(solution_id)
        CROSS JOIN LATERAL (
-         SELECT id, solution_id, solution_revision, identity_id, signal, note, environment, created_at
-           FROM outcomes WHERE solution_id = q.solution_id
-          ORDER BY created_at DESC, id DESC LIMIT $2::int) o
+         SELECT x.id, x.solution_id, x.solution_revision, x.identity_id, i.handle AS identity_handle, x.signal, x.note,
+                x.environment, x.created_at
+           FROM outcomes x LEFT JOIN identities i ON i.id = x.identity_id WHERE x.solution_id = q.solution_id
+          ORDER BY x.created_at DESC, x.id DESC LIMIT $2::int) o
       ORDER BY o.solution_id, o.created_at DESC, o.id DESC`,
     [solutionIds, perSolution],
   );
@@ -98,8 +99,9 @@ export async function listFirstReplies(db: Queryable, discussionIds: string[], p
   const r = await db.query(
     `SELECT p.* FROM unnest($1::text[]) AS q(discussion_id)
        CROSS JOIN LATERAL (
-         SELECT id, discussion_id, author_id, body, in_reply_to, created_at FROM replies
-          WHERE discussion_id = q.discussion_id ORDER BY id LIMIT $2::int) p
+         SELECT x.id, x.discussion_id, x.author_id, i.handle AS author_handle, x.body, x.in_reply_to, x.created_at
+           FROM replies x LEFT JOIN identities i ON i.id = x.author_id
+          WHERE x.discussion_id = q.discussion_id ORDER BY x.id LIMIT $2::int) p
       ORDER BY p.discussion_id, p.id`,
     [discussionIds, perDiscussion],
   );

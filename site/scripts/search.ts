@@ -3,12 +3,13 @@
  * the results as text. Titles, products and excerpts come from untrusted
  * records, so every one becomes a text node (see lib/search/excerpt.ts).
  */
+import { labelOf } from '../lib/labels.ts';
 import { parseExcerpt, recordPath } from '../lib/search/excerpt.ts';
 import { loadPagefind, type PagefindResultData, type StaticIndex } from '../lib/search/pagefind.ts';
 
 /** Results shown per search; Pagefind loads each result's fragment only when asked. */
 const SHOWN = 20;
-const TYPES = new Set(['problem', 'solution']);
+const TYPES = new Set(['problem', 'solution', 'discussion']);
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 let pagefind: Promise<StaticIndex> | null = null;
@@ -27,7 +28,7 @@ function renderResult(data: PagefindResultData): HTMLLIElement | null {
   link.href = href;
   link.textContent = data.meta.title ?? href;
   item.append(link);
-  for (const value of [data.meta.type, data.meta.product]) {
+  for (const value of [data.meta.type && labelOf(data.meta.type), data.meta.product]) {
     if (!value) continue;
     const badge = document.createElement('span');
     badge.className = 'badge';

@@ -67,7 +67,7 @@ describe('/search', () => {
     expect(hrefs.sort()).toEqual([`/problems/${problemId}`, `/solutions/${solutionId}`].sort());
     const problem = page.locator(`#search-results li:has(a[href="/problems/${problemId}"])`);
     expect(await problem.locator('a').textContent()).toBe(`Watcher crash with ${word}`);
-    expect(await problem.locator('.badge').allTextContents()).toEqual(['problem', 'webpack-dev-server']);
+    expect(await problem.locator('.badge').allTextContents()).toEqual(['Problem', 'webpack-dev-server']);
     expect(await problem.locator('.excerpt mark').allTextContents()).toContain(word);
     const solution = page.locator(`#search-results li:has(a[href="/solutions/${solutionId}"])`);
     expect(await solution.locator('a').textContent()).toBe(`Solution to Watcher crash with ${word}`);
@@ -99,7 +99,7 @@ describe('/search', () => {
     const { page } = watched;
     const item = page.locator(`#search-results li:has(a[href="/problems/${id}"])`);
     expect(await item.locator('a').textContent()).toBe(title);
-    expect(await item.locator('.badge').allTextContents()).toEqual(['problem', '<i>product</i>']);
+    expect(await item.locator('.badge').allTextContents()).toEqual(['Problem', '<i>product</i>']);
     // Only the matched word is marked; the contribution's own <mark> is text.
     const marks = await item.locator('.excerpt mark').allTextContents();
     expect(marks.length).toBeGreaterThan(0);

@@ -604,6 +604,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/problems": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recent problems as an HTML page for people: the twin of /api/problems, from the same view.
+         * @description Recent problems as an HTML page for people: the twin of /api/problems, from the same view.
+         */
+        get: operations["list_problems_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * The methods this path allows; a CORS preflight on public reads.
+         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         */
+        options: operations["options_problems"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/solutions": {
         parameters: {
             query?: never;
@@ -632,6 +656,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/solutions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recent solutions as an HTML page for people: the twin of /api/solutions, from the same view.
+         * @description Recent solutions as an HTML page for people: the twin of /api/solutions, from the same view.
+         */
+        get: operations["list_solutions_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * The methods this path allows; a CORS preflight on public reads.
+         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         */
+        options: operations["options_solutions"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/discussions": {
         parameters: {
             query?: never;
@@ -656,6 +704,30 @@ export interface paths {
          * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
          */
         options: operations["options_api_discussions"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/discussions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recent discussions as an HTML page for people: the twin of /api/discussions, from the same view.
+         * @description Recent discussions as an HTML page for people: the twin of /api/discussions, from the same view.
+         */
+        get: operations["list_discussions_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * The methods this path allows; a CORS preflight on public reads.
+         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         */
+        options: operations["options_discussions"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -1896,15 +1968,74 @@ export interface components {
             /** @constant */
             content_trust: "untrusted";
             items: ({
-                type: string;
+                /** @constant */
+                type: "problem";
                 id: string;
+                /** @description Title: contribution text, untrusted data. */
+                title: string;
+                product: string;
+                status: string;
+                current_revision: number;
+                author: {
+                    id: string;
+                    handle: string | null;
+                };
+                /** @description ISO 8601, UTC. */
+                updated_at: string;
                 links: {
                     html: string;
                     json: string;
                     markdown: string;
                 };
-            } & {
-                [key: string]: unknown;
+            } | {
+                /** @constant */
+                type: "solution";
+                id: string;
+                problem_id: string;
+                problem: {
+                    id: string;
+                    /** @description The problem's title: contribution text, untrusted data. */
+                    title: string;
+                    product: string;
+                    links: {
+                        html: string;
+                        json: string;
+                        markdown: string;
+                    };
+                };
+                status: string;
+                current_revision: number;
+                author: {
+                    id: string;
+                    handle: string | null;
+                };
+                /** @description ISO 8601, UTC. */
+                updated_at: string;
+                links: {
+                    html: string;
+                    json: string;
+                    markdown: string;
+                };
+            } | {
+                /** @constant */
+                type: "discussion";
+                id: string;
+                /** @description Title: contribution text, untrusted data. */
+                title: string;
+                product: string | null;
+                status: string;
+                reply_count: number;
+                author: {
+                    id: string;
+                    handle: string | null;
+                };
+                /** @description ISO 8601, UTC. */
+                updated_at: string;
+                links: {
+                    html: string;
+                    json: string;
+                    markdown: string;
+                };
             })[];
             page: number;
             limit: number;
@@ -1993,6 +2124,7 @@ export interface components {
                         note: string | null;
                         reporter: {
                             id: string;
+                            handle: string | null;
                         };
                         reported_at: string;
                     }[];
@@ -2009,6 +2141,7 @@ export interface components {
                     evidence: string[];
                     reporter: {
                         id: string;
+                        handle: string | null;
                     };
                     revision: number | null;
                     reported_at: string;
@@ -2054,6 +2187,7 @@ export interface components {
                                 note: string | null;
                                 reporter: {
                                     id: string;
+                                    handle: string | null;
                                 };
                                 reported_at: string;
                             }[];
@@ -2120,6 +2254,7 @@ export interface components {
                         note: string | null;
                         reporter: {
                             id: string;
+                            handle: string | null;
                         };
                         reported_at: string;
                     }[];
@@ -2163,6 +2298,7 @@ export interface components {
                     evidence: string[];
                     reporter: {
                         id: string;
+                        handle: string | null;
                     };
                     revision: number | null;
                     reported_at: string;
@@ -4929,6 +5065,8 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
+                /** @description Only records of this product (ignoring case). */
+                product?: unknown;
             };
             header?: never;
             path?: never;
@@ -5178,11 +5316,101 @@ export interface operations {
             };
         };
     };
+    list_problems_page: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description Only records of this product (ignoring case). */
+                product?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_problems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content; see Allow. */
+            204: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
+                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
+                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A request the HTTP parser refuses (`malformed_request`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_solutions: {
         parameters: {
             query?: {
                 page?: number;
                 limit?: number;
+                /** @description Only records of this product (ignoring case). */
+                product?: unknown;
             };
             header?: never;
             path?: never;
@@ -5428,11 +5656,101 @@ export interface operations {
             };
         };
     };
+    list_solutions_page: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description Only records of this product (ignoring case). */
+                product?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_solutions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content; see Allow. */
+            204: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
+                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
+                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A request the HTTP parser refuses (`malformed_request`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_discussions: {
         parameters: {
             query?: {
                 page?: number;
                 limit?: number;
+                /** @description Only records of this product (ignoring case). */
+                product?: unknown;
             };
             header?: never;
             path?: never;
@@ -5642,6 +5960,94 @@ export interface operations {
         };
     };
     options_api_discussions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content; see Allow. */
+            204: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
+                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
+                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A request the HTTP parser refuses (`malformed_request`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_discussions_page: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description Only records of this product (ignoring case). */
+                product?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_discussions: {
         parameters: {
             query?: never;
             header?: never;

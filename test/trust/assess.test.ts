@@ -105,7 +105,7 @@ describe('disputed, not deleted', () => {
     expect(trust.disputed).toBe(true);
     expect(trust.counter_evidence).toMatchObject({ independent: 2, did_not_work: 2, report_failure: 0, report_outdated: 0 });
     expect(trust.counter_evidence.latest.map((n) => n.reporter.id)).toEqual(['agt_c', 'agt_b']);
-    expect(trust.counter_evidence.latest[1]).toEqual({ kind: 'did_not_work', note: 'fails on 4.x', reporter: { id: 'agt_b' }, reported_at: later(1).toISOString() });
+    expect(trust.counter_evidence.latest[1]).toEqual({ kind: 'did_not_work', note: 'fails on 4.x', reporter: { id: 'agt_b', handle: null }, reported_at: later(1).toISOString() });
     const undisputed = wilsonLowerBound(1, 3);
     expect(trust.confidence).toBeCloseTo(undisputed * TRUST_RULES.disputedFactor, 3);
     expect(trust.basis).toMatch(/disputed\.$/);

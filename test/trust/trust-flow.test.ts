@@ -211,7 +211,7 @@ describe('disputed, not deleted', () => {
     expect(problem.trust).toMatchObject({ disputed: true, revision: 1, counter_evidence: { independent: 2, report_failure: 1, report_outdated: 1 } });
     expect(problem.feedback).toEqual([
       { kind: 'report_failure', count: 1, latest: expect.objectContaining({ body: 'The error text changed in 4.x', revision: 1 }) },
-      { kind: 'report_outdated', count: 1, latest: expect.objectContaining({ body: 'Still obsolete', reporter: { id: outdating.id } }) },
+      { kind: 'report_outdated', count: 1, latest: expect.objectContaining({ body: 'Still obsolete', reporter: { id: outdating.id, handle: outdating.handle } }) },
     ]);
     expect(await feedKinds(problemId)).toContain('problem.disputed');
     const md = await (await projection(`/problems/${problemId}.md`)).text();
@@ -248,7 +248,7 @@ describe('feedback becomes evidence', () => {
       kind: 'add_evidence', count: 1,
       latest: {
         id: evidence.body.resource.id, body: 'Changelog says 4.2', evidence: ['https://example.org/changelog'],
-        reporter: { id: reporter.id }, revision: null, reported_at: expect.any(String),
+        reporter: { id: reporter.id, handle: reporter.handle }, revision: null, reported_at: expect.any(String),
       },
     }]);
     const reply = view.replies.items.find((r: { id: string }) => r.id === replyId);

@@ -31,5 +31,5 @@ export function parseExcerpt(excerpt: string): ExcerptPart[] {
 
 /** Only our own record pages are linked from results, whatever the index says. */
 export function recordPath(url: string): string | null {
-  return /^\/(problems|solutions)\/[a-z]+_[0-9a-z]+$/.test(url) ? url : null;
+  return /^\/(problems|solutions|discussions)\/[a-z]+_[0-9a-z]+$/.test(url) ? url : null;
 }

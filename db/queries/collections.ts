@@ -1,0 +1,87 @@
+/**
+ * SQL of the recent-records collections (`/api/problems`, `/problems`, …):
+ * one page, newest first, optionally of one product, with one extra row to
+ * tell `has_more`. Each row carries its author's handle (a LEFT JOIN, so a
+ * page is one statement however many authors it shows).
+ *
+ * A product matches ignoring case (`lower()` on both sides), as people type
+ * "Node-Postgres" and "node-postgres" for one thing. There is no index on
+ * product: the scan walks the primary key newest first and stops after one
+ * page, which is cheap while a product is common among recent records.
+ */
+import type { Queryable } from '../pool.ts';
+
+interface CollectionRowBase {
+  id: string;
+  author_id: string;
+  author_handle: string | null;
+  status: string;
+  updated_at: Date;
+}
+
+export interface ProblemCollectionRow extends CollectionRowBase {
+  title: string;
+  product: string;
+  current_revision: number;
+}
+
+export interface SolutionCollectionRow extends CollectionRowBase {
+  problem_id: string;
+  problem_title: string;
+  product: string;
+  current_revision: number;
+}
+
+export interface DiscussionCollectionRow extends CollectionRowBase {
+  title: string;
+  product: string | null;
+  reply_count: number;
+}
+
+/** A page of a collection: `product` null for every product. */
+export interface CollectionQuery {
+  product: string | null;
+  offset: number;
+  limit: number;
+}
+
+export async function listProblemCollection(db: Queryable, q: CollectionQuery): Promise<ProblemCollectionRow[]> {
+  const r = await db.query(
+    `SELECT p.id, p.author_id, i.handle AS author_handle, p.status, p.updated_at, r.title, r.product, p.current_revision
+       FROM problems p
+       JOIN problem_revisions r ON r.problem_id = p.id AND r.revision = p.current_revision
+       LEFT JOIN identities i ON i.id = p.author_id
+      WHERE $1::text IS NULL OR lower(r.product) = lower($1::text)
+      ORDER BY p.id DESC OFFSET $2::int LIMIT $3::int`,
+    [q.product, q.offset, q.limit + 1],
+  );
+  return r.rows;
+}
+
+/** Solutions take their product from their problem's current revision. */
+export async function listSolutionCollection(db: Queryable, q: CollectionQuery): Promise<SolutionCollectionRow[]> {
+  const r = await db.query(
+    `SELECT s.id, s.author_id, i.handle AS author_handle, s.status, s.updated_at, s.problem_id,
+            pr.title AS problem_title, pr.product, s.current_revision
+       FROM solutions s
+       JOIN problems p ON p.id = s.problem_id
+       JOIN problem_revisions pr ON pr.problem_id = p.id AND pr.revision = p.current_revision
+       LEFT JOIN identities i ON i.id = s.author_id
+      WHERE $1::text IS NULL OR lower(pr.product) = lower($1::text)
+      ORDER BY s.id DESC OFFSET $2::int LIMIT $3::int`,
+    [q.product, q.offset, q.limit + 1],
+  );
+  return r.rows;
+}
+
+export async function listDiscussionCollection(db: Queryable, q: CollectionQuery): Promise<DiscussionCollectionRow[]> {
+  const r = await db.query(
+    `SELECT d.id, d.author_id, i.handle AS author_handle, d.status, d.updated_at, d.title, d.product, d.reply_count
+       FROM discussions d
+       LEFT JOIN identities i ON i.id = d.author_id
+      WHERE $1::text IS NULL OR lower(d.product) = lower($1::text)
+      ORDER BY d.id DESC OFFSET $2::int LIMIT $3::int`,
+    [q.product, q.offset, q.limit + 1],
+  );
+  return r.rows;
+}
