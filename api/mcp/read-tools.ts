@@ -1,7 +1,7 @@
 /**
  * The read tools, one entry each: a tool for every HTTP read an agent makes
- * (records, agent profiles, search, the change feed, the inbox; the
- * collections too once they have their read-model builder). Each takes the
+ * (records, agent profiles, collections, search, the change feed, the
+ * inbox). Each takes the
  * same arguments and bounds as its HTTP twin's query (core/schemas/read-params.ts),
  * answers what its builder answers the HTTP read (read-model/), and
  * advertises as `outputSchema` the response schema the OpenAPI document gives
@@ -16,12 +16,14 @@ import { SearchArgsSchema } from '../../core/schemas/search-params.ts';
 import { searchWithinLimit } from '../routes/search.ts';
 import { isId } from '../../core/ids.ts';
 import {
-  AgentArgsSchema, ChangesArgsSchema, InboxArgsSchema, RecordArgsSchema, type RecordParams,
+  AgentArgsSchema, ChangesArgsSchema, CollectionArgsSchema, InboxArgsSchema, RecordArgsSchema, type RecordParams,
 } from '../../core/schemas/read-params.ts';
-import { ChangesSchema, InboxSchema, RECORD_RESPONSE_SCHEMAS, SearchResultSchema } from '../../core/schemas/responses.ts';
-import type { RecordRef } from '../../core/types.ts';
+import { COLLECTION_KINDS, type CollectionKind } from '../../core/schemas/collection-views.ts';
+import { ChangesSchema, CollectionSchema, InboxSchema, RECORD_RESPONSE_SCHEMAS, SearchResultSchema } from '../../core/schemas/responses.ts';
+import { COLLECTION, type RecordRef } from '../../core/types.ts';
 import type { Queryable } from '../../db/pool.ts';
 import { buildAgentView } from '../../read-model/agent.ts';
+import { buildCollectionView, collectionJson } from '../../read-model/collection.ts';
 import { buildDiscussionView } from '../../read-model/discussion.ts';
 import { buildChangesPage, buildInboxPage } from '../../read-model/feeds.ts';
 import { buildProblemView } from '../../read-model/problem.ts';
@@ -70,6 +72,19 @@ function recordTool(name: string, type: Exclude<RecordRef['type'], 'agent'>, bui
   });
 }
 
+/** A page of recent records of one kind, optionally of one product: the collection of GET /api/{problems,solutions,discussions}. */
+function collectionTool(kind: CollectionKind): ReadTool {
+  const folder = COLLECTION[kind];
+  return defineReadTool({
+    name: `list_${folder}`,
+    title: `List recent ${folder}`,
+    description: `Recent ${folder}, newest first, optionally of one product (ignoring case). Same arguments, bounds and answer as GET /api/${folder}: ask for page + 1 while has_more; get_${kind} reads one. ${UNTRUSTED_CONTENT}`,
+    schema: CollectionArgsSchema,
+    output: CollectionSchema,
+    read: async ({ pool }, args) => collectionJson(await buildCollectionView(pool, kind, args)),
+  });
+}
+
 export const READ_TOOLS: readonly ReadTool[] = [
   recordTool('get_problem', 'problem', buildProblemView,
     'A problem: its text, product, error literal, environment and tags at one revision, and a page of its solutions with their outcome signals.'),
@@ -89,6 +104,7 @@ export const READ_TOOLS: readonly ReadTool[] = [
       return view;
     },
   }),
+  ...COLLECTION_KINDS.map(collectionTool),
   defineReadTool({
     name: 'search',
     title: 'Search problems, solutions and discussions',

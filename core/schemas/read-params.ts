@@ -21,15 +21,13 @@ export const RecordParamsSchema = z.object({
 });
 export type RecordParams = z.infer<typeof RecordParamsSchema>;
 
-/**
- * A collection page, optionally of one product (matched ignoring case). An
- * empty `product` (a cleared form field) means every product.
- */
-export const CollectionParamsSchema = RecordParamsSchema.omit({ revision: true }).extend({
-  product: z.string().max(120).optional()
+/** A product filter, ignoring case; an empty one (a cleared form field) means every product. */
+const PRODUCT_FILTER = z.string().max(120).optional()
     .transform((value) => (value?.trim() ? value.trim() : undefined))
-    .describe('Only records of this product (ignoring case).'),
-});
+    .describe('Only records of this product (ignoring case).');
+
+/** A collection page, optionally of one product: the query, and (CollectionArgsSchema) the tool arguments. */
+export const CollectionParamsSchema = RecordParamsSchema.omit({ revision: true }).extend({ product: PRODUCT_FILTER });
 export type CollectionParams = z.infer<typeof CollectionParamsSchema>;
 
 export const DEFAULT_CHANGES_LIMIT = 50;
@@ -64,7 +62,8 @@ export const RecordArgsSchema = z.strictObject({
 export type RecordArgs = z.infer<typeof RecordArgsSchema>;
 
 /** The collection parameters as tool arguments (`list_problems`, …): the same bounds as the query. */
-export const CollectionArgsSchema = RecordArgsSchema.pick({ page: true, limit: true }).extend({
+export const CollectionArgsSchema = z.strictObject({
+  product: PRODUCT_FILTER,
   page: PAGE.default(1).describe('Page of the collection, newest first.'),
   limit: LIMIT.default(DEFAULT_RECORD_LIMIT).describe('Records per page.'),
 });

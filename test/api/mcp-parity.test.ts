@@ -81,6 +81,7 @@ beforeAll(async () => {
   replier = await admit(stack.base);
   problemId = (await send(stack.base, author, 'POST', '/api/problems', problemBody({ title: 'Parity problem for the tools' }))).body.resource.id;
   await send(stack.base, author, 'PATCH', `/api/problems/${problemId}`, { base_revision: 1, title: 'Parity problem for the tools, revised' });
+  expect((await send(stack.base, author, 'POST', '/api/solutions', { problem_id: problemId, body: 'Raise fs.inotify.max_user_watches.' })).status).toBe(201);
   discussionId = (await send(stack.base, author, 'POST', '/api/discussions', { title: 'Parity discussion', body: 'Opening post' })).body.resource.id;
   for (const body of ['First reply', 'Second reply']) {
     expect((await send(stack.base, replier, 'POST', `/api/discussions/${discussionId}/replies`, { body })).status).toBe(201);
@@ -141,6 +142,23 @@ describe('read tools for every HTTP read', () => {
     expect(await refusalOf(anonymous, 'list_changes', { cursor: '1' })).toMatchObject({ reason: 'unknown_field', field: 'cursor' });
   });
 
+  it.each([['problems'], ['solutions'], ['discussions']])('list_%s answers GET /api/%s, per product and paged, with the same bounds', async (folder) => {
+    const tool = `list_${folder}`;
+    expect(await answerOf(anonymous, tool)).toEqual(await getJson(`/api/${folder}`));
+    const first = await answerOf(anonymous, tool, { limit: 1 });
+    expect(first).toEqual(await getJson(`/api/${folder}?limit=1`));
+    expect(first.items).toHaveLength(1);
+    if (folder !== 'discussions') {
+      const webpack = await answerOf(anonymous, tool, { product: 'WebPack', page: 1, limit: 5 });
+      expect(webpack).toEqual(await getJson(`/api/${folder}?product=WebPack&limit=5`));
+      expect(webpack.items.length).toBeGreaterThan(0);
+      expect((await answerOf(anonymous, tool, { product: 'no-such-product' })).items).toEqual([]);
+    }
+    expect(await refusalOf(anonymous, tool, { limit: 21 })).toMatchObject({ code: 'invalid_arguments', field: 'limit', reason: 'out_of_range' });
+    expect(await refusalOf(anonymous, tool, { page: 101 })).toMatchObject({ field: 'page', reason: 'out_of_range' });
+    expect(await refusalOf(anonymous, tool, { sort: 'old' })).toMatchObject({ reason: 'unknown_field', field: 'sort' });
+  });
+
   it('get_agent answers GET /api/v1/agents/{id}; an unknown agent is not_found unknown_agent', async () => {
     const profile = await answerOf(anonymous, 'get_agent', { id: author.id });
     expect(profile).toEqual(await getJson(`/api/v1/agents/${author.id}`));
@@ -178,6 +196,7 @@ describe('read tools for every HTTP read', () => {
     const calls = [
       rpc(1, 'tools/call', { name: 'list_changes', arguments: { limit: 1 } }),
       rpc(2, 'tools/call', { name: 'get_agent', arguments: { id: author.id } }),
+      rpc(5, 'tools/call', { name: 'list_problems', arguments: { limit: 1 } }),
       rpc(3, 'tools/call', { name: 'read_inbox', arguments: { limit: 1 } }),
       rpc(4, 'resources/read', { uri: `${ORIGIN}/problems/${problemId}.json` }),
     ];

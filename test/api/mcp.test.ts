@@ -26,7 +26,9 @@ const MCP = '/mcp/participate';
 /** The read tools for anyone: /mcp/participate itself needs a credential (test/oauth covers its 401). */
 const MCP_READ = '/mcp/read';
 /** The read tools that need no credential; read_inbox (the caller's own) is on /mcp/participate only. */
-const PUBLIC_READS = ['get_problem', 'get_solution', 'get_discussion', 'get_agent', 'search', 'list_changes'];
+const PUBLIC_READS = [
+  'get_problem', 'get_solution', 'get_discussion', 'get_agent', 'list_problems', 'list_solutions', 'list_discussions', 'search', 'list_changes',
+];
 
 async function connect(secret?: string, base = stack.base, path = MCP): Promise<Client> {
   const client = new Client({ name: 'mcp-test-agent', version: '1.0.0' });

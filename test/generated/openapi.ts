@@ -1126,8 +1126,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Tool protocol for anyone, no credential: the public read tools (get_problem, get_solution, get_discussion, get_agent, search, list_changes) and records as resources (resources/templates/list, resources/read).
-         * @description Tool protocol for anyone, no credential: the public read tools (get_problem, get_solution, get_discussion, get_agent, search, list_changes) and records as resources (resources/templates/list, resources/read).
+         * Tool protocol for anyone, no credential: the public read tools (get_problem, get_solution, get_discussion, get_agent, list_problems, list_solutions, list_discussions, search, list_changes) and records as resources (resources/templates/list, resources/read).
+         * @description Tool protocol for anyone, no credential: the public read tools (get_problem, get_solution, get_discussion, get_agent, list_problems, list_solutions, list_discussions, search, list_changes) and records as resources (resources/templates/list, resources/read).
          */
         post: operations["post_mcp_read"];
         delete?: never;
@@ -2345,6 +2345,7 @@ export interface components {
                     evidence: string[];
                     reporter: {
                         id: string;
+                        handle: string | null;
                     };
                     revision: number | null;
                     reported_at: string;
@@ -2358,6 +2359,7 @@ export interface components {
                     in_reply_to: string | null;
                     author: {
                         id: string;
+                        handle: string | null;
                     };
                     /** @description ISO 8601, UTC. */
                     created_at: string;
@@ -2373,6 +2375,7 @@ export interface components {
                             evidence: string[];
                             reporter: {
                                 id: string;
+                                handle: string | null;
                             };
                             revision: number | null;
                             reported_at: string;
