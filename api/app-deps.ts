@@ -7,8 +7,12 @@ import type { ApiMetrics } from '../infra/metrics.ts';
 import type { CheckCredential } from './auth-failures.ts';
 import type { ServingFence } from '../core/serving-fence.ts';
 import type { HtmlRenderer } from '../projections/html.ts';
+import type { FileCache } from './projection-cache.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import type { SubmitWrite } from './write-pipeline.ts';
+
+/** One request's facts, logged and counted (api/observability.ts). */
+export type RecordRequest = (requestId: string, method: string, route: string, status: number, seconds: number) => void;
 
 export interface AppDeps {
   config: Config;
@@ -21,6 +25,10 @@ export interface AppDeps {
   /** Renders non-default projections (pinned revisions, other pages) on demand. */
   html: HtmlRenderer;
   metrics: ApiMetrics;
+  /** Logs and counts one request (the app's middleware and the pre-router reads share it). */
+  recordRequest: RecordRequest;
+  /** The default projections in memory, shared by the app's reader and the pre-router reads. */
+  projectionFiles: FileCache;
   /** Whether writes are fenced (operator or read-only database), read at most a second old. */
   fence: ServingFence;
   /** The commit, render and search-index queues, for depth metrics, operator jobs and status. */

@@ -12,7 +12,7 @@ import { createParticipationHandler, createParticipationTools, createReadTools, 
 import { MCP_PUBLIC_PATH } from './mcp/path.ts';
 import { mountAccountsAndOAuth } from './oauth/mount.ts';
 import { negotiateRecordName, refuseUnacceptableMedia } from './negotiation.ts';
-import { clientAddress } from './rate-limit.ts';
+import { clientAddress, readRule } from './rate-limit.ts';
 import { createMetricsHandler, observeRequests } from './observability.ts';
 import { requestId } from './request-id.ts';
 import { headContentLength } from './head-length.ts';
@@ -41,14 +41,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(requestId());
   app.use(publicReadCors());
   app.use(refuseUnacceptableMedia());
-  app.use(observeRequests(deps.logger, deps.metrics));
+  app.use(observeRequests(deps.recordRequest));
   app.use(headContentLength());
   // Reads are limited per client address; writes per identity, in their handlers.
   app.use(async function limitReads(c, next) {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') {
-      await deps.rateLimit(c, 'read', clientAddress(c, config.TRUSTED_PROXY_HOPS), {
-        limit: config.READ_RATE_LIMIT, windowSeconds: config.READ_RATE_WINDOW_SECONDS,
-      });
+      await deps.rateLimit(c, 'read', clientAddress(c, config.TRUSTED_PROXY_HOPS), readRule(config));
     }
     await next();
   });

@@ -6,12 +6,12 @@
  * - @hono/node-server cannot build a URL from the target or the Host
  *   header (`*`, a bad Host, a backslash in the path).
  */
-import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { RequestError } from '@hono/node-server';
 import { errorBody, errorInfo, type ErrorInfo } from '../core/errors.ts';
 import type { Logger } from '../infra/logger.ts';
 import { rawErrorResponse } from './connections.ts';
+import { newRequestId } from './request-id.ts';
 
 const MALFORMED: ErrorInfo = errorInfo('malformed_request');
 
@@ -20,7 +20,6 @@ const PARSER_ERRORS: Record<string, ErrorInfo> = {
   HPE_HEADER_OVERFLOW: errorInfo('headers_too_large', { limitKiB: 16 }),
 };
 
-const newRequestId = () => `req_${randomBytes(10).toString('hex')}`;
 
 function serialise(info: ErrorInfo, requestId: string): string {
   return JSON.stringify(errorBody(info, requestId));

@@ -8,12 +8,12 @@
  * - shutdown: stop accepting, answer requests still arriving on kept-alive
  *   connections with 503 `Connection: close`, close idle sockets at once.
  */
-import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, RequestListener, Server, ServerOptions, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Config } from '../core/config.ts';
 import { errorBody, errorInfo, ERROR_STATUS, type ErrorInfo } from '../core/errors.ts';
 import type { Logger } from '../infra/logger.ts';
+import { newRequestId } from './request-id.ts';
 
 /** Node server options for the configured timeouts. */
 export function serverTimeouts(config: Config): ServerOptions {
@@ -33,7 +33,6 @@ export function slowRequestError(config: Config): ErrorInfo {
   });
 }
 
-const newRequestId = () => `req_${randomBytes(10).toString('hex')}`;
 
 /** A complete HTTP/1.1 answer in the Error shape that closes the connection. */
 export function rawErrorResponse(info: ErrorInfo, options: { head?: boolean } = {}): string {

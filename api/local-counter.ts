@@ -32,6 +32,8 @@ interface Tally {
 
 export interface LocalCounter {
   counter: Counter;
+  /** The counter's total without adding to it (0 when never counted). */
+  peek(key: string): number;
   /** Sends what is pending now (tests; shutdown). */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -80,6 +82,10 @@ export function createLocalCounter(store: BatchStore, syncMs: number): LocalCoun
   timer.unref();
 
   return {
+    peek(key) {
+      const tally = tallies.get(key);
+      return tally ? tally.shared + tally.sending + tally.pending : 0;
+    },
     counter(key, ttlSeconds, amount = 1) {
       let tally = tallies.get(key);
       if (!tally) {

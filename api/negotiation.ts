@@ -23,11 +23,33 @@ function preferred(accept: string | undefined, available: string[]): string | un
   return new Negotiator({ headers: { accept: accept ?? '*/*' } }).mediaType(available);
 }
 
+/**
+ * Answers remembered by header: parsing an Accept cost more than the rest of
+ * a cached read, and clients send few distinct ones. Bounded, since the
+ * header is the client's to choose.
+ */
+function remembered<T>(decide: (accept: string | undefined) => T): (accept: string | undefined) => T {
+  const answers = new Map<string | undefined, T>();
+  return function rememberedAnswer(accept) {
+    if (answers.has(accept)) return answers.get(accept)!;
+    const answer = decide(accept);
+    if (answers.size >= 256) answers.clear();
+    answers.set(accept, answer);
+    return answer;
+  };
+}
+
 /** The twin a canonical record URL answers with, for this request's `Accept`. */
-export function recordFormatFor(accept: string | undefined): ProjectionFormat {
+export const recordFormatFor = remembered(function recordFormat(accept): ProjectionFormat {
   const type = preferred(accept, RECORD_MEDIA.map(([media]) => media));
   return RECORD_MEDIA.find(([media]) => media === type)?.[1] ?? 'html';
-}
+});
+
+/** The Content-Location suffix of a negotiated twin ('' for HTML, which is the URL itself). */
+export const TWIN_SUFFIX = SUFFIX;
+
+/** Whether an API path may answer this `Accept` (JSON is all the API produces). */
+export const acceptsJson = remembered((accept) => accept === undefined || preferred(accept, ['application/json']) !== undefined);
 
 /**
  * The projection name to serve for `/{folder}/{name}`: a suffixed twin as
@@ -47,7 +69,7 @@ const JSON_ONLY = /^\/api\//;
 export function refuseUnacceptableMedia(): MiddlewareHandler {
   return async function requireAcceptableMedia(c, next) {
     const accept = c.req.header('accept');
-    if (accept !== undefined && c.req.method !== 'OPTIONS' && JSON_ONLY.test(c.req.path) && !preferred(accept, ['application/json'])) {
+    if (accept !== undefined && c.req.method !== 'OPTIONS' && JSON_ONLY.test(c.req.path) && !acceptsJson(accept)) {
       throw apiError('unsupported_accept', { accept: accept.slice(0, 200) });
     }
     await next();

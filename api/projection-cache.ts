@@ -26,6 +26,12 @@ interface Entry extends CachedFile {
 export interface FileCache {
   /** The file's bytes and ETag, or null when there is no such file. */
   read(file: string): Promise<CachedFile | null>;
+  /**
+   * Without reading: the cached bytes and ETag when the file is unchanged
+   * since cached, null when there is no such file, undefined when it is not
+   * cached (or changed): then `read` it.
+   */
+  peek(file: string): CachedFile | null | undefined;
 }
 
 const identityOf = (s: Stats) => `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
@@ -49,16 +55,22 @@ export function createFileCache(maxBytes: number): FileCache {
     }
   }
 
+  function peek(file: string): CachedFile | null | undefined {
+    // A synchronous stat costs a few microseconds; an async one a trip through libuv's thread pool.
+    const stats = statSync(file, { throwIfNoEntry: false });
+    if (!stats?.isFile()) {
+      entries?.delete(file);
+      return null;
+    }
+    const cached = entries?.get(file);
+    return cached && cached.identity === identityOf(stats) ? cached : undefined;
+  }
+
   return {
+    peek,
     async read(file) {
-      // A synchronous stat costs a few microseconds; an async one a trip through libuv's thread pool.
-      const stats = statSync(file, { throwIfNoEntry: false });
-      if (!stats?.isFile()) {
-        entries?.delete(file);
-        return null;
-      }
-      const cached = entries?.get(file);
-      if (cached && cached.identity === identityOf(stats)) return cached;
+      const cached = peek(file);
+      if (cached !== undefined) return cached;
       const loaded = await load(file);
       if (loaded && entries && loaded.body.byteLength <= entries.maxSize) entries.set(file, loaded);
       return loaded;

@@ -7,6 +7,7 @@
  * request pass: a limiter outage must not take reads down.
  */
 import type { Context } from 'hono';
+import type { Config } from '../core/config.ts';
 import type { Reason } from '../core/errors-data.ts';
 import { apiError } from '../core/errors.ts';
 
@@ -14,6 +15,11 @@ export interface RateRule {
   limit: number;
   windowSeconds: number;
 }
+
+/** Reads are limited per client address, by this rule (the app's middleware and api/fast-reads.ts). */
+export const readRule = (config: Pick<Config, 'READ_RATE_LIMIT' | 'READ_RATE_WINDOW_SECONDS'>): RateRule => ({
+  limit: config.READ_RATE_LIMIT, windowSeconds: config.READ_RATE_WINDOW_SECONDS,
+});
 
 /** What is counted, and the reason a refusal of each carries. */
 const RATE_LIMITED = {
@@ -57,13 +63,40 @@ export function createRateLimiter(counter: Counter, prefix: string): RateLimiter
     } catch {
       return;
     }
-    c.header('RateLimit-Policy', `${rule.limit};w=${rule.windowSeconds}`);
-    c.header('RateLimit-Limit', String(rule.limit));
-    c.header('RateLimit-Remaining', String(Math.max(0, rule.limit - count)));
-    c.header('RateLimit-Reset', String(reset));
+    const headers = rateLimitHeaders(rule, count, reset);
+    for (let i = 0; i < headers.length; i += 2) c.header(headers[i]!, headers[i + 1]);
     if (count > rule.limit) {
       throw rateLimited(bucket, rule, reset);
     }
+  };
+}
+
+/** The RateLimit-* headers of an answer, as name, value, name, value. */
+export function rateLimitHeaders(rule: RateRule, count: number, resetSeconds: number): string[] {
+  return [
+    'RateLimit-Policy', `${rule.limit};w=${rule.windowSeconds}`,
+    'RateLimit-Limit', String(rule.limit),
+    'RateLimit-Remaining', String(Math.max(0, rule.limit - count)),
+    'RateLimit-Reset', String(resetSeconds),
+  ];
+}
+
+/**
+ * The read limit for the pre-router read path (api/fast-reads.ts), on the
+ * same counters, keys and windows as the app's `enforceRateLimit`: counts
+ * the read and returns its RateLimit-* headers, or returns null without
+ * counting when this read would be refused. The app then counts it and
+ * answers the 429, so every refusal is the app's own answer.
+ */
+export function createReadAdmission(
+  counts: { counter: Counter; peek(key: string): number }, prefix: string, rule: RateRule,
+): (subject: string) => string[] | null {
+  return function admitRead(subject) {
+    const { key, resetSeconds } = windowOf(prefix, 'read', subject, rule);
+    const count = counts.peek(key) + 1;
+    if (count > rule.limit) return null;
+    void counts.counter(key, rule.windowSeconds + 1, 1);
+    return rateLimitHeaders(rule, count, resetSeconds);
   };
 }
 
@@ -76,9 +109,14 @@ export function createRateLimiter(counter: Counter, prefix: string): RateLimiter
  */
 export function clientAddress(c: Context, trustedHops: number): string {
   const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  const peer = incoming?.socket?.remoteAddress ?? 'unknown';
+  return addressOf(incoming?.socket?.remoteAddress, trustedHops === 0 ? undefined : c.req.header('x-forwarded-for'), trustedHops);
+}
+
+/** `clientAddress` from the socket peer and the X-Forwarded-For header. */
+export function addressOf(socketPeer: string | undefined, forwardedFor: string | undefined, trustedHops: number): string {
+  const peer = socketPeer ?? 'unknown';
   if (trustedHops === 0) return peer;
-  const forwarded = (c.req.header('x-forwarded-for') ?? '').split(',').map((hop) => hop.trim()).filter(Boolean);
+  const forwarded = (forwardedFor ?? '').split(',').map((hop) => hop.trim()).filter(Boolean);
   const chain = [...forwarded, peer];
   return chain[Math.max(0, chain.length - 1 - trustedHops)]!;
 }

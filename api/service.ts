@@ -14,7 +14,7 @@ import { COMMIT_QUEUE, RENDER_QUEUE, SEARCH_INDEX_QUEUE, type CommitJob, type Co
 import { createQueue, createQueueEvents, queueBackendOf } from '../infra/queues.ts';
 import { redisConnectionOptions } from '../infra/redis.ts';
 import { loadHtmlRenderer } from '../projections/html.ts';
-import { createServingFence } from '../core/serving-fence.ts';
+import { createServingFence, type ServingFence } from '../core/serving-fence.ts';
 import { readServingFence } from '../db/queries/serving-fence.ts';
 import { createApp, createMetricsApp } from './app.ts';
 import type { AppDeps } from './app-deps.ts';
@@ -23,7 +23,10 @@ import { createClientErrorHandler, createRequestErrorHandler } from './client-er
 import { guardConnections, serverTimeouts, slowRequestError } from './connections.ts';
 import { startCounterSweeper, type CounterSweeper } from './counter-sweeper.ts';
 import { createLocalCounter, postgresBatchStore, redisBatchStore } from './local-counter.ts';
-import { createRateLimiter } from './rate-limit.ts';
+import { createReadAdmission, createRateLimiter, readRule } from './rate-limit.ts';
+import { createFastReads, type FastRead } from './fast-reads.ts';
+import { createRequestRecorder } from './observability.ts';
+import { createFileCache } from './projection-cache.ts';
 import { createWritePipeline } from './write-pipeline.ts';
 
 export interface ApiService {
@@ -51,6 +54,8 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 export interface ApiOptions {
   /** Commit writes in this process (the embedded mode's single process); see write-pipeline.ts. */
   commitHere?: (job: CommitJob) => Promise<CommitResult>;
+  /** The serving fence, when this process has one already (the embedded mode shares the worker's). */
+  fence?: ServingFence;
   /**
    * Tests only: the authorization server's fetch for Client ID Metadata
    * Documents, so a test can serve one from its own loopback https server
@@ -63,7 +68,7 @@ export interface ApiOptions {
 /** The app's dependencies, built from config: what the entry file serves and what in-process tests drive. */
 export async function createAppDeps(
   config: Config, pool: pg.Pool, logger: Logger, options: ApiOptions = {},
-): Promise<{ deps: AppDeps; close(): Promise<void> }> {
+): Promise<{ deps: AppDeps; fastReads: FastRead; close(): Promise<void> }> {
   const backend = queueBackendOf(config);
   let redis: Redis | null = null;
   let sweeper: CounterSweeper | null = null;
@@ -81,13 +86,15 @@ export async function createAppDeps(
   const renderQueue = createQueue(backend, RENDER_QUEUE, true);
   const searchIndexQueue = createQueue(backend, SEARCH_INDEX_QUEUE, true);
   const events = await createQueueEvents(backend, COMMIT_QUEUE);
-  const fence = createServingFence(() => readServingFence(pool), { retryAfterSeconds: config.RETRY_AFTER_SECONDS });
+  const fence = options.fence ?? createServingFence(() => readServingFence(pool), { retryAfterSeconds: config.RETRY_AFTER_SECONDS });
   // Pages rendered on demand show the fence banner, whichever kind stands.
   const html = await loadHtmlRenderer(config.ASTRO_ENTRY, () => fence.current());
   const metrics = createApiMetrics();
+  const recordRequest = createRequestRecorder(logger, metrics);
+  const projectionFiles = createFileCache(config.PROJECTION_CACHE_BYTES);
 
   const deps: AppDeps = {
-    config, pool, logger, html, metrics, fence, oauthFetch: options.oauthFetch,
+    config, pool, logger, html, metrics, fence, recordRequest, projectionFiles, oauthFetch: options.oauthFetch,
     queues: { commit: queue, render: renderQueue, searchIndex: searchIndexQueue },
     rateLimit: createRateLimiter(counts.counter, config.QUEUE_PREFIX),
     authenticate: createCredentialCheck(pool, config, counts.counter, config.QUEUE_PREFIX),
@@ -97,8 +104,14 @@ export async function createAppDeps(
       commitHere: options.commitHere,
     }),
   };
+  // Cached default projections, answered before the router (api/fast-reads.ts).
+  const fastReads = createFastReads({
+    projectionsDir: config.PROJECTIONS_DIR, trustedProxyHops: config.TRUSTED_PROXY_HOPS, files: projectionFiles, recordRequest,
+    admitRead: createReadAdmission(counts, config.QUEUE_PREFIX, readRule(config)),
+  });
   return {
     deps,
+    fastReads,
     async close() {
       sweeper?.stop();
       await Promise.allSettled([queue.close(), renderQueue.close(), searchIndexQueue.close(), events?.close()]);
@@ -115,9 +128,11 @@ export async function startApiService(config: Config, pool: pg.Pool, logger: Log
   // `serve()` without its defaults: requests the parser or the adapter refuse get the Error shape too.
   const server = createServer(serverTimeouts(config));
   const connections = guardConnections(server, config, logger);
-  server.on('request', connections.listener(getRequestListener(app.fetch, {
-    hostname: config.HOST, errorHandler: createRequestErrorHandler(logger),
-  })));
+  const appListener = getRequestListener(app.fetch, { hostname: config.HOST, errorHandler: createRequestErrorHandler(logger) });
+  const { fastReads } = built;
+  server.on('request', connections.listener(function serveRequest(req, res) {
+    if (!fastReads(req, res)) void appListener(req, res);
+  }));
   server.on('clientError', createClientErrorHandler(logger, slowRequestError(config)));
   const port = await listen(server, config.PORT, config.HOST);
 

@@ -17,8 +17,8 @@ const database = await createThrowawayDatabase('ak_eval');
 const pool = createPool(database.url, 4);
 try {
   await migrate(pool);
-  const cases = await seedEvaluation(pool, noise);
-  const report = await evaluateSearch(pool, cases, noise);
+  const seed = await seedEvaluation(pool, noise);
+  const report = await evaluateSearch(pool, seed, noise);
   console.log(formatEvalReport(report));
   const out = new URL('./results/search-eval.json', import.meta.url);
   await mkdir(new URL('./results/', import.meta.url), { recursive: true });

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { KEY_LINE, NORMALIZE_RULES, SEVERITY_PREFIX } from './normalize-rules.ts';
+import { withoutLogPrefix, withoutLogPrefixes } from './log-prefix.ts';
 
 const COMPILED = NORMALIZE_RULES.map((rule) => ({ regex: new RegExp(rule.pattern, 'g'), replacement: rule.replacement }));
 
@@ -80,8 +81,10 @@ const MAX_EXTRA_WORDS = 8;
  * common words alone never match exactly.
  */
 export function queryKeys(normalized: string): string[] {
-  const keys = new Set(exactKeys(normalized));
-  for (const line of normalized.split('\n')) {
+  const keys = new Set([...exactKeys(normalized), ...exactKeys(withoutLogPrefixes(normalized))]);
+  // Each line as pasted and without its log prefix (log-prefix.ts), which may be longer than 8 words.
+  const lines = new Set(normalized.split('\n').flatMap((line) => [line, withoutLogPrefix(line)]));
+  for (const line of lines) {
     const words = line.split(' ');
     const n = words.length;
     for (let start = 0; start <= Math.min(MAX_EXTRA_WORDS, n - 1); start++) {

@@ -9,19 +9,25 @@
  * - `substring`: the record contains the whole normalized query.
  * - `coverage`: the share of the query's full-text terms the record holds.
  * - `title`: the share of those terms in the record's title (symptom
- *   queries: what a record is about is in its title).
+ *   queries: what a record is about is in its title); weighed less for
+ *   pasted text (`weightsFor`).
  * - `signature`: discriminating raw tokens the normalizer erases, read from
- *   the raw query and the record's raw snippet: well-known service ports
- *   (5432 is PostgreSQL, 6379 Redis), the IPv6 against the IPv4 loopback,
- *   and hostnames of well-known services. Per kind of token: +1 when the
- *   record carries one the query carries, -1 when it carries only others.
+ *   the raw query and the record's raw snippet: ports (a well-known service
+ *   port anywhere, 5432 is PostgreSQL and 6379 Redis; any port bound to an
+ *   address, `127.0.0.1:8080`, `port 22732`), the IPv6 against the IPv4
+ *   loopback, the IPv6 against the IPv4 any-address (`[::]:80`, `:::3000`
+ *   against `0.0.0.0:80`), and hostnames of well-known services. Per kind of
+ *   token: +1 when the record carries one the query carries, -1 when it
+ *   carries only others of the kind (for ports: only well-known ones, or the
+ *   query's own).
  * - `prior`: outcome signals, log-damped, so they order near-equals and
  *   never lift a weaker match over a stronger one.
  * - `trust`: the record's decayed confidence (0..1), minus 1 when it is
  *   disputed (record_trust, core/trust/): it orders near-equals before the
  *   signals do (independent confirmations over a burst from one address),
  *   and a disputed record stays findable.
- * Ties go to the record changed last.
+ * Ties go to the record changed last. A second stage (rerank.ts) then
+ * reorders the first candidates by the whole literal and by term rarity.
  */
 import { WELL_KNOWN_HOSTS, WELL_KNOWN_PORTS } from './signature-tokens.ts';
 
@@ -35,7 +41,35 @@ export const RANKING_WEIGHTS = {
   trust: 1,
 } as const;
 
-export type RankingWeights = typeof RANKING_WEIGHTS;
+export type RankingWeights = { readonly [K in keyof typeof RANKING_WEIGHTS]: number };
+
+/** Beyond this many words a query is a pasted literal, not a symptom in words. */
+export const SYMPTOM_MAX_WORDS = 12;
+
+/** A word only code and log lines have: punctuation inside it (`ts2339:`, `<path>(60,22):`, `os.path.join()`), or letters and digits together. */
+const CODE_WORD = /[:()[\]{}=_\\/]|[a-z][0-9]|[0-9][a-z]/;
+const PLACEHOLDER = /^<[a-z]+>[,.]?$/;
+
+/** Whether a normalized query is pasted text (a literal or part of one) rather than a symptom in words. */
+export function isPasted(normalizedQuery: string): boolean {
+  if (normalizedQuery.includes('\n') || keyWords(normalizedQuery) > SYMPTOM_MAX_WORDS) return true;
+  const words = normalizedQuery.split(' ').filter((word) => word !== '' && !PLACEHOLDER.test(word));
+  return words.filter((word) => CODE_WORD.test(word)).length >= 2;
+}
+
+/** The title's weight for a pasted literal: its own text, not a title's wording, tells it apart. */
+export const PASTED_TITLE_WEIGHT = 0.3;
+
+/**
+ * The weights for one normalized query. A symptom ("postgres connection
+ * refused in docker") is about what a record's title says; a pasted literal
+ * is matched by the record's text, and a title that happens to share its
+ * common words (`error`, `property`, `exist`) must not lift a record over
+ * the one holding the literal's own rare words.
+ */
+export function weightsFor(normalizedQuery: string): RankingWeights {
+  return isPasted(normalizedQuery) ? { ...RANKING_WEIGHTS, title: PASTED_TITLE_WEIGHT } : RANKING_WEIGHTS;
+}
 
 /**
  * Regexes (PostgreSQL ARE, ASCII only) matched against a record's raw
@@ -51,10 +85,19 @@ function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-const PORT_IN_TEXT = /(?:(?<![0-9a-z])port[ =]?|:)([0-9]{2,5})(?![0-9])/gi;
-const portPattern = (port: string) => `(?:port |:)${port}(?![0-9])`;
+const PORT_IN_TEXT = /(?:(?<![0-9a-z])port[ =:]?|:)([0-9]{2,5})(?![0-9])/gi;
+/**
+ * A port bound to an address or named as one: `10.0.0.5:8080`,
+ * `localhost:3000`, `[::1]:5432`, `:::3000`, `port 22732`, `port=9200`.
+ * Line and column numbers (`app.js:12:5`) and clock times are not.
+ */
+const ADDRESS_PORT = /(?:(?<![0-9.])[0-9]{1,3}(?:\.[0-9]{1,3}){3}|localhost|\]|(?<![0-9a-f:])::1?|(?<![0-9a-z])port[ =:]?)(?::?)([0-9]{2,5})(?![0-9.])/gi;
+const portPattern = (port: string) => `(?:port[ =:]?|:)${port}(?![0-9])`;
 const IPV6_LOOPBACK = String.raw`(?:^|[^0-9a-f:])::1(?![0-9a-f])|\[::1\]`;
 const IPV4_LOOPBACK = String.raw`127\.0\.0\.1`;
+/** The any-address a server binds: IPv6 `[::]:80` or Node's `:::3000`, IPv4 `0.0.0.0`. */
+const IPV6_ANY = String.raw`\[::\]|(?:^|[^0-9a-f:]):::[0-9]`;
+const IPV4_ANY = String.raw`(?:^|[^0-9.])0\.0\.0\.0(?![0-9])`;
 
 /**
  * The discriminating tokens of a raw query as patterns. Kinds are compared
@@ -70,10 +113,16 @@ export function signatureOf(rawQuery: string): SignaturePatterns {
   const lower = rawQuery.toLowerCase();
   const ports = new Set<string>();
   for (const match of lower.matchAll(PORT_IN_TEXT)) if (WELL_KNOWN_PORTS.has(match[1]!)) ports.add(match[1]!);
-  if (ports.size) add([...ports].map(portPattern).join('|'), [...WELL_KNOWN_PORTS].map(portPattern).join('|'));
+  // A port the query binds to an address says which server it dialled, even when it names no service:
+  // a record naming a service port the query does not is another server.
+  for (const match of lower.matchAll(ADDRESS_PORT)) ports.add(match[1]!);
+  if (ports.size) add([...ports].map(portPattern).join('|'), [...new Set([...WELL_KNOWN_PORTS, ...ports])].map(portPattern).join('|'));
   const v6 = new RegExp(IPV6_LOOPBACK).test(lower);
   const v4 = lower.includes('127.0.0.1');
   if (v6 !== v4) add(v6 ? IPV6_LOOPBACK : IPV4_LOOPBACK, `${IPV6_LOOPBACK}|${IPV4_LOOPBACK}`);
+  const any6 = new RegExp(IPV6_ANY).test(lower);
+  const any4 = new RegExp(IPV4_ANY).test(lower);
+  if (any6 !== any4) add(any6 ? IPV6_ANY : IPV4_ANY, `${IPV6_ANY}|${IPV4_ANY}`);
   const hosts = WELL_KNOWN_HOSTS.filter((host) => lower.includes(host));
   if (hosts.length) add(hosts.map(escapeRegex).join('|'), WELL_KNOWN_HOSTS.map(escapeRegex).join('|'));
   return out;

@@ -24,9 +24,12 @@ import { MATCH_KINDS, type MatchKind, type SearchMode, type SearchParams } from 
 import { loadCandidateTrust, type CandidateTrust } from './candidate-trust.ts';
 import { minimumTerms, nearlyAllTermsQuery, prefilterQuery } from './keyword-query.ts';
 import { redactText } from '../core/redact-secrets.ts';
-import { keyWords, RANKING_WEIGHTS, signatureOf } from './ranking.ts';
+import { keyWords, RANKING_WEIGHTS, signatureOf, weightsFor } from './ranking.ts';
+import { withoutLogPrefixes } from './log-prefix.ts';
+import { rerankByLiteral, rerankByTermWeight } from './rerank.ts';
+import { loadFamilyLiterals, loadTermPresence } from '../db/queries/search-families.ts';
 import { keyHash, normalizeLiteral, queryKeys } from './normalize.ts';
-import { wholeWordPairs } from './substring-query.ts';
+import { pairKeys } from './substring-query.ts';
 
 export interface SearchCandidate {
   type: DocumentType;
@@ -49,7 +52,11 @@ export interface SearchResult {
   has_more: boolean;
   /** The mode requested (CONTRACT.md); each candidate's `match.kind` says what it matched by. */
   mode: SearchMode;
-  coverage: { total: number; by_type: Record<DocumentType, number>; modes_tried: MatchKind[] };
+  /**
+   * `total` counts the matches read; each candidate source stops at SEARCH_CANDIDATE_CAP rows and an
+   * empty query at NEWEST_COUNT_CAP, and `total_exact` is false when one did: `total` is then a lower bound.
+   */
+  coverage: { total: number; total_exact: boolean; by_type: Record<DocumentType, number>; modes_tried: MatchKind[] };
 }
 
 /**
@@ -65,6 +72,12 @@ const LEVELS_TO_TRY: Record<SearchMode, readonly [KindRank, ...KindRank[]]> = {
   substring: [KIND_RANK.substring],
   keywords: [KIND_RANK.keywords],
 };
+
+/**
+ * Candidates the second stage (rerank.ts) reorders: the page and this many
+ * before it, so a record it moves up can come from below the page's end.
+ */
+const RERANK_WINDOW = 20;
 
 /** Rows read per candidate source before ranking (README, Search: Bounds). */
 export const SEARCH_CANDIDATE_CAP = 200;
@@ -115,26 +128,29 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
     // Nothing to match (q empty, or only quotes and space): the newest records that pass the filters.
     found = await listNewestDocuments(db, filters, offset, params.limit);
   } else {
-    const terms = await findQueryTerms(db, normalized, MAX_TERMS);
+    // A pasted line's log prefix (timestamp, level, container, pod, host) is the pasting machine's, not the error's.
+    const message = withoutLogPrefixes(normalized);
+    const terms = await findQueryTerms(db, message, MAX_TERMS);
     const keys = queryKeys(normalized);
-    const words = Math.max(1, keyWords(normalized));
+    const words = Math.max(1, keyWords(message));
     const query: Omit<MatchQuery, 'level'> = {
       keys: keys.map(keyHash),
       keyWeights: keys.map((key) => Math.min(1, keyWords(key) / words)),
-      wholeKey: keyHash(normalized),
-      pattern: likePattern(normalized),
-      needle: normalized,
-      pairs: wholeWordPairs(normalized),
+      wholeKey: keyHash(message),
+      pattern: likePattern(message),
+      needle: message,
+      pairs: pairKeys(message),
       terms,
       prefilter: prefilterQuery(terms),
       minTerms: minimumTerms(terms.length),
       nearlyAll: nearlyAllTermsQuery(terms),
       signature: signatureOf(raw),
-      weights: RANKING_WEIGHTS,
+      weights: weightsFor(message),
       candidateCap: SEARCH_CANDIDATE_CAP,
       filters,
-      offset,
-      limit: params.limit,
+      // The statement answers the whole window from the first row; the page is cut from it after re-ranking.
+      offset: 0,
+      limit: offset + params.limit + RERANK_WINDOW,
     };
     const [first, ...looser] = LEVELS_TO_TRY[params.mode];
     const run = async (level: KindRank) => {
@@ -151,6 +167,13 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
       query.pairs = [];
       found = await run(level);
     }
+    const ids = found.rows.map((row) => row.id);
+    const [literals, presence] = await Promise.all([
+      loadFamilyLiterals(db, ids),
+      found.rows.some((row) => row.kind === KIND_RANK.keywords) ? loadTermPresence(db, ids, query.terms) : Promise.resolve(new Map()),
+    ]);
+    const weighted = rerankByTermWeight(found.rows, query.terms.length, presence, query.weights);
+    found = { ...found, rows: rerankByLiteral(weighted, message, literals).slice(offset, offset + params.limit) };
   }
   const trust = await loadCandidateTrust(db, found.rows, now);
   return {
@@ -159,6 +182,6 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
     limit: params.limit,
     has_more: offset + found.rows.length < found.total,
     mode: params.mode,
-    coverage: { total: found.total, by_type: found.byType, modes_tried: tried },
+    coverage: { total: found.total, total_exact: found.totalExact, by_type: found.byType, modes_tried: tried },
   };
 }

@@ -1,33 +1,44 @@
 /**
- * The substring kind's index condition (db/migrations/000011.sql): a record
- * containing the normalized query holds, among its `bigrams`, every pair of
- * adjacent whole words inside the query. A word is a run of [a-z0-9]; it is
- * whole when the query has a character that is not one on both sides of it,
- * so the run cannot continue in the record (the query's first and last runs
- * may be cut short: `ECONNREF`, `nnect`). Any subset of those pairs is a
- * condition every substring match meets, so the statement reads the
- * `bigrams` index for them and then checks the whole query with strpos().
+ * The substring kind's index condition (db/migrations/000012.sql). A word is
+ * a run of [a-z0-9]; a record stores, for each two adjacent words, a pair
+ * key: the last three characters of the first and the first three of the
+ * second (`failed to` is `led to`). A record containing the normalized
+ * query holds the key of every two adjacent words of the query, provided
+ * each side is known: the query's first run may be the end of a longer word
+ * and its last run the start of one, so such a run gives its key side only
+ * when it has at least three characters (its last three, or first three,
+ * are then the record's word's too); a run with a separator on both sides
+ * is a whole word. Any subset of those keys is a condition every substring
+ * match meets, so the statement reads the `pair_keys` index for a few of
+ * them and then checks the whole query with strpos(); a query with no key
+ * (one word, or runs too short at the ends) reads the trigram index.
  */
 
-/** Pairs longer than this are not stored (a GIN entry must fit in a third of a page). */
-export const MAX_PAIR_CHARS = 100;
+/** Characters of each word in a pair key. */
+const SIDE = 3;
 
-/** The pairs a query is looked up by: a few are as selective as many, and each costs a posting list. */
-const MAX_PAIRS = 4;
+/** Keys a query is looked up by: a few are as selective as many, and each costs a posting list. */
+const MAX_KEYS = 4;
 
 /**
- * The longest pairs of adjacent whole words of a normalized query, as stored
- * (`first second`), at most MAX_PAIRS; empty when it has none, and the
- * trigram index is read instead.
+ * The pair keys of a normalized query, at most MAX_KEYS, those of the
+ * longest words first (placeholders such as `<ip>:<n>` give short, common
+ * ones); empty when it has none.
  */
-export function wholeWordPairs(normalized: string): string[] {
-  const runs = [...normalized.matchAll(/[a-z0-9]+/g)];
-  const whole = runs.map((run) => run.index > 0 && run.index + run[0].length < normalized.length);
-  const pairs = new Set<string>();
+export function pairKeys(normalized: string): string[] {
+  const runs = [...normalized.matchAll(/[a-z0-9]+/g)].map((run) => ({
+    word: run[0],
+    wholeStart: run.index > 0,
+    wholeEnd: run.index + run[0].length < normalized.length,
+  }));
+  const keys = new Map<string, number>();
   for (let i = 0; i + 1 < runs.length; i++) {
-    if (!whole[i] || !whole[i + 1]) continue;
-    const pair = `${runs[i]![0]} ${runs[i + 1]![0]}`;
-    if (pair.length <= MAX_PAIR_CHARS) pairs.add(pair);
+    const [a, b] = [runs[i]!, runs[i + 1]!];
+    // Runs other than the first and last are whole; those two are whole when a separator closes them.
+    if (!a.wholeStart && a.word.length < SIDE) continue;
+    if (!b.wholeEnd && b.word.length < SIDE) continue;
+    const key = `${a.word.slice(-SIDE)} ${b.word.slice(0, SIDE)}`;
+    keys.set(key, Math.max(keys.get(key) ?? 0, a.word.length + b.word.length));
   }
-  return [...pairs].sort((a, b) => b.length - a.length).slice(0, MAX_PAIRS);
+  return [...keys].sort((x, y) => y[1] - x[1]).slice(0, MAX_KEYS).map(([key]) => key);
 }

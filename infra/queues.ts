@@ -18,8 +18,12 @@ export function queueBackendOf(config: Config): QueueBackend {
     kind: 'postgres',
     connectionString: config.DATABASE_URL,
     // Workers wake on LISTEN/NOTIFY, which the embedded PGlite socket does not
-    // deliver: there they poll every 50 ms instead of sleeping the default 5 s.
-    drainDelaySeconds: config.EMBEDDED_DATABASE ? 0.05 : 1,
+    // deliver: there they poll, every second. Writes no longer go through a
+    // queue there (they commit in the request), so what is polled is operator
+    // rebuilds and the search index, which batches for a second anyway; at
+    // 50 ms the polls of two queues took turns with every write on PGlite's
+    // one session.
+    drainDelaySeconds: 1,
   };
 }
 

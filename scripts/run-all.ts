@@ -19,6 +19,8 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded.ts'
 import { ensureDatabase, migrate } from '../db/migrate.ts';
 import { createPool } from '../db/pool.ts';
 import { startWorker } from '../worker/runtime.ts';
+import { createServingFence } from '../core/serving-fence.ts';
+import { readServingFence } from '../db/queries/serving-fence.ts';
 import { superviseChildren } from './supervise.ts';
 
 const config = loadConfig();
@@ -46,11 +48,13 @@ if (embedded) {
 async function startEmbedded(config: Config, database: EmbeddedPostgres): Promise<void> {
   const services = createPool(config.DATABASE_URL, 20);
   const logger = createLogger(config.LOG_LEVEL, 'api');
+  // One fence reading for both: in PGlite it costs ~50 ms of the one session, once a second each.
+  const fence = createServingFence(() => readServingFence(services), { retryAfterSeconds: config.RETRY_AFTER_SECONDS });
   // Both start at once; a write that arrives before the worker is up waits for it.
-  const starting = startWorker({ config, pool: services, logger: createLogger(config.LOG_LEVEL, 'worker'), commitQueue: false });
+  const starting = startWorker({ config, pool: services, logger: createLogger(config.LOG_LEVEL, 'worker'), commitQueue: false, fence });
   const [worker, api] = await Promise.all([
     starting,
-    startApiService(config, services, logger, { commitHere: async (job) => (await starting).commit(job) }),
+    startApiService(config, services, logger, { commitHere: async (job) => (await starting).commit(job), fence }),
   ]);
   logger.info({ port: api.port, origin: config.PUBLIC_ORIGIN }, 'api listening');
   onShutdownSignal(logger, 'requests and renders', async () => {

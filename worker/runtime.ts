@@ -21,7 +21,7 @@ import {
 import { createQueue, createWorker, queueBackendOf } from '../infra/queues.ts';
 import { loadHtmlRenderer } from '../projections/html.ts';
 import { notePendingRecords } from '../static-search/tiers.ts';
-import { createServingFence, FENCE_MAX_AGE_MS } from '../core/serving-fence.ts';
+import { createServingFence, FENCE_MAX_AGE_MS, type ServingFence } from '../core/serving-fence.ts';
 import { isReadOnlyError } from '../db/pool.ts';
 import { readServingFence } from '../db/queries/serving-fence.ts';
 import { commitOperation } from './jobs/commit.ts';
@@ -42,6 +42,8 @@ export interface WorkerDeps {
    * here instead of queueing a render job.
    */
   commitQueue?: boolean;
+  /** The serving fence, when this process has one already (the embedded mode shares it with the API). */
+  fence?: ServingFence;
 }
 
 export interface WorkerRuntime {
@@ -63,12 +65,12 @@ async function holdWhileFenced(job: Job, token: string | undefined): Promise<nev
   throw new DelayedError();
 }
 
-export async function startWorker({ config, pool, logger, commitQueue = true }: WorkerDeps): Promise<WorkerRuntime> {
+export async function startWorker({ config, pool, logger, commitQueue = true, fence: sharedFence }: WorkerDeps): Promise<WorkerRuntime> {
   // WORKER_ROLES splits commits and renders between processes, so that
   // rendering (CPU-bound, on this event loop) never delays a commit's queries.
   const commits = commitQueue && config.WORKER_ROLES !== 'render';
   const renders = config.WORKER_ROLES !== 'commit';
-  const fence = createServingFence(() => readServingFence(pool), { retryAfterSeconds: config.RETRY_AFTER_SECONDS });
+  const fence = sharedFence ?? createServingFence(() => readServingFence(pool), { retryAfterSeconds: config.RETRY_AFTER_SECONDS });
   // Files rendered under the operator's fence carry its banner and are noted, to be rendered again after it.
   const serving = servingForFiles(fence);
   const renderer = renders ? notingFencedPages(await loadHtmlRenderer(config.ASTRO_ENTRY, serving), pool, serving) : null;

@@ -16,7 +16,6 @@ import type { RecordRef } from '../../core/types.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { ENCODING_SUFFIX, ENCODINGS } from '../../core/encodings.ts';
 import { chooseEncoding } from '../compression.ts';
-import { createFileCache } from '../projection-cache.ts';
 import { CACHE, sendRepresentation } from '../representation.ts';
 import { parseOrThrow } from '../validation.ts';
 
@@ -39,8 +38,7 @@ export function unknownRecord(ref: RecordRef, revision?: number) {
     : apiError(UNKNOWN_RECORD[ref.type], { id: ref.id });
 }
 
-export function createProjectionReader({ config, pool, html }: AppDeps) {
-  const files = createFileCache(config.PROJECTION_CACHE_BYTES);
+export function createProjectionReader({ config, pool, html, projectionFiles: files }: AppDeps) {
   return async function serveProjection(c: Context, type: RecordRef['type'], name: string): Promise<Response> {
     const parsed = parseProjectionName(type, name);
     if (!parsed) throw apiError(UNKNOWN_RECORD[type], { id: name });

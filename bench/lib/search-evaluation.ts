@@ -1,9 +1,15 @@
 /**
- * The search evaluation: seeds the cases of test/search/eval-cases.ts (each
- * a problem with a solution), their hand-written near misses and a generated
- * corpus as noise, then sends every query in every mode through `runSearch`
- * and measures recall@1 and recall@7. A query is answered when its case's
- * problem, or a solution of it, is among the first k candidates.
+ * The search evaluation: seeds the cases (test/database-search/eval-cases.ts,
+ * written by us, and the public literals of eval-cases-public.ts and
+ * eval-public/, each with the address it was posted at) as problems with a
+ * solution, their near-duplicate distractors (hand-written ones and the
+ * service twins of eval-distractors.ts) and a generated corpus as noise,
+ * then sends every query through `runSearch` in mode auto and measures
+ * recall@1, recall@7 and MRR, held-out and tuning apart. A query is
+ * answered when its case's problem, or a solution of it, is among the first
+ * k candidates; a substring query also when the record found holds the
+ * whole fragment in its literal (a case, a distractor or a noise record),
+ * since the fragment does not tell those records apart.
  */
 import type pg from 'pg';
 import { newId } from '../../core/ids.ts';
@@ -15,6 +21,8 @@ import { SEARCH_Q_MAX_CHARS } from '../../core/schemas/search-params.ts';
 import { EVAL_CASES, EVAL_DISTRACTORS } from '../../test/database-search/eval-cases.ts';
 import { PUBLIC_CASES } from '../../test/database-search/eval-cases-public.ts';
 import { machineVariants, substringOf } from './eval-variants.ts';
+import { serviceTwins } from './eval-distractors.ts';
+import { normalizeLiteral } from '../../database-search/normalize.ts';
 import {
   insertIdentityRows, insertOutcomeRows, insertProblemRevisionRows, insertProblemRows, insertSolutionRevisionRows,
   insertSolutionRows, type ProblemRevisionRow, type SolutionRevisionRow, type SolutionRow,
@@ -52,6 +60,8 @@ export interface Miss {
 
 export interface EvalReport {
   cases: number;
+  /** Records that stand in the way: hand-written near misses and generated service twins. */
+  distractors: number;
   /** Cases whose literal came from a public thread with its address. */
   publicCases: number;
   noiseRecords: number;
@@ -98,8 +108,20 @@ export function evaluationQueries(): EvalQueryItem[] {
   return out;
 }
 
-/** Seeds the cases, the near misses and `noise` generated records; returns each case's problem id. */
-export async function seedEvaluation(pool: pg.Pool, noise: number): Promise<Map<string, string>> {
+/** What was seeded: each case's problem, and every seeded literal (cases, distractors and noise) with its problem, normalized. */
+export interface EvalSeed {
+  caseProblems: Map<string, string>;
+  literals: Array<{ problemId: string; normalized: string }>;
+  distractors: number;
+}
+
+/** Every record that stands in the way of the cases: the hand-written near misses and the service twins. */
+export function evaluationDistractors(): Array<Omit<Case, 'id'>> {
+  return [...EVAL_DISTRACTORS, ...serviceTwins(ALL_CASES)];
+}
+
+/** Seeds the cases, the distractors and `noise` generated records. */
+export async function seedEvaluation(pool: pg.Pool, noise: number): Promise<EvalSeed> {
   if (noise > 0) await seedRecords(pool, { records: noise, seed: 7 });
   const r = createRandom(11);
   const authorId = newId('agent');
@@ -108,12 +130,15 @@ export async function seedEvaluation(pool: pg.Pool, noise: number): Promise<Map<
   const problems: ProblemRevisionRow[] = [];
   const solutions: Array<SolutionRow & SolutionRevisionRow> = [];
   const caseProblems = new Map<string, string>();
-  const records: Array<Omit<Case, 'id'> & { id?: string }> = [...ALL_CASES, ...EVAL_DISTRACTORS];
+  const distractors = evaluationDistractors();
+  const records: Array<Omit<Case, 'id'> & { id?: string }> = [...ALL_CASES, ...distractors];
+  const literals: EvalSeed['literals'] = [];
   for (const record of records) {
     // Spread over the same two years as the noise, so recency favours no one.
     const at = new Date(Date.now() - r.int(0, span));
     const problemId = newId('problem', at.getTime());
     if (record.id) caseProblems.set(record.id, problemId);
+    literals.push({ problemId, normalized: normalizeLiteral(record.literal) });
     problems.push({ id: problemId, authorId, at, title: record.title, body: record.body, product: record.product, errorLiteral: record.literal, tags: [record.ecosystem] });
     const solutionAt = new Date(at.getTime() + 3600_000);
     solutions.push({ id: newId('solution', solutionAt.getTime()), problemId, authorId, at: solutionAt, body: record.solution, applicability: null, limitations: null });
@@ -127,7 +152,15 @@ export async function seedEvaluation(pool: pg.Pool, noise: number): Promise<Map<
     // Every solution worked once, so signals favour no one either.
     await insertOutcomeRows(tx, solutions.map((s) => ({ id: newId('outcome'), solutionId: s.id, identityId: reporterId, signal: 'worked', at: s.at })));
   });
-  return caseProblems;
+  // Every seeded literal, the generated noise's too: a fragment one of them also holds does not identify a case.
+  const all = await pool.query<{ id: string; literal: string }>(
+    `SELECT p.id, r.error_literal AS literal FROM problems p
+       JOIN problem_revisions r ON r.problem_id = p.id AND r.revision = p.current_revision
+      WHERE r.error_literal IS NOT NULL`,
+  );
+  const seeded = new Set(literals.map((l) => l.problemId));
+  for (const row of all.rows) if (!seeded.has(row.id)) literals.push({ problemId: row.id, normalized: normalizeLiteral(row.literal) });
+  return { caseProblems, literals, distractors: distractors.length };
 }
 
 /** The problem a document belongs to (itself for a problem). */
@@ -140,20 +173,50 @@ function percentile(sorted: number[], p: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]! : 0;
 }
 
-/** Sends every evaluation query through `runSearch` in mode auto and measures recall@1, recall@7 and MRR (over the first 7). */
-export async function evaluateSearch(pool: pg.Pool, caseProblems: Map<string, string>, noiseRecords = 0): Promise<EvalReport> {
+/**
+ * The problems that answer a query: its case's, and for a substring query
+ * every seeded record whose literal holds the whole fragment (the fragment
+ * does not tell them apart).
+ */
+function answersOf(query: EvalQueryItem, seed: EvalSeed): Set<string> {
+  const answers = new Set([seed.caseProblems.get(query.caseId)!]);
+  if (query.kind === 'substring') {
+    const fragment = normalizeLiteral(query.q);
+    if (fragment !== '') for (const literal of seed.literals) if (literal.normalized.includes(fragment)) answers.add(literal.problemId);
+  }
+  return answers;
+}
+
+/**
+ * Sends every evaluation query through `runSearch` in mode auto and
+ * measures recall@1, recall@7 and MRR (over the first 7). `concurrency`
+ * queries run at once (1 for the latency figures of `npm run eval:search`).
+ */
+export async function evaluateSearch(pool: pg.Pool, seed: EvalSeed, noiseRecords = 0, concurrency = 1): Promise<EvalReport> {
   const empty = (): Recall => ({ queries: 0, at1: 0, at7: 0, mrr: 0 });
   const table = () => Object.fromEntries([...EVAL_KINDS, 'all'].map((k) => [k, empty()])) as Record<EvalKind | 'all', Recall>;
   const recall: EvalReport['recall'] = { heldout: table(), tuning: table() };
   const misses: Miss[] = [];
   const times: number[] = [];
-  for (const query of evaluationQueries()) {
-    const target = caseProblems.get(query.caseId)!;
-    const started = performance.now();
-    const result = await runSearch(pool, SearchParamsSchema.parse({ q: query.q, mode: 'auto', limit: String(RECALL_DEPTH) }));
-    times.push(performance.now() - started);
-    const families = await familiesOf(pool, result.items.map((item) => item.id));
-    const rank = result.items.findIndex((item) => families.get(item.id) === target);
+  const queries = evaluationQueries();
+  const ranks: number[] = new Array(queries.length);
+  const titles: string[][] = new Array(queries.length);
+  let nextIndex = 0;
+  const work = async () => {
+    for (let i = nextIndex++; i < queries.length; i = nextIndex++) {
+      const query = queries[i]!;
+      const answers = answersOf(query, seed);
+      const started = performance.now();
+      const result = await runSearch(pool, SearchParamsSchema.parse({ q: query.q, mode: 'auto', limit: String(RECALL_DEPTH) }));
+      times.push(performance.now() - started);
+      const families = await familiesOf(pool, result.items.map((item) => item.id));
+      ranks[i] = result.items.findIndex((item) => answers.has(families.get(item.id)!));
+      titles[i] = result.items.slice(0, 3).map((item) => item.title);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, work));
+  queries.forEach((query, i) => {
+    const rank = ranks[i]!;
     for (const cell of [recall[query.split][query.kind], recall[query.split].all]) {
       cell.queries++;
       if (rank === 0) cell.at1++;
@@ -163,10 +226,8 @@ export async function evaluateSearch(pool: pg.Pool, caseProblems: Map<string, st
       }
     }
     // Held-out misses stay unseen: looking at them would make the held-out part a tuning set.
-    if (query.split === 'tuning' && rank !== 0) {
-      misses.push({ caseId: query.caseId, kind: query.kind, q: query.q, got: result.items.slice(0, 3).map((item) => item.title) });
-    }
-  }
+    if (query.split === 'tuning' && rank !== 0) misses.push({ caseId: query.caseId, kind: query.kind, q: query.q, got: titles[i]! });
+  });
   for (const byKind of Object.values(recall)) {
     for (const cell of Object.values(byKind)) {
       if (!cell.queries) continue;
@@ -177,7 +238,7 @@ export async function evaluateSearch(pool: pg.Pool, caseProblems: Map<string, st
   }
   times.sort((a, b) => a - b);
   return {
-    cases: ALL_CASES.length, publicCases: PUBLIC_CASES.length, noiseRecords, recall, misses,
+    cases: ALL_CASES.length, publicCases: PUBLIC_CASES.length, distractors: seed.distractors, noiseRecords, recall, misses,
     latencyMs: { p50: percentile(times, 0.5), p95: percentile(times, 0.95) },
   };
 }
@@ -187,7 +248,7 @@ export function formatEvalReport(report: EvalReport): string {
   const f = (x: number) => x.toFixed(3);
   const columns: Array<EvalKind | 'all'> = [...EVAL_KINDS, 'all'];
   const lines = [
-    `search evaluation: ${report.cases} cases (${report.publicCases} from public threads with their address), ${report.recall.heldout.all.queries + report.recall.tuning.all.queries} queries, ${report.noiseRecords} noise records, mode=auto`,
+    `search evaluation: ${report.cases} cases (${report.publicCases} public literals with their address), ${report.distractors} distractors, ${report.noiseRecords} noise records, ${report.recall.heldout.all.queries + report.recall.tuning.all.queries} queries, mode=auto`,
     `${'split'.padEnd(9)}${'kind'.padEnd(11)}${'queries'.padStart(8)}${'recall@1'.padStart(10)}${`recall@${RECALL_DEPTH}`.padStart(10)}${'MRR'.padStart(8)}`,
   ];
   for (const split of ['heldout', 'tuning'] as const) {

@@ -66,3 +66,28 @@ export async function runWrk(load: HttpLoad & { threads?: number }, scriptFile: 
     latencyMs: { p50: out.p50, p99: out.p99, mean: out.mean },
   };
 }
+
+/**
+ * Several runs of one load as one: requests, statuses and errors summed over
+ * their seconds; p50 the median of the runs' p50s, p99 the worst run's
+ * (percentiles of separate runs cannot be merged exactly).
+ */
+export function combineRuns(runs: HttpLoadResult[]): HttpLoadResult {
+  const requests = runs.reduce((n, r) => n + r.requests, 0);
+  const seconds = runs.reduce((n, r) => n + r.seconds, 0);
+  const statuses: Record<string, number> = {};
+  for (const r of runs) for (const [status, n] of Object.entries(r.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
+  const p50s = runs.map((r) => r.latencyMs.p50).sort((a, b) => a - b);
+  return {
+    requestsPerSecond: requests / seconds,
+    requests,
+    seconds,
+    statuses,
+    errors: runs.reduce((n, r) => n + r.errors, 0),
+    latencyMs: {
+      p50: p50s[Math.floor((p50s.length - 1) / 2)]!,
+      p99: Math.max(...runs.map((r) => r.latencyMs.p99)),
+      mean: runs.reduce((n, r) => n + r.latencyMs.mean * r.requests, 0) / Math.max(1, requests),
+    },
+  };
+}

@@ -195,6 +195,8 @@ export const SearchResultSchema = z.object({
   has_more: z.boolean(),
   mode: z.enum(['auto', 'exact', 'substring', 'keywords']),
   coverage: z.object({
-    total: z.number().int(), by_type: z.record(z.string(), z.number().int()), modes_tried: z.array(z.string()),
+    total: z.number().int().describe('Matches counted. Each candidate source is read up to 200 rows and an empty query counts up to 1,000, so a large total is a lower bound (see total_exact).'),
+    total_exact: z.boolean().describe('false when a candidate source stopped at its cap: total (and by_type) count only what was read, and more match.'),
+    by_type: z.record(z.string(), z.number().int()), modes_tried: z.array(z.string()),
   }).optional(),
 });

@@ -49,7 +49,7 @@ export interface MatchQuery {
   pattern: string | null;
   /** The normalized query itself, what a substring match contains. */
   needle: string;
-  /** Pairs of whole words of the query (database-search/substring-query.ts); empty: read the trigram index. */
+  /** The query's pair keys (database-search/substring-query.ts); empty: read the trigram index. */
   pairs: string[];
   /** The query's full-text terms (`findQueryTerms`), what coverage is the share of. */
   terms: string[];
@@ -78,13 +78,17 @@ export interface DocumentRow {
   status: string;
   kind: KindRank;
   coverage: number;
+  /** The weighted sum the statement ranked by (database-search/ranking.ts); the second stage adjusts it. */
+  score: number;
   worked: number;
   partially_worked: number;
   did_not_work: number;
 }
 
 export interface DocumentPage {
+  /** Matches counted; a lower bound when `totalExact` is false (a candidate source stopped at its cap). */
   total: number;
+  totalExact: boolean;
   byType: Record<DocumentType, number>;
   rows: DocumentRow[];
 }
@@ -108,6 +112,7 @@ const DOCUMENT_COLUMNS = `d.id, d.type, d.title, d.snippet, d.product, d.status,
 interface PageRow extends Omit<DocumentRow, 'id'> {
   id: string | null;
   total: number;
+  total_exact: boolean;
   problems: number;
   solutions: number;
   discussions: number;
@@ -118,9 +123,10 @@ function toDocumentPage(rows: PageRow[]): DocumentPage {
   const head = rows[0]!;
   return {
     total: head.total,
+    totalExact: head.total_exact,
     byType: { problem: head.problems, solution: head.solutions, discussion: head.discussions },
-    rows: rows.filter((r) => r.id !== null).map(({ total: _t, problems: _p, solutions: _s, discussions: _d, ...row }) => ({
-      ...row, id: row.id!, coverage: Number(row.coverage),
+    rows: rows.filter((r) => r.id !== null).map(({ total: _t, total_exact: _e, problems: _p, solutions: _s, discussions: _d, ...row }) => ({
+      ...row, id: row.id!, coverage: Number(row.coverage), score: Number(row.score ?? 0),
     })),
   };
 }
@@ -169,25 +175,28 @@ export async function limitSearchStatements(db: Queryable, ms: number): Promise<
 export async function findMatchingDocuments(db: Queryable, q: MatchQuery): Promise<DocumentPage> {
   const w = q.weights;
   const r = await db.query<PageRow>(
-    `WITH source AS MATERIALIZED (
-       (SELECT d.id FROM search_documents d WHERE d.exact_keys && $7::text[] AND ${filtersOn('$25')} LIMIT $14::int)
-       UNION
-       -- Substrings: through pairs of whole words when the query has any, checked with strpos (which the
-       -- trigram index cannot serve, so the planner reads the pairs' index alone); else through trigrams.
-       (SELECT d.id FROM search_documents d
+    `WITH hits AS MATERIALIZED (
+       (SELECT d.id, 1 AS src FROM search_documents d WHERE d.exact_keys && $7::text[] AND ${filtersOn('$25')} LIMIT $14::int)
+       UNION ALL
+       -- Substrings: through the query's pair keys when it has any, checked with strpos (which the
+       -- trigram index cannot serve, so the planner reads the keys' index alone); else through trigrams.
+       (SELECT d.id, 2 AS src FROM search_documents d
          WHERE $11::int >= 1 AND $9::text IS NOT NULL AND cardinality($27::text[]) > 0
-           AND d.bigrams @> $27::text[] AND strpos(d.text_norm, $28::text) > 0 AND ${filtersOn('$25')} LIMIT $14::int)
-       UNION
-       (SELECT d.id FROM search_documents d
+           AND d.pair_keys @> $27::text[] AND strpos(d.text_norm, $28::text) > 0 AND ${filtersOn('$25')} LIMIT $14::int)
+       UNION ALL
+       (SELECT d.id, 3 AS src FROM search_documents d
          WHERE $11::int >= 1 AND $9::text IS NOT NULL AND cardinality($27::text[]) = 0
            AND d.text_norm LIKE $9::text AND ${filtersOn('$25')} LIMIT $14::int)
-       UNION
-       (SELECT d.id FROM search_documents d
+       UNION ALL
+       (SELECT d.id, 4 AS src FROM search_documents d
          WHERE $11::int = 2 AND $24::text IS NOT NULL AND d.tsv @@ $24::text::tsquery AND ${filtersOn('$25')} LIMIT $14::int)
-       UNION
-       (SELECT d.id FROM search_documents d
+       UNION ALL
+       (SELECT d.id, 5 AS src FROM search_documents d
          WHERE $11::int = 2 AND $12::text IS NOT NULL AND d.tsv @@ $12::text::tsquery AND ${filtersOn('$25')} LIMIT $14::int)
-     ), feature AS MATERIALIZED (
+     ),
+     -- \`hits\` keeps which source read each id: one that stopped at its cap makes the totals a lower bound.
+     source AS MATERIALIZED (SELECT DISTINCT id FROM hits),
+     feature AS MATERIALIZED (
        SELECT d.id, d.type, d.updated_at, whole, exact, held.n AS held, contains,
               CASE WHEN exact > 0 THEN 0 WHEN contains THEN 1 ELSE 2 END AS kind,
               CASE WHEN $11::int = 2 AND cardinality($10::text[]) > 0
@@ -225,8 +234,10 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery): Promi
                                 ELSE held::float8 / cardinality($10::text[]) END AS coverage
                  FROM feature f WHERE kind <= $11::int AND (kind < 2 OR held >= $23::int)) scored
      )
-     SELECT totals.*, page.kind, page.coverage, ${DOCUMENT_COLUMNS}
-       FROM (SELECT ${TOTALS} FROM matched) totals
+     SELECT totals.*, page.kind, page.coverage, page.score, ${DOCUMENT_COLUMNS}
+       FROM (SELECT ${TOTALS},
+                    NOT EXISTS (SELECT FROM hits GROUP BY src HAVING count(*) >= $14::int) AS total_exact
+               FROM matched) totals
        LEFT JOIN LATERAL (
          SELECT id, kind, coverage, score, updated_at FROM matched
           ORDER BY score DESC, updated_at DESC, id DESC
@@ -242,7 +253,7 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery): Promi
   return toDocumentPage(r.rows);
 }
 
-/** Rows an empty query counts before it answers "at least this many". */
+/** Rows an empty query counts before it answers "at least this many" (`total_exact: false`). */
 export const NEWEST_COUNT_CAP = 1000;
 
 /**
@@ -254,10 +265,10 @@ export async function listNewestDocuments(
   db: Queryable, filters: SearchFilters, offset: number, limit: number,
 ): Promise<DocumentPage> {
   const r = await db.query<PageRow>(
-    `SELECT totals.*, page.* FROM (SELECT ${TOTALS} FROM (
+    `SELECT totals.*, page.* FROM (SELECT ${TOTALS}, count(*) < $7::int AS total_exact FROM (
        SELECT d.type FROM search_documents d WHERE ${filtersOn('$8')} ORDER BY d.created_at DESC, d.id DESC LIMIT $7::int) d) totals
      LEFT JOIN LATERAL (
-       SELECT ${KIND_RANK.keywords} AS kind, 0 AS coverage, ${DOCUMENT_COLUMNS}
+       SELECT ${KIND_RANK.keywords} AS kind, 0 AS coverage, 0 AS score, ${DOCUMENT_COLUMNS}
          FROM search_documents d WHERE ${filtersOn('$8')}
         ORDER BY d.created_at DESC, d.id DESC OFFSET $5::int LIMIT $6::int
      ) page ON true`,

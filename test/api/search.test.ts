@@ -163,7 +163,7 @@ describe('search results', () => {
   it('answers /api/search with coverage of the whole query', async () => {
     const res = await search({ q: PG_LITERAL });
     expect(Object.keys(res.body).sort()).toEqual(['content_trust', 'coverage', 'has_more', 'items', 'limit', 'mode', 'page']);
-    expect(res.body.coverage).toEqual({ total: 3, by_type: { problem: 1, solution: 2, discussion: 0 }, modes_tried: ['exact', 'substring'] });
+    expect(res.body.coverage).toEqual({ total: 3, total_exact: true, by_type: { problem: 1, solution: 2, discussion: 0 }, modes_tried: ['exact', 'substring'] });
   });
 
   it.each([

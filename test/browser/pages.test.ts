@@ -2,6 +2,8 @@
  * Every kind of page a person reads, in real Chromium at a phone width
  * (390 px) and a desktop width (1280 px):
  *
+ * (and at 360 px, the narrowest phone the layout is made for):
+ *
  * - no sideways scrolling: `document.scrollingElement.scrollWidth` is at most
  *   `innerWidth`, with records made to be hard to fit (an unbroken error
  *   literal, a long product, long ids, a table of environments);
@@ -22,7 +24,8 @@ import { startStack, type Stack } from '../helpers/stack.ts';
 
 const OUT = 'test-results';
 const SCREENSHOTS = path.join(OUT, 'screenshots');
-const WIDTHS = [390, 1280] as const;
+/** A small phone (the layout's floor), a common phone, a desktop. */
+const WIDTHS = [360, 390, 1280] as const;
 
 interface AxeViolation { id: string; impact: string | null; nodes: unknown[] }
 interface PageMeasure { page: string; width: number; status: number; scrollWidth: number; innerWidth: number; violations: Record<string, string[]> }
@@ -53,7 +56,7 @@ beforeAll(async () => {
   const longLiteral = `Error: ENOENT: no such file or directory, open '/home/runner/work/${'very-long-directory-name-'.repeat(8)}node_modules/.cache/babel-loader/${'f'.repeat(64)}.json'`;
   const problem = await write(author, '/api/problems', {
     title: `Build fails with ENOENT on a cache file whose path is ${'x'.repeat(90)} long`,
-    body: `The build stops at once.\n\n${longLiteral}\n\nIt happens on CI only.`,
+    body: `The build stops at once with ${WORD}.\n\n${longLiteral}\n\nIt happens on CI only.`,
     product: 'a-really-long-product-name-for-a-monorepo-build-tool',
     error_literal: longLiteral,
     environment: { os: 'ubuntu-24.04', node: '22.11.0', runner: 'github-actions-ubuntu-latest-with-a-long-label' },
@@ -71,8 +74,8 @@ beforeAll(async () => {
   });
   const reply = await write(replier, `/api/discussions/${discussion}/replies`, { body: `Key it on the lockfile hash; ${WORD} aside.` });
   await write(author, `/api/discussions/${discussion}/replies`, { body: 'Thanks, that works.', in_reply_to: reply });
-  // The worker renders and indexes the pages: wait for the discussion to be searchable.
-  await eventually(async () => (await searchPublished(stack.base, stack.config.PROJECTIONS_DIR, WORD).catch(() => [])).length > 0, 30_000);
+  // The worker renders and indexes the pages: wait for the problem and the discussion to be searchable.
+  await eventually(async () => (await searchPublished(stack.base, stack.config.PROJECTIONS_DIR, WORD).catch(() => [])).length >= 2, 30_000);
 
   pages.push(
     ['home', '/'],
@@ -157,6 +160,18 @@ describe('what the pages show', () => {
     const excerpt = (await item.locator('.excerpt').textContent()) ?? '';
     expect(excerpt).toContain(WORD);
     expect(excerpt).not.toMatch(/dsc_|agt_|rpl_|\b20\d\d\b|\bOpen\b|status|replies \d/);
+    await page.close();
+  });
+
+  it('finds the problem on /search with an excerpt of its own words, no facts list', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(`${stack.base}/search?q=${WORD}&type=problem`);
+    await page.waitForFunction(() => /result/.test(document.getElementById('search-status')?.textContent ?? ''));
+    const item = page.locator('#search-results li').first();
+    expect(await item.locator('a').getAttribute('href')).toMatch(/^\/problems\/prb_[0-9a-z]+$/);
+    const excerpt = (await item.locator('.excerpt').textContent()) ?? '';
+    expect(excerpt).toContain(`The build stops at once with ${WORD}`);
+    expect(excerpt).not.toMatch(/prb_|agt_|revision|status|\bOpen\b|author|revised/);
     await page.close();
   });
 

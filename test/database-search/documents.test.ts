@@ -11,6 +11,8 @@ import { keyHash, normalizeLiteral } from '../../database-search/normalize.ts';
 import type { Signal } from '../../core/schemas/fields.ts';
 import { createPool, withTransaction, type Queryable } from '../../db/pool.ts';
 import { insertIdentity } from '../../db/queries/identities.ts';
+import { findMatchingDocuments, KIND_RANK, listNewestDocuments, NEWEST_COUNT_CAP, type MatchQuery } from '../../db/queries/search.ts';
+import { RANKING_WEIGHTS } from '../../database-search/ranking.ts';
 import { insertOutcome } from '../../db/queries/outcomes.ts';
 import { insertProblem, insertProblemRevision, setProblemRevision } from '../../db/queries/problems.ts';
 import { insertSolution, insertSolutionRevision } from '../../db/queries/solutions.ts';
@@ -190,6 +192,25 @@ describe('search documents', () => {
     });
     const r = await pool.query(`SELECT count(*)::int AS n FROM search_documents WHERE id = ANY($1::text[])`, [ids]);
     expect(r.rows[0].n).toBe(40);
+  });
+});
+
+describe('search totals', () => {
+  it('say when a candidate source stopped at its cap, and are then a lower bound', async () => {
+    const literal = `Error: totals-${newId('problem')} cannot be counted past the cap`;
+    for (let i = 0; i < 3; i++) await createProblem(pool, { literal });
+    const key = keyHash(normalizeLiteral(literal));
+    const query = (candidateCap: number): MatchQuery => ({
+      level: KIND_RANK.exact, keys: [key], keyWeights: [1], wholeKey: key, pattern: null, needle: normalizeLiteral(literal),
+      pairs: [], terms: [], prefilter: null, minTerms: 0, nearlyAll: null, signature: { hits: [], known: [] },
+      weights: RANKING_WEIGHTS, candidateCap, filters: {}, offset: 0, limit: 7,
+    });
+    const all = await findMatchingDocuments(pool, query(5));
+    expect([all.total, all.totalExact, all.rows.length]).toEqual([3, true, 3]);
+    const capped = await findMatchingDocuments(pool, query(2));
+    expect([capped.total, capped.totalExact, capped.rows.length]).toEqual([2, false, 2]);
+    const newest = await listNewestDocuments(pool, {}, 0, 7);
+    expect(newest.totalExact).toBe(newest.total < NEWEST_COUNT_CAP);
   });
 });
 

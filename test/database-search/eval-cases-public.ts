@@ -6,21 +6,29 @@
  * variants and substrings are generated from the literal
  * (bench/lib/eval-variants.ts).
  */
-export interface PublicCase {
-  id: string;
-  /** Where the literal was posted. */
-  source: string;
-  ecosystem: string;
-  product: string;
-  title: string;
-  literal: string;
-  body: string;
-  solution: string;
-  /** The symptom in an agent's own words. */
-  symptom: string;
-}
+import type { PublicCase } from './eval-public/public-case.ts';
+import { DATABASE_CASES, ELASTICSEARCH_DISK_CASES, MONGO_AUTH_CASES, MYSQL_SOCKET_CASES, POSTGRES_PASSWORD_CASES, POSTGRES_ROLE_CASES, POSTGRES_UNDEFINED_TABLE_CASES, REDIS_AUTH_CASES } from './eval-public/databases.ts';
+import { BROWSER_CASES, CHROMIUM_LIBNSS_CASES } from './eval-public/browser.ts';
+import { CLOUD_CASES, CLOUD_LOGIN_CASES, TERRAFORM_LOCK_CASES } from './eval-public/cloud.ts';
+import { DOCKER_CASES, DOCKER_COPY_CASES, DOCKER_DAEMON_CASES, DOCKER_RATE_LIMIT_CASES, EXIT_137_CASES } from './eval-public/docker.ts';
+import { GIT_CASES, GITHUB_PASSWORD_CASES } from './eval-public/git.ts';
+import { GO_CASES, GO_PANIC_CASES, GO_PROXY_TIMEOUT_CASES } from './eval-public/go.ts';
+import { GRADLE_RESOLVE_CASES, JAVA_CLASS_INIT_CASES } from './eval-public/java.ts';
+import { CRASHLOOP_CASES, HELM_CASES, IMAGE_PULL_CASES, KUBECTL_CONNECTION_CASES, KUBERNETES_CASES } from './eval-public/kubernetes.ts';
+import { NGINX_CASES } from './eval-public/nginx.ts';
+import { NODE_LISTEN_EACCES_CASES, NODE_MODULE_CASES, NODE_OPENSSL_CASES, NPM_404_CASES, NPM_CASES } from './eval-public/npm.ts';
+import { EXTERNALLY_MANAGED_CASES, LIBGL_CASES, PIP_NO_DISTRIBUTION_CASES, PIP_TIMEOUT_CASES, PYTHON_BIND_CASES, PYTHON_CASES, PYTHON_UNICODE_CASES } from './eval-public/python.ts';
+import { RUST_CASES, RUST_RESOLVE_CASES } from './eval-public/rust.ts';
+import { APT_PUBKEY_CASES } from './eval-public/linux.ts';
+import { KAFKA_BROKER_CASES, RABBITMQ_AUTH_CASES } from './eval-public/messaging.ts';
+import { SSH_CASES } from './eval-public/ssh.ts';
+import { JAVA_PKIX_CASES, PYTHON_SSL_CASES, TLS_CASES } from './eval-public/tls.ts';
+import { TS2339_CASES } from './eval-public/typescript.ts';
 
-export const PUBLIC_CASES: PublicCase[] = [
+export type { PublicCase };
+
+/** The first set, collected with the evaluation. */
+const FIRST_CASES: PublicCase[] = [
   {
     id: 'pub-node-redis-refused-legacy', source: 'https://github.com/vpdb/server/issues/177', ecosystem: 'node', product: 'node-redis',
     title: 'node_redis cannot reach Redis on startup',
@@ -309,4 +317,25 @@ export const PUBLIC_CASES: PublicCase[] = [
     solution: 'Retry the BlockingConnection with backoff, or wait for the broker healthcheck before starting.',
     symptom: 'pika blocking connection amqpconnectionerror docker compose',
   },
+];
+
+/** Every public case: the first set and the per-product files of eval-public/. */
+export const PUBLIC_CASES: PublicCase[] = [
+  ...FIRST_CASES,
+  ...DATABASE_CASES, ...POSTGRES_ROLE_CASES, ...DOCKER_CASES, ...GIT_CASES, ...KUBERNETES_CASES, ...NGINX_CASES,
+  ...NPM_CASES, ...NODE_MODULE_CASES, ...PYTHON_CASES, ...RUST_CASES, ...TLS_CASES,
+  ...DOCKER_DAEMON_CASES, ...KUBECTL_CONNECTION_CASES, ...JAVA_PKIX_CASES,
+  ...PIP_NO_DISTRIBUTION_CASES, ...GO_CASES, ...IMAGE_PULL_CASES,
+  ...MYSQL_SOCKET_CASES, ...PYTHON_SSL_CASES, ...CLOUD_CASES,
+  ...REDIS_AUTH_CASES, ...MONGO_AUTH_CASES, ...BROWSER_CASES,
+  ...LIBGL_CASES, ...HELM_CASES, ...JAVA_CLASS_INIT_CASES,
+  ...RUST_RESOLVE_CASES, ...TERRAFORM_LOCK_CASES, ...TS2339_CASES,
+  ...CRASHLOOP_CASES, ...PYTHON_UNICODE_CASES, ...SSH_CASES,
+  ...NODE_OPENSSL_CASES, ...DOCKER_COPY_CASES, ...ELASTICSEARCH_DISK_CASES,
+  ...APT_PUBKEY_CASES, ...CHROMIUM_LIBNSS_CASES, ...NPM_404_CASES,
+  ...POSTGRES_PASSWORD_CASES, ...GRADLE_RESOLVE_CASES, ...GO_PANIC_CASES,
+  ...RABBITMQ_AUTH_CASES, ...KAFKA_BROKER_CASES, ...CLOUD_LOGIN_CASES,
+  ...EXIT_137_CASES, ...EXTERNALLY_MANAGED_CASES, ...NODE_LISTEN_EACCES_CASES,
+  ...POSTGRES_UNDEFINED_TABLE_CASES, ...PYTHON_BIND_CASES, ...GITHUB_PASSWORD_CASES,
+  ...GO_PROXY_TIMEOUT_CASES, ...PIP_TIMEOUT_CASES, ...DOCKER_RATE_LIMIT_CASES,
 ];

@@ -2480,7 +2480,10 @@ export interface components {
             /** @enum {string} */
             mode: "auto" | "exact" | "substring" | "keywords";
             coverage?: {
+                /** @description Matches counted. Each candidate source is read up to 200 rows and an empty query counts up to 1,000, so a large total is a lower bound (see total_exact). */
                 total: number;
+                /** @description false when a candidate source stopped at its cap: total (and by_type) count only what was read, and more match. */
+                total_exact: boolean;
                 by_type: {
                     [key: string]: number;
                 };

@@ -45,11 +45,23 @@ async function completedRuns(q: Queue = queue): Promise<SearchIndexRun[]> {
   });
 }
 
-/** Waits until nothing is waiting, delayed or running in the index queue, and an index is published. */
+/** Notes of rendered records that no index run has taken yet (tiers.ts). */
+const pendingNotes = async () => (await readdir(path.join(dir(), '.pagefind-pending')).catch(() => [] as string[])).filter((n) => n.endsWith('.json'));
+
+/**
+ * Waits until nothing is waiting, delayed or running in the index queue, and
+ * an index is published; for the worker's own queue, also until every change
+ * is rendered and every render's note taken. A pass writes its files, notes
+ * them, marks its changes rendered and only then asks for a run: an empty
+ * queue alone can be the moment between a page's file and its request.
+ */
 async function settled(q: Queue = queue): Promise<void> {
   await eventually(async () => {
     const counts = await q.getJobCounts('waiting', 'delayed', 'active', 'prioritized');
-    return Object.values(counts).every((n) => n === 0) && (q !== queue || (await exists('pagefind/pagefind-entry.json')));
+    if (!Object.values(counts).every((n) => n === 0)) return false;
+    if (q !== queue) return true;
+    return (await countUnrenderedChanges(stack.pool)) === 0 && (await pendingNotes()).length === 0
+      && (await exists('pagefind/pagefind-entry.json'));
   }, 20_000);
 }
 

@@ -1,0 +1,53 @@
+/**
+ * What a log collector puts before a pasted line, recognized in a
+ * normalized query line so the line can be matched without it: a pasted
+ * error arrives as `2025-03-01T10:00:00Z ERROR …`, `api-1  | …`,
+ * `[pod/api-5d9c…/app] …`, `Jun 16 05:10:21 host app[6591]: …`,
+ * `time="…" level=error msg="…`, `##[error]…` or `[21/01/2025 10:21:37] …`.
+ * Query-side only: stored literals are matched as they are, so stripping
+ * can only widen what a query finds (a record containing the whole line
+ * also contains it without its prefix).
+ */
+
+/** One leading token of log metadata, with the space after it. */
+const PREFIX_TOKEN = new RegExp([
+  // Timestamps (already <time> once normalized), alone or glued to a zone or level: <time>z, <time>]
+  String.raw`<time>[^ \n]*`,
+  // Bracketed metadata: [pod/…/app], [21/01/<n> <time>], [error], [thrd:…]
+  String.raw`\[[^\]\n]*\]:?`,
+  // docker compose / kubectl --prefix: "api-1 |"
+  String.raw`[a-z0-9_.-]+ \|`,
+  // Severity words as a logger prints them.
+  String.raw`(?:error|err|warn|warning|info|debug|trace|fatal|critical|severe|notice)(?::|\b)`,
+  // logfmt pairs before the message: time=<time> level=error
+  String.raw`(?:time|ts|level|lvl|severity|logger|caller|source|component)=[^ \n]*`,
+  // GitHub Actions annotations: ##[error]
+  String.raw`##\[[a-z]+\]`,
+  // syslog: "jun 16 <time> host app[<n>]:" (the time is stripped by its own token)
+  String.raw`(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec) [0-9]{1,2}`,
+  String.raw`[a-z0-9_.-]+ [a-z0-9_.-]+\[(?:<n>|[0-9]+)\]:`,
+  String.raw`[a-z0-9_.-]+\[(?:<n>|[0-9]+)\]:`,
+].map((alternative) => `(?:${alternative})`).join('|'));
+
+const LEADING = new RegExp(`^(?:${PREFIX_TOKEN.source})(?: +|$)`);
+/** A GitHub Actions annotation is glued to the message it marks. */
+const ANNOTATION = /^##\[[a-z]+\] */;
+/** logfmt's message key, glued to the message it introduces: msg=get <url> … */
+const MESSAGE_KEY = /^(?:msg|message)=/;
+
+/** A normalized line without the log metadata before its message (the line itself when it has none). */
+export function withoutLogPrefix(line: string): string {
+  let rest = line;
+  for (let i = 0; i < 12; i++) {
+    const next = rest.replace(ANNOTATION, '').replace(LEADING, '').replace(MESSAGE_KEY, '');
+    if (next === rest) break;
+    rest = next;
+  }
+  // A line that was all metadata keeps what it was: there is nothing else to match.
+  return rest === '' ? line : rest;
+}
+
+/** Each line of a normalized text without its log prefix. */
+export function withoutLogPrefixes(normalized: string): string {
+  return normalized.split('\n').map(withoutLogPrefix).join('\n');
+}

@@ -1,0 +1,287 @@
+/**
+ * Public error literals from npm, yarn, pnpm and Node tooling, each with the
+ * address of the thread it was posted in.
+ */
+import type { PublicCase } from './public-case.ts';
+
+export const NPM_CASES: PublicCase[] = [
+  {
+    id: 'pub2-npm1-enoent-package-json-errno34', source: 'https://github.com/npm/npm/issues/8049', ecosystem: 'node', product: 'npm',
+    title: 'npm test in a home directory with no package.json (npm 1.4)',
+    literal: 'npm ERR! path /home/linaro/package.json\nnpm ERR! code ENOENT\nnpm ERR! errno 34\nnpm ERR!\nnpm ERR! Additional logging details can be found in:\nnpm ERR!     /home/linaro/npm-debug.log\nnpm ERR! not ok code 0',
+    body: 'npm test was run outside any project, so there is no package.json and no test script.',
+    solution: 'cd into the project directory, or create one with npm init.',
+    symptom: 'old npm test errno 34 no package json in home directory',
+  },
+  {
+    id: 'pub2-npm9-could-not-read-package-json', source: 'https://github.com/debug-js/debug/issues/949', ecosystem: 'node', product: 'npm',
+    title: 'npm start: could not read package.json (wrong folder on Windows)',
+    literal: "npm ERR! code ENOENT\nnpm ERR! syscall open\nnpm ERR! path C:\\Users\\sahar\\Desktop\\myCode\\jonas_React_course\\React_Jonas_20_10_2023\\project_pizza-menu\\package.json\nnpm ERR! errno -4058\nnpm ERR! enoent Could not read package.json: Error: ENOENT: no such file or directory, open 'C:\\Users\\sahar\\Desktop\\myCode\\jonas_React_course\\React_Jonas_20_10_2023\\project_pizza-menu\\package.json'\nnpm ERR! enoent This is related to npm not being able to find a file.",
+    body: 'The terminal is in a parent folder of the React project; npm looks for package.json in the current directory.',
+    solution: 'cd into the folder that holds package.json before npm start.',
+    symptom: 'npm start could not read package json errno -4058 windows',
+  },
+  {
+    id: 'pub2-npm1-install-couldnt-read-dependencies', source: 'https://github.com/npm/npm/issues/7169', ecosystem: 'node', product: 'npm',
+    title: "npm install from the home folder: couldn't read dependencies",
+    literal: "4 error install Couldn't read dependencies\n5 error Error: ENOENT, open '/home/geclos/package.json'",
+    body: 'npm install with no arguments needs a package.json in the current directory; the Ubuntu apt npm was run from the home folder.',
+    solution: 'Run npm install inside the project, or name the package to install.',
+    symptom: 'npm install couldnt read dependencies ubuntu apt npm',
+  },
+  {
+    id: 'pub2-npm3-enoent-not-a-problem-with-npm', source: 'https://github.com/npm/npm/issues/10740', ecosystem: 'node', product: 'npm',
+    title: 'npm start on macOS: no package.json in the current directory (npm 3)',
+    literal: "npm ERR! enoent ENOENT: no such file or directory, open '/Users/Jerry/package.json'\nnpm ERR! enoent This is most likely not a problem with npm itself\nnpm ERR! enoent and is related to npm not being able to find a file.",
+    body: 'npm start was run in the home directory instead of the project.',
+    solution: 'cd into the project that defines the start script.',
+    symptom: 'npm start most likely not a problem with npm itself enoent',
+  },
+  {
+    id: 'pub2-npm-warn-enoent-supertest', source: 'https://github.com/debug-js/debug/issues/261', ecosystem: 'node', product: 'npm',
+    title: 'npm warns that a dependency package.json is missing from node_modules',
+    literal: "npm WARN enoent ENOENT: no such file or directory, open '<root>/node_modules/supertest/package.json'",
+    body: 'A half-installed dependency folder has no package.json, so npm ls and install warn about it.',
+    solution: 'Delete node_modules and the lockfile of the broken state and reinstall.',
+    symptom: 'npm warn enoent supertest package json missing in node_modules',
+  },
+];
+
+export const NODE_MODULE_CASES: PublicCase[] = [
+  {
+    id: 'pub2-node04-cannot-find-long-stack-traces', source: 'https://github.com/tlrobinson/long-stack-traces/issues/4', ecosystem: 'node', product: 'node',
+    title: 'require("long-stack-traces") cannot find the module on node 0.4',
+    literal: "Error: Cannot find module 'long-stack-traces'\n    at Function._resolveFilename (module.js:299:11)\n    at Function._load (module.js:245:25)\n    at require (module.js:327:19)",
+    body: 'The package was installed in another directory than the one node resolves from.',
+    solution: 'npm install long-stack-traces in the project (or set NODE_PATH).',
+    symptom: 'node cannot require long stack traces package',
+  },
+  {
+    id: 'pub2-node-cannot-find-express-session', source: 'https://github.com/Colt/YelpCamp/issues/18', ecosystem: 'node', product: 'node',
+    title: 'YelpCamp crashes: express-session is not installed',
+    literal: "Error: Cannot find module 'express-session'\nRequire stack:\n- C:\\Users\\Ryzen7-5800H\\Desktop\\YelpCamp\\app.js\n    at Function.Module._resolveFilename (node:internal/modules/cjs/loader:933:15)",
+    body: 'app.js requires express-session but it is missing from package.json, so npm install never fetched it.',
+    solution: 'npm install express-session (and save it to package.json).',
+    symptom: 'nodemon app crashed express session module missing',
+  },
+  {
+    id: 'pub2-node06-cannot-find-journey', source: 'https://github.com/cloudhead/journey/issues/24', ecosystem: 'node', product: 'node',
+    title: 'Old node: cannot find module journey, thrown on first tick',
+    literal: "node.js:201\n        throw e; // process.nextTick error, or 'error' event on first tick\n              ^\nError: Cannot find module 'journey'",
+    body: 'The router package was not installed where the script runs.',
+    solution: 'npm install journey in the script directory.',
+    symptom: 'process nexttick error on first tick cannot find journey',
+  },
+  {
+    id: 'pub2-node-cannot-find-relative-config-ssl', source: 'https://github.com/SilkePilon/KnowledgeBook/issues/100', ecosystem: 'node', product: 'node',
+    title: 'npm run setup-https: relative module ./config/ssl missing',
+    literal: "Error: Cannot find module './config/ssl'\nRequire stack:\n- C:\\Users\\kikin\\KnowledgeBook\\backend\\scripts\\setup-https.js\n    at Function._resolveFilename (node:internal/modules/cjs/loader:1401:15)\n    at defaultResolveImpl (node:internal/modules/cjs/loader:1057:19)",
+    body: 'The setup script requires ./config/ssl relative to scripts/, where no such file exists.',
+    solution: 'Fix the require path (../config/ssl) or add the missing config module.',
+    symptom: 'setup https script cannot find config ssl module',
+  },
+];
+
+/** Node 17+ with OpenSSL 3 and old webpack hashing: the same failure through different tools. */
+export const NODE_OPENSSL_CASES: PublicCase[] = [
+  {
+    id: 'pub2-ossl-stack-two-entries-node20', source: 'https://github.com/jherr/wp5-intro-video-code/pull/27', ecosystem: 'node', product: 'webpack',
+    title: 'webpack 4 project on Node 20: opensslErrorStack with initialization error and unsupported',
+    literal: "opensslErrorStack: [\n    'error:03000086:digital envelope routines::initialization error',\n    'error:0308010C:digital envelope routines::unsupported'\n  ],\n  library: 'digital envelope routines',\n  reason: 'unsupported',\n  code: 'ERR_OSSL_EVP_UNSUPPORTED'",
+    body: 'Webpack 4 hashes with MD4, which OpenSSL 3 in Node 17+ only offers through the legacy provider.',
+    solution: 'Upgrade to webpack 5 (or set NODE_OPTIONS=--openssl-legacy-provider as a stopgap).',
+    symptom: 'module federation demo fails to start node 20 openssl unsupported',
+  },
+  {
+    id: 'pub2-ossl-react-scripts-createhash', source: 'https://github.com/jokenox/Goopt/issues/4', ecosystem: 'node', product: 'react-scripts',
+    title: 'Create React App 4 dev server on Node 17: createHash unsupported',
+    literal: "Error: error:0308010C:digital envelope routines::unsupported\n    at new Hash (node:internal/crypto/hash:67:19)\n    at Object.createHash (node:crypto:130:10)\n    at module.exports (/Users/leotreasure/Goopt/node_modules/webpack/lib/util/createHash.js:135:53)",
+    body: 'react-scripts 4 bundles webpack 4, whose MD4 hashing fails under OpenSSL 3.',
+    solution: 'Upgrade react-scripts to 5, or run on Node 16 (or with --openssl-legacy-provider).',
+    symptom: 'create react app npm start node 17 digital envelope routines unsupported',
+  },
+  {
+    id: 'pub2-ossl-stack-one-entry-craco', source: 'https://github.com/boidushya/boidushya.com/issues/8', ecosystem: 'node', product: 'craco',
+    title: 'craco start after npm install: ERR_OSSL_EVP_UNSUPPORTED',
+    literal: "opensslErrorStack: [ 'error:03000086:digital envelope routines::initialization error' ],\n  library: 'digital envelope routines',\n  reason: 'unsupported',\n  code: 'ERR_OSSL_EVP_UNSUPPORTED'",
+    body: 'The craco/webpack 4 toolchain uses a hash OpenSSL 3 disables by default.',
+    solution: 'export NODE_OPTIONS=--openssl-legacy-provider (PowerShell: $env:NODE_OPTIONS=...), or upgrade the toolchain.',
+    symptom: 'craco start err ossl evp unsupported after clone',
+  },
+  {
+    id: 'pub2-ossl-webpack-dev-server-8080', source: 'https://github.com/brunosimon/folio-2019/issues/35', ecosystem: 'node', product: 'webpack-dev-server',
+    title: 'webpack-dev-server starts on :8080, then fails in crypto hash',
+    literal: "node:internal/crypto/hash:71\n  this[kHandle] = new _Hash(algorithm, xofLen);\n                  ^\n\nError: error:0308010C:digital envelope routines::unsupported",
+    body: 'On Windows, "set NODE_OPTIONS=... &&" in the npm script does not reach webpack, so the legacy provider is not enabled.',
+    solution: 'Use cross-env NODE_OPTIONS=--openssl-legacy-provider in the script, or upgrade webpack.',
+    symptom: 'webpack dev server new _hash algorithm unsupported windows set node_options',
+  },
+  {
+    id: 'pub2-ossl-taro-compiling', source: 'https://github.com/SyMind/taro2-to-3/issues/6', ecosystem: 'node', product: 'taro',
+    title: 'Taro 3 build after migration: compiling fails with digital envelope routines',
+    literal: '正在编译...Error: error:0308010C:digital envelope routines::unsupported',
+    body: 'The migrated Taro project builds with webpack 4 on Node 17+, which uses OpenSSL 3.',
+    solution: 'Build on Node 16 or add the legacy OpenSSL provider.',
+    symptom: 'taro compile error digital envelope routines unsupported',
+  },
+];
+
+/** Registry 404s: the package and the registry URL tell them apart. */
+export const NPM_404_CASES: PublicCase[] = [
+  {
+    id: 'pub2-npm1-registry-error-parsing-json', source: 'https://github.com/npm/npm/issues/4072', ecosystem: 'node', product: 'npm',
+    title: 'npm 1.x: registry set to an IP returns HTML, "registry error parsing json"',
+    literal: 'npm http GET http://85.10.209.91/http\nnpm http 404 http://85.10.209.91/http\nnpm ERR! registry error parsing json\nnpm ERR! SyntaxError: Unexpected token <',
+    body: 'The configured registry is a web server that answers with an HTML 404 page.',
+    solution: 'npm config set registry https://registry.npmjs.org/',
+    symptom: 'npm registry error parsing json unexpected token html',
+  },
+  {
+    id: 'pub2-npm-e404-couchapp-registry-url', source: 'https://github.com/npm/cli/issues/1816', ecosystem: 'node', product: 'npm',
+    title: 'npm registry config points at the couchapp GitHub page: every package 404s',
+    literal: "npm ERR! code E404\nnpm ERR! 404 Not Found - GET https://github.com/npm/npm-registry-couchapp/npm - Not Found\nnpm ERR! 404\nnpm ERR! 404  'npm@latest' is not in the npm registry.",
+    body: 'The registry setting was changed to https://github.com/npm/npm-registry-couchapp, which is not a registry.',
+    solution: 'npm config set registry https://registry.npmjs.org/ (check ~/.npmrc).',
+    symptom: 'npm install everything 404 registry couchapp github url',
+  },
+  {
+    id: 'pub2-yarn-couldnt-find-package-axios', source: 'https://github.com/npm/cli/issues/1816', ecosystem: 'node', product: 'yarn',
+    title: 'yarn add: couldn\'t find package on the "npm" registry',
+    literal: 'error Couldn\'t find package "axios" on the "npm" registry.',
+    body: 'yarn reads the same broken registry setting from .npmrc and gets 404 for every package.',
+    solution: 'Reset the registry (npm config set registry https://registry.npmjs.org/; yarn config delete registry).',
+    symptom: 'yarn add axios couldnt find package on npm registry',
+  },
+  {
+    id: 'pub2-npm-e404-pm2-agent-scoped', source: 'https://github.com/Unitech/pm2/issues/4803', ecosystem: 'node', product: 'pm2',
+    title: 'npm i pm2 -g: @pm2/agent 404 during a registry incident',
+    literal: "npm ERR! 404 Not Found - GET https://registry.npmjs.org/@pm2%2fagent - Not found\nnpm ERR! 404\nnpm ERR! 404  '@pm2/agent@~1.0.2' is not in the npm registry.\nnpm ERR! 404 You should bug the author to publish it (or use the name yourself!)\nnpm ERR! 404 It was specified as a dependency of 'pm2'",
+    body: 'The npm registry returned 404 for scoped packages for a few hours (incident on status.npmjs.org).',
+    solution: 'Retry once the incident is resolved; a mirror registry works meanwhile.',
+    symptom: 'pm2 global install pm2 agent not in npm registry',
+  },
+  {
+    id: 'pub2-npm-e404-tuxc-long-latest', source: 'https://github.com/npm/cli/issues/1626', ecosystem: 'node', product: 'npm',
+    title: "npm i @tuxc/long: '@tuxc/long@latest' is not in the npm registry",
+    literal: "npm ERR! code E404\nnpm ERR! 404 Not Found - GET https://registry.npmjs.org/@tuxc%2flong - Not found\nnpm ERR! 404\nnpm ERR! 404  '@tuxc/long@latest' is not in the npm registry.",
+    body: 'Same scoped-package 404 incident of August 2020, still cached at the CDN for some packages.',
+    solution: 'Retry later or install from another registry mirror until the cache clears.',
+    symptom: 'scoped package tuxc long 404 latest not in registry',
+  },
+  {
+    id: 'pub2-npm5-silly-fetchpackagemetadata-404', source: 'https://github.com/sindresorhus/np/issues/151', ecosystem: 'node', product: 'npm',
+    title: 'npm 4 log: fetchPackageMetaData 404 for registry-auth-token (replicate.npmjs.com)',
+    literal: '10760 silly fetchPackageMetaData Error: 404 Not Found: registry-auth-token',
+    body: 'The registry setting points at replicate.npmjs.com, which is not meant for installs and misses packages.',
+    solution: 'Set the registry back to https://registry.npmjs.org/.',
+    symptom: 'np install fetchpackagemetadata 404 registry-auth-token',
+  },
+  {
+    id: 'pub2-npm-e404-natives-tarball', source: 'https://github.com/npm/registry-issue-archive/issues/329', ecosystem: 'node', product: 'npm',
+    title: 'npm install gulp 3: 404 for the natives 1.1.4 tarball',
+    literal: 'npm ERR! code E404\nnpm ERR! 404 Not Found: natives@https://registry.npmjs.org/natives/-/natives-1.1.4.tgz',
+    body: 'A fresh natives release was briefly unavailable at the registry CDN; gulp 3 depends on it through graceful-fs 3.',
+    solution: 'Retry later, or move off gulp 3 (graceful-fs 3 and natives break on new Node anyway).',
+    symptom: 'gulp 3 install natives tarball 404',
+  },
+  {
+    id: 'pub2-npm3-registry-returned-404-garbled-url', source: 'https://github.com/npm/npm/issues/16252', ecosystem: 'node', product: 'npm',
+    title: 'npm 3: Registry returned 404 for a registry URL garbled with package names',
+    literal: 'npm ERR! code E404\nnpm ERR! 404 Registry returned 404 for GET on https://registry.npmjs.org/gulp-runsequence/node-sass/node-sass/gulp-cli/gulp-cli/gulp-cli/gulp-cli/gulp-cli',
+    body: 'npm config registry was set to a URL with package names appended, so every request goes to a wrong path.',
+    solution: 'npm config set registry https://registry.npmjs.org',
+    symptom: 'npm registry returned 404 for get garbled registry config',
+  },
+  {
+    id: 'pub2-npm-e404-artifactory-name', source: 'https://github.com/npm/npm/issues/11369', ecosystem: 'node', product: 'npm',
+    title: 'npm with Artifactory: 404 names "artifactory" instead of the missing package',
+    literal: "[ERROR] npm ERR! 404 Not Found: artifactory\n[ERROR] npm ERR! 404\n[ERROR] npm ERR! 404  'artifactory' is not in the npm registry.",
+    body: 'npm-registry-client parses the package name from the registry URL path, so any missing package is reported as artifactory.',
+    solution: 'Look at the npm debug log for the real missing package; upgrade npm.',
+    symptom: 'artifactory npm registry 404 wrong package name in error',
+  },
+  {
+    id: 'pub2-npm-404-error-ex-cdn', source: 'https://github.com/react/create-react-app/issues/8465', ecosystem: 'node', product: 'npm',
+    title: 'create-react-app install fails: error-ex 404 from the registry CDN',
+    literal: 'npm ERR! 404 Not Found - GET https://registry.npmjs.org/error-ex',
+    body: 'A registry incident in February 2020 made some package documents 404 at CDN edges in some regions.',
+    solution: 'Wait for the CDN fix to propagate, or use a mirror registry meanwhile.',
+    symptom: 'create react app npm 404 error-ex registry down',
+  },
+];
+
+/** Node refusing to listen on a port, told apart by address, port and Node version. */
+export const NODE_LISTEN_EACCES_CASES: PublicCase[] = [
+  {
+    id: 'pub2-node-eacces-127-80-macos', source: 'https://github.com/nodejs/node/issues/40932', ecosystem: 'node', product: 'node',
+    title: 'Node 16 on macOS cannot listen on 127.0.0.1:80',
+    literal: 'Error: listen EACCES: permission denied 127.0.0.1:80',
+    body: 'Ports below 1024 need privileges; an older Node binary had been granted them, the new one has not.',
+    solution: 'Listen on a port above 1024 behind a proxy, or grant the binary the privilege (setcap on Linux).',
+    symptom: 'node macos listen port 80 permission denied after upgrade',
+  },
+  {
+    id: 'pub2-node-eacces-0000-80-raspberry', source: 'https://github.com/Berny23/LD-ToyPad-Emulator/issues/231', ecosystem: 'node', product: 'node',
+    title: 'ToyPad emulator on a Raspberry Pi: EACCES on port 80 after updating Node',
+    literal: 'Error: listen EACCES: permission denied 0.0.0.0:80\n    at Server.setupListenHandle [as _listen2] (node:net:1915:21)\n    at listenInCluster (node:net:1994:12)',
+    body: 'The updated node binary lost the cap_net_bind_service capability the old one had.',
+    solution: 'sudo setcap cap_net_bind_service=+ep $(readlink -f $(which node)), or use a port above 1024.',
+    symptom: 'raspberry pi node update listen eacces port 80',
+  },
+  {
+    id: 'pub2-node-eacces-0000-8080-vuepress', source: 'https://github.com/vuepress/core/issues/1388', ecosystem: 'node', product: 'vuepress',
+    title: 'VuePress dev server: EACCES on 0.0.0.0:8080 (port excluded on Windows)',
+    literal: 'Error: listen EACCES: permission denied 0.0.0.0:8080\n    at Server.setupListenHandle [as _listen2] (node:net:1757:21)',
+    body: 'Windows reserves port ranges (Hyper-V, WinNAT), and 8080 falls in one, so binding is denied.',
+    solution: 'Pick another port (--port) or check netsh interface ipv4 show excludedportrange protocol=tcp.',
+    symptom: 'vuepress dev permission denied 8080 windows excluded port range',
+  },
+  {
+    id: 'pub2-node-eacces-80-windows-errno-4092', source: 'https://github.com/rafi1212122/BH3_PS/issues/21', ecosystem: 'node', product: 'express',
+    title: 'Express on Windows: EACCES on port 80 even as administrator (errno -4092)',
+    literal: "code: 'EACCES',\n  errno: -4092,\n  syscall: 'listen',\n  address: '0.0.0.0',\n  port: 80",
+    body: 'Another program (IIS, XAMPP, a reserved range) holds port 80, and Windows reports it as access denied.',
+    solution: 'Stop the program using port 80 (netstat -ano | findstr :80) or move the server to another port.',
+    symptom: 'windows node express port 80 eacces administrator errno 4092',
+  },
+  {
+    id: 'pub2-node10-eacces-80-net-js', source: 'https://github.com/themoonisacheese/2bored2wait/issues/68', ecosystem: 'node', product: 'node',
+    title: '2bored2wait on a Linux VPS: web server cannot bind port 80 as a normal user',
+    literal: 'Error: listen EACCES: permission denied 0.0.0.0:80\n    at Server.setupListenHandle [as _listen2] (net.js:1263:19)\n    at listenInCluster (net.js:1328:12)',
+    body: 'The bundled web interface listens on 80, which unprivileged users cannot bind.',
+    solution: 'Change the web server port in the config to one above 1024.',
+    symptom: 'npm start 2bored2wait web server eacces port 80 linux',
+  },
+  {
+    id: 'pub2-node-eacces-quoted-80-windows', source: 'https://github.com/nodejs/node/issues/42669', ecosystem: 'node', product: 'node',
+    title: 'Node on Windows: listen EACCES permission denied "80" (port passed as a string)',
+    literal: 'Error: listen EACCES: permission denied "80"',
+    body: 'The port arrives as a string, which Node treats as a pipe path; on Windows that is denied.',
+    solution: 'Pass the port as a number (Number(process.env.PORT)).',
+    symptom: 'node windows listen eacces permission denied quoted 80',
+  },
+  {
+    id: 'pub2-node05-listen-eaccess-net-uv', source: 'https://github.com/remy/jsconsole/issues/32', ecosystem: 'node', product: 'node',
+    title: 'Node 0.5: listen EACCESS when server.js binds port 80 on macOS',
+    literal: 'Error: listen EACCESS\n    at errnoException (net_uv.js:566:11)',
+    body: 'The server listens on 80 without root.',
+    solution: 'Run on a port above 1024 (or with sudo).',
+    symptom: 'jsconsole server js listen eaccess old node',
+  },
+  {
+    id: 'pub2-node4-listen-eacces-no-message', source: 'https://github.com/ticruz38/Ambrosia/issues/2', ecosystem: 'node', product: 'node',
+    title: 'Node 4: listen EACCES 0.0.0.0:80 on npm start',
+    literal: 'Error: listen EACCES 0.0.0.0:80',
+    body: 'Ports below 1024 are privileged; npm start runs as a normal user.',
+    solution: 'Change the default server port to one above 1024.',
+    symptom: 'ambrosia npm start listen eacces 80',
+  },
+  {
+    id: 'pub2-serverless-offline-eacces-5000', source: 'https://github.com/serverless/serverless/issues/7926', ecosystem: 'node', product: 'serverless',
+    title: 'serverless offline: EACCES on port 5000 whatever port is chosen',
+    literal: 'Error: listen EACCES: permission denied 5000;',
+    body: 'The port value includes a trailing semicolon from the config, so Node reads it as a pipe name.',
+    solution: 'Remove the stray character so the port is a number.',
+    symptom: 'serverless listen eacces permission denied 5000 any port',
+  },
+];

@@ -1,0 +1,104 @@
+/**
+ * The ranking rules of database-search/ranking.ts, log-prefix.ts and
+ * rerank.ts, one by one (README, Search: Ranking). The evaluation
+ * (eval.test.ts) measures them together.
+ */
+import { describe, expect, it } from 'vitest';
+import { withoutLogPrefix } from '../../database-search/log-prefix.ts';
+import { normalizeLiteral, queryKeys } from '../../database-search/normalize.ts';
+import { signatureOf, weightsFor, RANKING_WEIGHTS, PASTED_TITLE_WEIGHT } from '../../database-search/ranking.ts';
+import { rerankByLiteral, rerankByTermWeight } from '../../database-search/rerank.ts';
+
+/** Whether a record's raw text carries the query's tokens (+1 per kind), only others (-1), or none of the kind (0), as the statement scores it. */
+function signatureScore(query: string, record: string): number {
+  const s = signatureOf(query);
+  return s.hits.reduce((sum, hit, i) => sum + (new RegExp(hit, 'i').test(record) ? 1 : new RegExp(s.known[i]!, 'i').test(record) ? -1 : 0), 0);
+}
+
+describe('signatureOf: raw tokens the normalizer erases', () => {
+  it('reads a service port written as port=9200 as well as :9200 and port 9200', () => {
+    const query = "HTTPConnectionPool(host='localhost', port=9200): Max retries exceeded";
+    expect(signatureScore(query, "HTTPConnectionPool(host='localhost', port=9200)")).toBe(1);
+    expect(signatureScore(query, "HTTPConnectionPool(host='localhost', port=27017)")).toBe(-1);
+  });
+
+  it('counts a port bound to an address even when it names no service, against records naming a service port', () => {
+    const query = 'The connection to the server localhost:4123 was refused - did you specify the right host or port?';
+    expect(signatureScore(query, 'The connection to the server 192.168.0.3:6443 was refused')).toBe(-1);
+    expect(signatureScore(query, 'The connection to the server localhost:8080 was refused')).toBe(0);
+    expect(signatureScore('ssh: connect to host 10.0.0.9 port 22732: Connection refused', 'ssh: connect to host github.com port 22: Connection refused')).toBe(-1);
+  });
+
+  it('does not read line numbers, columns or clock times as ports', () => {
+    expect(signatureOf('at Object.<anonymous> (/srv/app.js:132:17) at 10:38:47')).toEqual({ hits: [], known: [] });
+  });
+
+  it('tells the IPv6 any-address from the IPv4 one', () => {
+    expect(signatureScore('nginx: [emerg] bind() to [::]:80 failed (98: Address already in use)', 'nginx: [emerg] bind() to 0.0.0.0:80 failed')).toBe(0);
+    expect(signatureScore('nginx: [emerg] bind() to [::]:80 failed (98: Address already in use)', 'nginx: [emerg] bind() to [::]:80 failed')).toBe(2);
+    expect(signatureScore('Error: listen EADDRINUSE: address already in use :::3000', 'bind 0.0.0.0:3000')).toBe(0);
+  });
+});
+
+describe('withoutLogPrefix: what a collector puts before a pasted line', () => {
+  it.each([
+    ['ISO time and level', '2025-03-01T10:00:00.123Z ERROR connect ECONNREFUSED 127.0.0.1:5432'],
+    ['compose', 'api-1  | connect ECONNREFUSED 127.0.0.1:5432'],
+    ['pod', '[pod/api-5d9c7b8f6d-x2k9p/app] connect ECONNREFUSED 127.0.0.1:5432'],
+    ['syslog', 'Jun 16 05:10:21 ip-10-0-2-12 app[6591]: connect ECONNREFUSED 127.0.0.1:5432'],
+    ['logfmt', 'time="2025-03-01T10:00:00Z" level=error msg="connect ECONNREFUSED 127.0.0.1:5432'],
+    ['GitHub Actions', '##[error]connect ECONNREFUSED 127.0.0.1:5432'],
+    ['bracketed date', '[21/01/2025 10:21:37] connect ECONNREFUSED 127.0.0.1:5432'],
+  ])('%s', (_name, line) => {
+    expect(withoutLogPrefix(normalizeLiteral(line))).toBe('connect econnrefused <ip>:<n>');
+  });
+
+  it('keeps a line that is all metadata, and the message words themselves', () => {
+    expect(withoutLogPrefix(normalizeLiteral('[error]'))).toBe('[error]');
+    expect(withoutLogPrefix(normalizeLiteral('error[E0433]: failed to resolve'))).toBe('error[e0433]: failed to resolve');
+  });
+
+  it('gives query keys for the message however many prefix words come before it', () => {
+    const keys = queryKeys(normalizeLiteral('time="2025-03-01T10:00:00Z" level=error msg="Get "https://example.org/x": x509: certificate signed by unknown authority'));
+    expect(keys).toContain('get <url> x509: certificate signed by unknown authority');
+  });
+});
+
+describe('weightsFor', () => {
+  it('weighs the title fully for a symptom in words, and little for a pasted literal', () => {
+    expect(weightsFor('postgres connection refused when the app starts')).toBe(RANKING_WEIGHTS);
+    expect(weightsFor(normalizeLiteral("app/x.ts(60,22): error TS2339: Property 'onAppSettingsClicked' does not exist on type 'TopBarComponent'.")).title).toBe(PASTED_TITLE_WEIGHT);
+  });
+});
+
+describe('rerankByLiteral', () => {
+  it('puts the record whose whole literal is the message before one that holds it as a line, and keeps the rest in order', () => {
+    const rows = [{ id: 'trace' }, { id: 'other' }, { id: 'exact' }];
+    const literals = new Map([
+      ['trace', 'Traceback (most recent call last):\nUnicodeDecodeError: \'utf-8\' codec can\'t decode byte 0x80 in position 64: invalid start byte'],
+      ['exact', "UnicodeDecodeError: 'utf-8' codec can't decode byte 0x80 in position 64: invalid start byte"],
+    ]);
+    const message = normalizeLiteral("UnicodeDecodeError: 'utf-8' codec can't decode byte 0x9c in position 12: invalid start byte");
+    expect(rerankByLiteral(rows, message, literals).map((r) => r.id)).toEqual(['exact', 'trace', 'other']);
+  });
+});
+
+describe('rerankByTermWeight', () => {
+  const row = (id: string, coverage: number, score: number) => ({ id, kind: 2, coverage, score });
+  it('lifts the keyword match holding the rare terms over one holding as many common ones', () => {
+    // Terms 1-2 are held by every candidate, term 3 (say "ldap") by one only.
+    const rows = [row('common', 2 / 3, 2), row('rare', 2 / 3, 1.9), row('c2', 2 / 3, 1.5), row('c3', 2 / 3, 1.4)];
+    const presence = new Map([
+      ['common', { held: [1, 2], inTitle: [1, 2] }],
+      ['rare', { held: [1, 3], inTitle: [3] }],
+      ['c2', { held: [1, 2], inTitle: [] }],
+      ['c3', { held: [1, 2], inTitle: [] }],
+    ]);
+    expect(rerankByTermWeight(rows, 3, presence, { coverage: 2, title: 1.5 })[0]!.id).toBe('rare');
+  });
+
+  it('leaves exact and substring matches in the order the statement gave them', () => {
+    const rows = [{ id: 'a', kind: 0, coverage: 1, score: 6 }, row('b', 1, 7)];
+    expect(rerankByTermWeight(rows, 2, new Map(), { coverage: 2, title: 1.5 })).toBe(rows);
+  });
+});
