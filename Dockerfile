@@ -6,8 +6,10 @@
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# `npm install`, not `npm ci`: see .ci/run.
-RUN npm install --no-fund --no-audit
+# Exactly the lock file: it holds every platform's optional bindings
+# (esbuild, rolldown, swc, Astro's compiler), so this resolves the ones of
+# the image's platform (linux x64 or arm64) without touching the lock.
+RUN npm ci --no-fund --no-audit
 COPY . .
 RUN npm run build && npm prune --omit=dev --no-fund --no-audit
 

@@ -18,7 +18,7 @@ import { AdmissionSchema } from '../core/schemas/identity.ts';
 import { ChangesParamsSchema, CollectionParamsSchema, InboxParamsSchema, RecordParamsSchema } from '../core/schemas/read-params.ts';
 import {
   AdmissionResultSchema, ChangesSchema, CollectionSchema, ErrorBodySchema, InboxSchema, OperationResultSchema,
-  ProblemProjectionSchema, ProjectionSchema, SearchResultSchema, SolutionProjectionSchema, WhoamiSchema,
+  ProblemProjectionSchema, RECORD_RESPONSE_SCHEMAS, SearchResultSchema, SolutionProjectionSchema, WhoamiSchema,
 } from '../core/schemas/responses.ts';
 import { SearchParamsSchema } from '../core/schemas/search-params.ts';
 import { COLLECTION, type RecordRef } from '../core/types.ts';
@@ -215,9 +215,6 @@ function completeRequired(value: unknown): unknown {
   return out;
 }
 
-const RECORD_SCHEMAS: Record<RecordRef['type'], z.ZodType> = {
-  problem: ProblemProjectionSchema, solution: SolutionProjectionSchema, discussion: ProjectionSchema, agent: ProjectionSchema,
-};
 
 const WRITE_TAG: Record<string, string> = {
   create_problem: 'knowledge', edit_problem: 'knowledge', create_solution: 'knowledge', edit_solution: 'knowledge',
@@ -260,7 +257,7 @@ export function buildOpenApiDocument(): Json {
 
   for (const [type, folder] of Object.entries(COLLECTION) as [RecordRef['type'], string][]) {
     const params = type === 'agent' ? ID : [...ID, ...queryParameters(RecordParamsSchema)];
-    const json = RECORD_SCHEMAS[type];
+    const json = RECORD_RESPONSE_SCHEMAS[type];
     const base = { tag: 'records', parameters: params, notFound: true };
     add(`/api/v1/${folder}/{id}`, 'get', readOperation({
       ...base, operationId: `read_${type}`, summary: `A ${type} as JSON.`, content: { 'application/json': json }, jsonOnly: true,
@@ -440,9 +437,10 @@ export function buildOpenApiDocument(): Json {
         Changes: ChangesSchema,
         Collection: CollectionSchema,
         Inbox: InboxSchema,
-        Projection: ProjectionSchema,
         ProblemProjection: ProblemProjectionSchema,
         SolutionProjection: SolutionProjectionSchema,
+        DiscussionProjection: RECORD_RESPONSE_SCHEMAS.discussion,
+        AgentProfile: RECORD_RESPONSE_SCHEMAS.agent,
         SearchResult: SearchResultSchema,
         ApiIndex: ApiIndexSchema,
       },

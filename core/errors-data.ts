@@ -102,6 +102,9 @@ export const REASONS = {
     'Send tools/call with params { "name": <tool name>, "arguments": { ... } }; tools/list gives every tool\'s argument schema.'),
   unknown_tool: entry('invalid_arguments', (p: { name: string }) => `Unknown tool ${JSON.stringify(p.name)}.`,
     'Call tools/list for the names of every tool.'),
+  unknown_resource_uri: entry('invalid_arguments',
+    (p: { uri: string; detail: string }) => `${JSON.stringify(p.uri)} is not a record resource of this service: ${p.detail}.`,
+    'Fill in one of the templates of resources/templates/list, e.g. <origin>/problems/{id}.json, with an id the service returned.'),
   // 401: credentials
   missing: entry('missing_credential', () => 'No credential was sent.',
     'Send "Authorization: Bearer <secret>" and verify it with GET /api/whoami; do not create a new identity because of this error.'),

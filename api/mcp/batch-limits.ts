@@ -5,8 +5,8 @@
  *   malformed request here, marked as a JSON-RPC Invalid Request
  *   (`jsonrpc`, `id: null`, `error.rpc_code: -32600`);
  * - each call spends the budget of the HTTP request it mirrors: every
- *   read-only tool call one unit of the address's read budget (a POST costs
- *   at least one), write tools their identity's write budget (in the shared
+ *   read-only tool call and every resources/read one unit of the address's
+ *   read budget, as one GET would (a POST costs at least one), write tools their identity's write budget (in the shared
  *   write submitter);
  * - the tool results of one POST total at most MCP_MAX_ANSWER_BYTES: a call
  *   whose result would pass it is answered `answer_too_large` instead, so a
@@ -45,10 +45,11 @@ export function checkBatch(message: unknown, config: Config, requestId: string):
   return { status: 400, body: invalidRequest(info, requestId) };
 }
 
-/** Read-budget units of a POST: its read-only tool calls, and at least one. */
+/** Read-budget units of a POST: its read-only tool calls and resource reads, and at least one. */
 export function readCostOf(message: unknown, isReadOnlyTool: (name: string) => boolean): number {
   const messages = (Array.isArray(message) ? message : [message]) as JsonRpcMessage[];
-  const reads = messages.filter((m) => m?.method === 'tools/call' && typeof m.params?.name === 'string' && isReadOnlyTool(m.params.name));
+  const reads = messages.filter((m) => m?.method === 'resources/read'
+    || (m?.method === 'tools/call' && typeof m.params?.name === 'string' && isReadOnlyTool(m.params.name)));
   return Math.max(1, reads.length);
 }
 

@@ -9,6 +9,7 @@ import type { Context } from 'hono';
 import { z } from 'zod';
 import type { CallToolResult, Tool as ToolDefinition } from '@modelcontextprotocol/sdk/types.js';
 import { errorBody, type ApiError } from '../../core/errors.ts';
+import { ErrorBodySchema } from '../../core/schemas/responses.ts';
 import type { AppEnv } from '../app-deps.ts';
 
 /** One tool call and the HTTP request that carried it. */
@@ -26,6 +27,7 @@ export interface Tool {
 }
 
 export type InputSchema = ToolDefinition['inputSchema'];
+export type OutputSchema = NonNullable<ToolDefinition['outputSchema']>;
 
 /**
  * The JSON Schema (2020-12, the tool protocol's default dialect) of what a
@@ -34,6 +36,22 @@ export type InputSchema = ToolDefinition['inputSchema'];
  */
 export function inputSchemaOf(schema: z.ZodType): InputSchema {
   return z.toJSONSchema(schema, { io: 'input' }) as InputSchema;
+}
+
+/**
+ * The JSON Schema of a tool's `structuredContent`, from the zod schema the
+ * OpenAPI document gives the HTTP answer it mirrors (core/schemas/), in its
+ * output form. A refusal's structuredContent is the Error shape, so the
+ * schema is "the answer or the Error shape": the tool protocol says
+ * structured results MUST conform to the output schema, and the SDK's own
+ * client (1.x) validates structuredContent even when `isError` is set
+ * (modelcontextprotocol/typescript-sdk#1943), so a schema of the answer alone
+ * would turn every refusal into a client-side exception. The top level is
+ * `type: "object"`, as the protocol requires of an output schema.
+ */
+export function outputSchemaOf(schema: z.ZodType): OutputSchema {
+  const json = z.toJSONSchema(z.union([schema, ErrorBodySchema]), { io: 'output' }) as Record<string, unknown>;
+  return { ...json, type: 'object' } as OutputSchema;
 }
 
 /** Said in the description of every tool that returns contributions. */

@@ -13,7 +13,8 @@ import { whoamiFacts } from '../routes/identity.ts';
 import { parseOrThrow } from '../validation.ts';
 import type { ToolCaller } from './connection-auth.ts';
 import { MCP_PATH } from './path.ts';
-import { inputSchemaOf, type Tool } from './tool.ts';
+import { ToolWhoamiSchema } from '../../core/schemas/responses.ts';
+import { inputSchemaOf, outputSchemaOf, type Tool } from './tool.ts';
 
 const NoArgsSchema = z.strictObject({});
 
@@ -35,6 +36,7 @@ export function createWhoamiTool({ authenticate }: AppDeps): Tool {
       title: 'Who am I',
       description: 'Checks the credential this connection sends (an OAuth access token, or a direct credential as Authorization: Bearer on its HTTP requests) and answers the identity it acts as: for OAuth, the connection too (client, scopes, token expiry); for a direct credential, the same facts as GET /api/whoami. Call it after connecting; if it fails, follow error.recovery and do not create a new identity.',
       inputSchema: inputSchemaOf(NoArgsSchema),
+      outputSchema: outputSchemaOf(ToolWhoamiSchema),
       annotations: { title: 'Who am I', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async run(args, { c }) {

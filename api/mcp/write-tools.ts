@@ -13,7 +13,8 @@ import { parseOrThrow } from '../validation.ts';
 import type { RegisteredOperation } from '../../operations/registry.ts';
 import type { SubmitAuthorisedWrite } from '../write-submission.ts';
 import { requireDirectCredential } from './connection-auth.ts';
-import { inputSchemaOf, type InputSchema, type Tool } from './tool.ts';
+import { OperationResultSchema } from '../../core/schemas/responses.ts';
+import { inputSchemaOf, outputSchemaOf, type InputSchema, type Tool } from './tool.ts';
 
 /** These act on the presented direct credential, which an OAuth connection does not have. */
 const DIRECT_CREDENTIAL_OPERATIONS = new Set(['rotate_own_credential', 'revoke_own_credential']);
@@ -55,6 +56,8 @@ export function createWriteTool(submit: SubmitAuthorisedWrite, spec: RegisteredO
       name: spec.name,
       description: `${spec.summary} Needs a bearer credential with the scope ${spec.scopes.join(' or ')}. The same operation as ${httpRouteOf(spec)}; it answers the committed receipt ("replayed": true when the key was already committed, over either protocol).`,
       inputSchema: writeInputSchema(spec),
+      // The receipt HTTP answers with 201 or 200 (the OperationResult of the OpenAPI document).
+      outputSchema: outputSchemaOf(OperationResultSchema),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async run(args, { c, requestId }) {

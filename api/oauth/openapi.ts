@@ -37,7 +37,7 @@ export const ACCOUNT_AND_OAUTH_OPERATIONS: { path: string; method: 'get' | 'post
   },
   {
     path: '/mcp/read', method: 'post', operation: {
-      summary: 'Tool protocol for anyone: the read tools only (get_problem, get_solution, get_discussion, search), no credential.',
+      summary: 'Tool protocol for anyone, no credential: the public read tools (get_problem, get_solution, get_discussion, get_agent, list_problems, list_solutions, list_discussions, search, list_changes) and records as resources (resources/templates/list, resources/read).',
       requestBody: { required: true, ...json({ type: 'object' }) },
       responses: { 200: { description: 'JSON-RPC response.', ...json({ type: 'object' }) }, 403: error('Foreign Origin.'), 415: error('JSON required.') },
     },

@@ -21,30 +21,31 @@ export const RecordParamsSchema = z.object({
 });
 export type RecordParams = z.infer<typeof RecordParamsSchema>;
 
-/**
- * A collection page, optionally of one product (matched ignoring case). An
- * empty `product` (a cleared form field) means every product.
- */
-export const CollectionParamsSchema = RecordParamsSchema.omit({ revision: true }).extend({
-  product: z.string().max(120).optional()
+/** A product filter, ignoring case; an empty one (a cleared form field) means every product. */
+const PRODUCT_FILTER = z.string().max(120).optional()
     .transform((value) => (value?.trim() ? value.trim() : undefined))
-    .describe('Only records of this product (ignoring case).'),
-});
+    .describe('Only records of this product (ignoring case).');
+
+/** A collection page, optionally of one product: the query, and (CollectionArgsSchema) the tool arguments. */
+export const CollectionParamsSchema = RecordParamsSchema.omit({ revision: true }).extend({ product: PRODUCT_FILTER });
 export type CollectionParams = z.infer<typeof CollectionParamsSchema>;
 
 export const DEFAULT_CHANGES_LIMIT = 50;
+const CHANGES_LIMIT = z.number().int().min(1).max(100);
+/** Opaque cursor: changes strictly after it. Omitted means from the beginning. */
+const SINCE = z.string().regex(/^\d{1,15}$/, 'must be 1 to 15 digits');
 
 export const ChangesParamsSchema = z.object({
-  /** Opaque cursor: changes strictly after it. Omitted means from the beginning. */
-  since: z.string().regex(/^\d{1,15}$/, 'must be 1 to 15 digits').optional(),
-  limit: intParam(z.number().int().min(1).max(100)).default(DEFAULT_CHANGES_LIMIT),
+  since: SINCE.optional(),
+  limit: intParam(CHANGES_LIMIT).default(DEFAULT_CHANGES_LIMIT),
 });
 export type ChangesParams = z.infer<typeof ChangesParamsSchema>;
 
 export const DEFAULT_INBOX_LIMIT = 20;
+const INBOX_LIMIT = z.number().int().min(1).max(50);
 
 export const InboxParamsSchema = z.object({
-  limit: intParam(z.number().int().min(1).max(50)).default(DEFAULT_INBOX_LIMIT),
+  limit: intParam(INBOX_LIMIT).default(DEFAULT_INBOX_LIMIT),
 });
 
 /**
@@ -59,3 +60,26 @@ export const RecordArgsSchema = z.strictObject({
   limit: LIMIT.default(DEFAULT_RECORD_LIMIT).describe('Items per page of that list.'),
 });
 export type RecordArgs = z.infer<typeof RecordArgsSchema>;
+
+/** The collection parameters as tool arguments (`list_problems`, …): the same bounds as the query. */
+export const CollectionArgsSchema = z.strictObject({
+  product: PRODUCT_FILTER,
+  page: PAGE.default(1).describe('Page of the collection, newest first.'),
+  limit: LIMIT.default(DEFAULT_RECORD_LIMIT).describe('Records per page.'),
+});
+
+/** The change feed's parameters as tool arguments (`list_changes`). */
+export const ChangesArgsSchema = z.strictObject({
+  since: SINCE.optional().describe('The next_cursor of the previous answer: changes strictly after it. Omit to start from the beginning.'),
+  limit: CHANGES_LIMIT.default(DEFAULT_CHANGES_LIMIT).describe('Changes per answer.'),
+});
+
+/** The inbox's parameters as tool arguments (`read_inbox`). */
+export const InboxArgsSchema = z.strictObject({
+  limit: INBOX_LIMIT.default(DEFAULT_INBOX_LIMIT).describe('Unacknowledged items per answer, oldest first.'),
+});
+
+/** An agent profile by id (`get_agent`): a profile has no revisions or pages. */
+export const AgentArgsSchema = z.strictObject({
+  id: z.string().min(1).max(64).describe('The agent id, "agt_…" (the author.id of a record).'),
+});

@@ -9,6 +9,7 @@ import { ERROR_STATUS } from '../errors.ts';
 import {
   CandidateTrustSchema, FeedbackEvidenceSchema, ProblemTrustSchema, RevisionOutcomesSchema, SignalCountsSchema, TrustSchema,
 } from './trust.ts';
+import { AgentViewSchema, DiscussionViewSchema } from './views.ts';
 
 const Links = z.object({ html: z.string(), json: z.string(), markdown: z.string() });
 
@@ -62,6 +63,21 @@ export const AdmissionResultSchema = z.object({ identity: IdentityFacts, credent
 export const WhoamiSchema = z.object({
   authenticated: z.literal(true), identity: IdentityFacts, credential: CredentialFacts,
 });
+
+/** The `whoami` tool over an OAuth connection: the account's identity and the connection, not a credential. */
+export const ConnectionWhoamiSchema = z.object({
+  authenticated: z.literal(true),
+  identity: IdentityFacts,
+  connection: z.object({
+    id: z.string(), client_id: z.string(), client_name: z.string(), scopes: z.array(z.string()),
+    created_at: z.string(), expires_at: z.string().describe('When the access token in use expires.'),
+  }),
+  next_action: z.literal('verify_oauth_connection'),
+  verify: z.object({ tool: z.literal('whoami'), path: z.string() }),
+});
+
+/** What the `whoami` tool answers: the body of GET /api/whoami for a direct credential, or the connection's facts. */
+export const ToolWhoamiSchema = z.union([WhoamiSchema, ConnectionWhoamiSchema]);
 
 export const ChangesSchema = z.object({
   changes: z.array(z.object({
@@ -145,6 +161,19 @@ export const ProblemProjectionSchema = ProjectionSchema.extend({
     items: z.array(z.object({ id: z.string(), signals: SignalCountsSchema, trust: TrustSchema }).loose()),
   }).loose(),
 }).loose();
+
+/**
+ * The JSON of each record type: the answer of `GET /api/v1/{type}s/{id}` in
+ * the OpenAPI document and the output schema of its read tool and resource.
+ * Discussions and agents are their views as they are (the JSON projection
+ * is the view itself, projections/json.ts).
+ */
+export const RECORD_RESPONSE_SCHEMAS = {
+  problem: ProblemProjectionSchema,
+  solution: SolutionProjectionSchema,
+  discussion: DiscussionViewSchema,
+  agent: AgentViewSchema,
+} as const satisfies Record<'problem' | 'solution' | 'discussion' | 'agent', z.ZodType>;
 
 /** A search answer: compact candidates, each with its trust. `/api/search` adds `coverage`. */
 export const SearchResultSchema = z.object({

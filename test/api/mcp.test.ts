@@ -25,6 +25,10 @@ const secrets: string[] = [];
 const MCP = '/mcp/participate';
 /** The read tools for anyone: /mcp/participate itself needs a credential (test/oauth covers its 401). */
 const MCP_READ = '/mcp/read';
+/** The read tools that need no credential; read_inbox (the caller's own) is on /mcp/participate only. */
+const PUBLIC_READS = [
+  'get_problem', 'get_solution', 'get_discussion', 'get_agent', 'list_problems', 'list_solutions', 'list_discussions', 'search', 'list_changes',
+];
 
 async function connect(secret?: string, base = stack.base, path = MCP): Promise<Client> {
   const client = new Client({ name: 'mcp-test-agent', version: '1.0.0' });
@@ -92,14 +96,14 @@ describe('tools/list', () => {
   it('lists whoami, the read tools and one tool per write operation, to a connected client', async () => {
     const { tools } = await authorClient.listTools();
     const names = tools.map((tool) => tool.name);
-    expect(names).toEqual(expect.arrayContaining(['whoami', 'get_problem', 'get_solution', 'get_discussion', 'search']));
+    expect(names).toEqual(expect.arrayContaining(['whoami', ...PUBLIC_READS, 'read_inbox']));
     for (const op of OPERATIONS) expect(names).toContain(op.name);
-    expect(names).toHaveLength(5 + OPERATIONS.length);
+    expect(names).toHaveLength(2 + PUBLIC_READS.length + OPERATIONS.length);
   });
 
   it('lists only the read tools on the public endpoint, to an anonymous client', async () => {
     const { tools } = await anonymous.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['get_discussion', 'get_problem', 'get_solution', 'search']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...PUBLIC_READS].sort());
   });
 
   it('gives every write tool its body schema plus a required idempotency_key, and id when HTTP has it in the path', async () => {

@@ -93,6 +93,11 @@ describe('ops/healthcheck.ts', () => {
 });
 
 describe('the Dockerfile', () => {
+  it('installs exactly the lock file with `npm ci` (test/deploy/lockfile.test.ts checks the lock holds every platform)', () => {
+    expect(dockerfile).toMatch(/^RUN npm ci --no-fund --no-audit$/m);
+    expect(dockerfile).not.toMatch(/npm install/);
+  });
+
   it('runs node under an init process, with a HEALTHCHECK', () => {
     expect(dockerfile).toMatch(/apt-get install -y --no-install-recommends tini/);
     expect(dockerfile).toMatch(/^ENTRYPOINT \["\/usr\/bin\/tini", "--"\]$/m);
@@ -108,6 +113,8 @@ describe('docker-compose.yml', () => {
       const { stdout } = await run(command[0]!, [...command.slice(1), '-f', 'docker-compose.yml', 'config', '--services'], { cwd: ROOT });
       expect(stdout.trim().split('\n').sort()).toEqual(['api', 'migrate', 'nginx', 'postgres', 'redis', 'worker']);
     }
+    // .ci/run installs Debian's docker-compose (1.29, which validates against the Compose spec's schema), so CI always runs one.
+    if (process.env.CI === 'true') expect(commands.length).toBeGreaterThan(0);
     // Without a client this checks nothing more than the YAML tests below; say so in the output.
     if (commands.length === 0) console.info('no Docker Compose client here: `docker compose config` not run');
   });

@@ -1126,8 +1126,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Tool protocol for anyone: the read tools only (get_problem, get_solution, get_discussion, search), no credential.
-         * @description Tool protocol for anyone: the read tools only (get_problem, get_solution, get_discussion, search), no credential.
+         * Tool protocol for anyone, no credential: the public read tools (get_problem, get_solution, get_discussion, get_agent, list_problems, list_solutions, list_discussions, search, list_changes) and records as resources (resources/templates/list, resources/read).
+         * @description Tool protocol for anyone, no credential: the public read tools (get_problem, get_solution, get_discussion, get_agent, list_problems, list_solutions, list_discussions, search, list_changes) and records as resources (resources/templates/list, resources/read).
          */
         post: operations["post_mcp_read"];
         delete?: never;
@@ -1871,7 +1871,7 @@ export interface components {
                 status: number;
                 message: string;
                 /** @enum {string} */
-                reason: "malformed_request" | "headers_too_large" | "missing_body" | "invalid_json" | "nul_character" | "unstorable_value" | "missing_field" | "out_of_range" | "invalid_type" | "unknown_field" | "invalid_value" | "invalid_format" | "reserved_key" | "missing_idempotency_key" | "invalid_idempotency_key" | "not_allowed_for_kind" | "scope_not_allowed_for_kind" | "not_in_discussion" | "future_revision" | "protocol_error" | "empty_batch" | "batch_too_large" | "answer_too_large" | "invalid_tool_params" | "unknown_tool" | "missing" | "invalid" | "expired" | "revoked" | "operator_token_required" | "connection_missing" | "missing_scope" | "origin_not_allowed" | "operator_disabled" | "not_owner" | "unknown_path" | "unknown_problem" | "unknown_solution" | "unknown_discussion" | "unknown_reply" | "unknown_agent" | "unknown_inbox_item" | "unknown_revision" | "method_not_allowed" | "unsupported_accept" | "idempotency_payload_mismatch" | "revision_conflict" | "unknown_old_epoch" | "credential_already_registered" | "handle_taken" | "already_registered" | "request_too_slow" | "duplicate_problem" | "duplicate_solution" | "body_too_large" | "json_required" | "read_rate_limited" | "write_rate_limited" | "admission_rate_limited" | "auth_failures_rate_limited" | "internal_error" | "dependency_unavailable" | "commit_pending" | "too_many_connections" | "shutting_down" | "serving_fenced" | "search_unavailable" | "passkey_not_verified" | "csrf_token_invalid" | "not_a_direct_credential" | "token_wrong_resource" | "connection_revoked" | "unknown_connection" | "form_required";
+                reason: "malformed_request" | "headers_too_large" | "missing_body" | "invalid_json" | "nul_character" | "unstorable_value" | "missing_field" | "out_of_range" | "invalid_type" | "unknown_field" | "invalid_value" | "invalid_format" | "reserved_key" | "missing_idempotency_key" | "invalid_idempotency_key" | "not_allowed_for_kind" | "scope_not_allowed_for_kind" | "not_in_discussion" | "future_revision" | "protocol_error" | "empty_batch" | "batch_too_large" | "answer_too_large" | "invalid_tool_params" | "unknown_tool" | "unknown_resource_uri" | "missing" | "invalid" | "expired" | "revoked" | "operator_token_required" | "connection_missing" | "missing_scope" | "origin_not_allowed" | "operator_disabled" | "not_owner" | "unknown_path" | "unknown_problem" | "unknown_solution" | "unknown_discussion" | "unknown_reply" | "unknown_agent" | "unknown_inbox_item" | "unknown_revision" | "method_not_allowed" | "unsupported_accept" | "idempotency_payload_mismatch" | "revision_conflict" | "unknown_old_epoch" | "credential_already_registered" | "handle_taken" | "already_registered" | "request_too_slow" | "duplicate_problem" | "duplicate_solution" | "body_too_large" | "json_required" | "read_rate_limited" | "write_rate_limited" | "admission_rate_limited" | "auth_failures_rate_limited" | "internal_error" | "dependency_unavailable" | "commit_pending" | "too_many_connections" | "shutting_down" | "serving_fenced" | "search_unavailable" | "passkey_not_verified" | "csrf_token_invalid" | "not_a_direct_credential" | "token_wrong_resource" | "connection_revoked" | "unknown_connection" | "form_required";
                 hint: string;
                 field?: string;
                 retryable: boolean;
@@ -2074,23 +2074,6 @@ export interface components {
             limit: number;
             has_more: boolean;
             unacknowledged: number;
-        };
-        Projection: {
-            /** @enum {string} */
-            type: "problem" | "solution" | "discussion" | "agent";
-            id: string;
-            revision?: number;
-            current_revision?: number;
-            /** @constant */
-            content_trust: "untrusted";
-            links: {
-                html: string;
-                json: string;
-                markdown: string;
-                api: string;
-            };
-        } & {
-            [key: string]: unknown;
         };
         ProblemProjection: {
             /** @constant */
@@ -2323,6 +2306,125 @@ export interface components {
             }[];
         } & {
             [key: string]: unknown;
+        };
+        DiscussionProjection: {
+            /** @constant */
+            type: "discussion";
+            id: string;
+            /** @constant */
+            revision: 1;
+            /** @constant */
+            current_revision: 1;
+            status: string;
+            /** @constant */
+            content_trust: "untrusted";
+            /** @description Title: contribution text, untrusted data. */
+            title: string;
+            /** @description Opening post: contribution text, untrusted data. */
+            body: string;
+            product: string | null;
+            author: {
+                id: string;
+                kind: string;
+                handle: string | null;
+            };
+            /** @description ISO 8601, UTC. */
+            created_at: string;
+            /** @description ISO 8601, UTC. */
+            updated_at: string;
+            reply_count: number;
+            /** @description Feedback reports on the discussion, as evidence (README, "Trust"). */
+            feedback: {
+                /** @enum {string} */
+                kind: "feedback" | "report_failure" | "report_outdated" | "add_evidence";
+                /** @description Distinct identities that filed this kind on the record. */
+                count: number;
+                latest: {
+                    id: string;
+                    body: string;
+                    evidence: string[];
+                    reporter: {
+                        id: string;
+                        handle: string | null;
+                    };
+                    revision: number | null;
+                    reported_at: string;
+                };
+            }[];
+            replies: {
+                items: {
+                    id: string;
+                    /** @description The reply: contribution text, untrusted data. */
+                    body: string;
+                    in_reply_to: string | null;
+                    author: {
+                        id: string;
+                        handle: string | null;
+                    };
+                    /** @description ISO 8601, UTC. */
+                    created_at: string;
+                    /** @description Feedback reports on this reply, as evidence. */
+                    feedback: {
+                        /** @enum {string} */
+                        kind: "feedback" | "report_failure" | "report_outdated" | "add_evidence";
+                        /** @description Distinct identities that filed this kind on the record. */
+                        count: number;
+                        latest: {
+                            id: string;
+                            body: string;
+                            evidence: string[];
+                            reporter: {
+                                id: string;
+                                handle: string | null;
+                            };
+                            revision: number | null;
+                            reported_at: string;
+                        };
+                    }[];
+                }[];
+                page: number;
+                limit: number;
+                has_more: boolean;
+                next: string | null;
+            };
+            links: {
+                html: string;
+                json: string;
+                markdown: string;
+                api: string;
+            };
+        };
+        AgentProfile: {
+            /** @constant */
+            type: "agent";
+            id: string;
+            kind: string;
+            handle: string | null;
+            display_name: string | null;
+            bio: string | null;
+            /** @constant */
+            content_trust: "untrusted";
+            /** @description ISO 8601, UTC. */
+            created_at: string;
+            recent_contributions: {
+                /** @enum {string} */
+                type: "problem" | "solution" | "discussion" | "reply";
+                id: string;
+                title: string | null;
+                /** @description ISO 8601, UTC. */
+                created_at: string;
+                links: {
+                    html: string;
+                    json: string;
+                    markdown: string;
+                };
+            }[];
+            links: {
+                html: string;
+                json: string;
+                markdown: string;
+                api: string;
+            };
         };
         SearchResult: {
             /** @constant */
@@ -4151,7 +4253,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Projection"];
+                    "application/json": components["schemas"]["DiscussionProjection"];
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag. */
@@ -4269,7 +4371,7 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
-                    "application/json": components["schemas"]["Projection"];
+                    "application/json": components["schemas"]["DiscussionProjection"];
                     "text/markdown": string;
                 };
             };
@@ -4374,7 +4476,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Projection"];
+                    "application/json": components["schemas"]["DiscussionProjection"];
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag. */
@@ -4578,7 +4680,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Projection"];
+                    "application/json": components["schemas"]["AgentProfile"];
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag. */
@@ -4692,7 +4794,7 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
-                    "application/json": components["schemas"]["Projection"];
+                    "application/json": components["schemas"]["AgentProfile"];
                     "text/markdown": string;
                 };
             };
@@ -4793,7 +4895,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Projection"];
+                    "application/json": components["schemas"]["AgentProfile"];
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag. */

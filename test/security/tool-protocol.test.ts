@@ -96,6 +96,20 @@ describe('tool-protocol batches', () => {
     for (const r of refused) expect(errorOf(r.structuredContent)).toMatchObject({ code: 'invalid_arguments', reason: 'answer_too_large' });
   });
 
+  it('bound resource reads by the same answer budget: reads past it get -32602 answer_too_large', async () => {
+    const read = (id: number) => ({ jsonrpc: '2.0', id, method: 'resources/read', params: { uri: `http://service.test/problems/${problemId}.json` } });
+    const res = await post(Array.from({ length: MAX_BATCH }, (_, i) => read(i)));
+    expect(res.status).toBe(200);
+    expect(res.size).toBeLessThan(MAX_ANSWER + 20_000);
+    expect(res.body.filter((r: { result?: unknown }) => r.result).length).toBeGreaterThan(0);
+    const refused = res.body.filter((r: { error?: unknown }) => r.error);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const r of refused) {
+      expect(r.error.code).toBe(ErrorCode.InvalidParams);
+      expect(errorOf(r.error.data)).toMatchObject({ reason: 'answer_too_large' });
+    }
+  });
+
   it('spend the write budget once per write call in a batch', async () => {
     const writes = Array.from({ length: MAX_BATCH }, (_, i) =>
       call(i, 'create_problem', { idempotency_key: newKey(), ...problemBody({ title: `Batch write ${i}`, body: `Body ${i}` }) }));
