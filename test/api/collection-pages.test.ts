@@ -4,57 +4,28 @@
  * browsers, while API clients keep the Error shape. Driven in-process with
  * the real database and the built site.
  */
-import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Hono } from 'hono';
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { createApp } from '../../api/app.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppEnv } from '../../api/app-deps.ts';
-import { createAppDeps } from '../../api/service.ts';
-import { loadConfig } from '../../core/config.ts';
 import { CollectionViewSchema } from '../../core/schemas/collection-views.ts';
-import { createPool } from '../../db/pool.ts';
-import { createLogger } from '../../infra/logger.ts';
 import { buildCollectionView, collectionJson } from '../../read-model/collection.ts';
-import { cloneDatabase } from '../helpers/database.ts';
 import { errorOf } from '../helpers/client.ts';
-import { FIXTURE, insertFixtureRecords } from '../helpers/record-fixtures.ts';
+import { startInProcessApp, type InProcessApp } from '../helpers/in-process-app.ts';
+import { FIXTURE } from '../helpers/record-fixtures.ts';
 
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
-let database: Awaited<ReturnType<typeof cloneDatabase>>;
 let pool: pg.Pool;
-let projections: string;
 let app: Hono<AppEnv>;
-let closeDeps: () => Promise<void>;
+let running: InProcessApp | undefined;
 
 beforeAll(async () => {
-  database = await cloneDatabase(inject('templateDatabase'));
-  projections = await mkdtemp(path.join(tmpdir(), 'ak-collection-pages-'));
-  const config = loadConfig({
-    DATABASE_URL: database.url,
-    REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
-    QUEUE_PREFIX: `t${randomUUID().replaceAll('-', '')}`,
-    PROJECTIONS_DIR: projections,
-    LOG_LEVEL: 'silent',
-    PUBLIC_ORIGIN: 'http://service.test',
-  });
-  pool = createPool(config.DATABASE_URL, 4);
-  await insertFixtureRecords(pool);
-  const built = await createAppDeps(config, pool, createLogger('silent', 'test'));
-  closeDeps = built.close;
-  app = createApp(built.deps);
+  running = await startInProcessApp();
+  ({ app, pool } = running);
 });
 
-afterAll(async () => {
-  await closeDeps?.();
-  await pool?.end();
-  await database?.drop();
-  if (projections) await rm(projections, { recursive: true, force: true });
-});
+afterAll(() => running?.close());
 
 const [p1, p2] = FIXTURE.problems;
 const [s1, s2] = FIXTURE.solutions;

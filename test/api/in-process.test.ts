@@ -5,49 +5,26 @@
  * server and no worker. Writes here stop before the commit: the order of
  * checks, the Error shape, read negotiation of record projections.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { randomBytes } from 'node:crypto';
 import type { Hono } from 'hono';
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { createApp } from '../../api/app.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppEnv } from '../../api/app-deps.ts';
-import { createAppDeps } from '../../api/service.ts';
-import { loadConfig } from '../../core/config.ts';
 import { credentialHash } from '../../core/hash.ts';
-import { createPool } from '../../db/pool.ts';
-import { createLogger } from '../../infra/logger.ts';
 import { jsonProjection } from '../../projections/json.ts';
 import { buildRecordView } from '../../read-model/record-view.ts';
-import { cloneDatabase } from '../helpers/database.ts';
 import { errorOf } from '../helpers/client.ts';
-import { FIXTURE, fixtureId, insertFixtureRecords } from '../helpers/record-fixtures.ts';
+import { startInProcessApp, type InProcessApp } from '../helpers/in-process-app.ts';
+import { FIXTURE, fixtureId } from '../helpers/record-fixtures.ts';
 
-let database: Awaited<ReturnType<typeof cloneDatabase>>;
 let pool: pg.Pool;
-let projections: string;
 let app: Hono<AppEnv>;
-let closeDeps: () => Promise<void>;
+let running: InProcessApp | undefined;
 let secret: string;
 
 beforeAll(async () => {
-  database = await cloneDatabase(inject('templateDatabase'));
-  projections = await mkdtemp(path.join(tmpdir(), 'ak-in-process-'));
-  const config = loadConfig({
-    DATABASE_URL: database.url,
-    REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
-    QUEUE_PREFIX: `t${randomUUID().replaceAll('-', '')}`,
-    PROJECTIONS_DIR: projections,
-    LOG_LEVEL: 'silent',
-    PUBLIC_ORIGIN: 'http://service.test',
-  });
-  pool = createPool(config.DATABASE_URL, 4);
-  await insertFixtureRecords(pool);
-  const built = await createAppDeps(config, pool, createLogger('silent', 'test'));
-  closeDeps = built.close;
-  app = createApp(built.deps);
+  running = await startInProcessApp();
+  ({ app, pool } = running);
   secret = randomBytes(32).toString('base64url');
   const admitted = await app.request('/api/public/admission', {
     method: 'POST', headers: { 'content-type': 'application/json' },
@@ -56,12 +33,7 @@ beforeAll(async () => {
   expect(admitted.status).toBe(201);
 });
 
-afterAll(async () => {
-  await closeDeps?.();
-  await pool?.end();
-  await database?.drop();
-  if (projections) await rm(projections, { recursive: true, force: true });
-});
+afterAll(() => running?.close());
 
 const write = (init: { auth?: string; key?: string; type?: string; body?: string }) =>
   app.request('/api/problems', {
