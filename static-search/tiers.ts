@@ -20,8 +20,9 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promise
 import path from 'node:path';
 import type { RecordRef } from '../core/types.ts';
 import { writeProjectionFile } from '../projections/publish-file.ts';
+import { buildBaseTierInThread, readBaseIds } from './base-tier.ts';
 import { buildSearchIndex, INDEXED_TYPES, recordPageOf, resultIdsByUrl } from './build-index.ts';
-import { BASE_TIER, publishSearchIndex, RECENT_TIER, SEARCH_DIR, type PublishCounts } from './publish-index.ts';
+import { publishSearchIndex, RECENT_TIER, SEARCH_DIR, type PublishCounts } from './publish-index.ts';
 
 /** Recent pages past which a run rebuilds the base instead (and empties the recent tier). */
 export const COMPACT_AT = 2000;
@@ -31,8 +32,6 @@ const PENDING_DIR = '.pagefind-pending';
 const ALL = 'all';
 /** The recent set, beside (not inside) the public directory. */
 const STATE_FILE = '.pagefind-tiers.json';
-/** The base bundle's result id of each page URL, written with each base. */
-const BASE_IDS_FILE = '.pagefind-base-ids.json';
 const MANIFEST = `${SEARCH_DIR}/tiers.json`;
 
 interface TierState {
@@ -48,10 +47,7 @@ interface TierState {
 let baseIdsCache: { base: string; ids: Map<string, string> } | null = null;
 
 async function baseIdsOf(dir: string, base: string): Promise<Map<string, string>> {
-  if (baseIdsCache?.base !== base) {
-    const text = await readFile(path.join(dir, BASE_IDS_FILE), 'utf8').catch(() => '{}');
-    baseIdsCache = { base, ids: new Map(Object.entries(JSON.parse(text) as Record<string, string>)) };
-  }
+  if (baseIdsCache?.base !== base) baseIdsCache = { base, ids: await readBaseIds(dir) };
   return baseIdsCache.ids;
 }
 
@@ -118,19 +114,14 @@ export async function updateSearchIndex(dir: string, compactAt = COMPACT_AT): Pr
   if (baseMissing || previous!.basePages === 0 || pending.all || recent.size > compactAt) {
     // Compaction: every page into a new base; the recent tier empties (pages
     // rendered from here on are noted again by their passes).
-    const built = await buildSearchIndex(dir);
-    const counts = await publishSearchIndex(dir, built.files, BASE_TIER);
+    // In its own thread: at 100k pages this takes minutes, and renders share this event loop.
+    const built = await buildBaseTierInThread(dir);
     await publishManifest(dir, { base_pages: built.pages, recent: false, superseded: [] });
     await rm(path.join(dir, RECENT_TIER.dir), { recursive: true, force: true });
     await rm(path.join(dir, RECENT_TIER.generationFile), { force: true });
     const base = `${Date.now()}-${randomBytes(4).toString('hex')}`;
-    const ids = resultIdsByUrl(built.files);
-    const temp = path.join(dir, `${BASE_IDS_FILE}.${base}.tmp`);
-    await writeFile(temp, JSON.stringify(Object.fromEntries(ids)));
-    await rename(temp, path.join(dir, BASE_IDS_FILE));
-    baseIdsCache = { base, ids };
     await writeState(dir, { recent: [], base, basePages: built.pages });
-    run = { tier: 'base', pages: built.pages, ...counts };
+    run = { tier: 'base', ...built };
   } else {
     const urls = [...recent].sort();
     const pages = urls.map((url) => ({ url, file: path.join(dir, `${url.slice(1)}.html`) }));
