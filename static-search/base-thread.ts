@@ -6,4 +6,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildBaseTier } from './base-tier.ts';
 
-parentPort!.postMessage(await buildBaseTier((workerData as { dir: string }).dir));
+const { dir, coversRun } = workerData as { dir: string; coversRun: number };
+parentPort!.postMessage(await buildBaseTier(dir, coversRun));
