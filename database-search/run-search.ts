@@ -22,12 +22,11 @@ import {
 import { recordLinks, type ResourceLinks } from '../core/types.ts';
 import { MATCH_KINDS, type MatchKind, type SearchMode, type SearchParams } from '../core/schemas/search-params.ts';
 import { loadCandidateTrust, type CandidateTrust } from './candidate-trust.ts';
-import { minimumTerms, nearlyAllTermsQuery, prefilterQuery } from './keyword-query.ts';
+import { allTermsQuery, looserPrefilterQuery, minimumTerms, nearlyAllTermsQuery } from './keyword-query.ts';
 import { redactText } from '../core/redact-secrets.ts';
 import { keyWords, RANKING_WEIGHTS, signatureOf, weightsFor } from './ranking.ts';
 import { withoutLogPrefixes } from './log-prefix.ts';
 import { rerankByLiteral, rerankByTermWeight } from './rerank.ts';
-import { loadFamilyLiterals, loadTermPresence } from '../db/queries/search-families.ts';
 import { keyHash, normalizeLiteral, queryKeys } from './normalize.ts';
 import { pairKeys } from './substring-query.ts';
 
@@ -60,17 +59,17 @@ export interface SearchResult {
 }
 
 /**
- * The levels each mode runs, in order, stopping at the first that finds
- * anything. A level admits its kind and every stronger one, and ranks them
- * together: `auto` ranks exact and substring matches against each other
- * (a record containing the whole query can beat one matching a fragment
- * exactly), and falls back to keywords only when neither finds anything.
+ * The loosest kind each mode admits. A level admits its kind and every
+ * stronger one, and ranks them together: `auto` ranks exact and substring
+ * matches against each other (a record containing the whole query can beat
+ * one matching a fragment exactly), and looks for keywords only when
+ * neither finds anything (`fallBack`, in the same statement).
  */
-const LEVELS_TO_TRY: Record<SearchMode, readonly [KindRank, ...KindRank[]]> = {
-  auto: [KIND_RANK.substring, KIND_RANK.keywords],
-  exact: [KIND_RANK.exact],
-  substring: [KIND_RANK.substring],
-  keywords: [KIND_RANK.keywords],
+const LEVEL_OF: Record<SearchMode, KindRank> = {
+  auto: KIND_RANK.substring,
+  exact: KIND_RANK.exact,
+  substring: KIND_RANK.substring,
+  keywords: KIND_RANK.keywords,
 };
 
 /**
@@ -113,8 +112,12 @@ function toCandidate(row: DocumentRow, trust: Map<string, CandidateTrust>): Sear
   };
 }
 
-/** `now` is the clock candidates' confidence decays by (tests inject it). */
-export async function runSearch(db: Queryable, params: SearchParams, now = new Date()): Promise<SearchResult> {
+/**
+ * `now` is the clock candidates' confidence decays by (tests inject it).
+ * `prepared`: the search statement runs named, planned once per connection
+ * (db/queries/search.ts); the API's search transactions ask for it.
+ */
+export async function runSearch(db: Queryable, params: SearchParams, now = new Date(), options: { prepared?: boolean } = {}): Promise<SearchResult> {
   const filters: SearchFilters = {
     type: params.type, product: params.product, status: params.status, signal: params.signal, disputed: params.disputed,
   };
@@ -133,15 +136,22 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
     const terms = await findQueryTerms(db, message, MAX_TERMS);
     const keys = queryKeys(normalized);
     const words = Math.max(1, keyWords(message));
-    const query: Omit<MatchQuery, 'level'> = {
-      keys: keys.map(keyHash),
-      keyWeights: keys.map((key) => Math.min(1, keyWords(key) / words)),
+    // The exact source reads keys in this order, so the longest (highest-scoring) matches come first.
+    const weighted = keys.map((key) => ({ hash: keyHash(key), weight: Math.min(1, keyWords(key) / words) }))
+      .sort((a, b) => b.weight - a.weight);
+    const level = LEVEL_OF[params.mode];
+    const query: MatchQuery = {
+      level,
+      fallBack: params.mode === 'auto',
+      keys: weighted.map((k) => k.hash),
+      keyWeights: weighted.map((k) => k.weight),
       wholeKey: keyHash(message),
       pattern: likePattern(message),
       needle: message,
       pairs: pairKeys(message),
       terms,
-      prefilter: prefilterQuery(terms),
+      allTerms: allTermsQuery(terms),
+      prefilter: looserPrefilterQuery(terms),
       minTerms: minimumTerms(terms.length),
       nearlyAll: nearlyAllTermsQuery(terms),
       signature: signatureOf(raw),
@@ -152,28 +162,12 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
       offset: 0,
       limit: offset + params.limit + RERANK_WINDOW,
     };
-    const [first, ...looser] = LEVELS_TO_TRY[params.mode];
-    const run = async (level: KindRank) => {
-      for (const kind of MATCH_KINDS.slice(params.mode === 'auto' ? 0 : level, level + 1)) if (!tried.includes(kind)) tried.push(kind);
-      return findMatchingDocuments(db, { ...query, level });
-    };
-    found = await run(first);
-    for (const level of looser) {
-      if (found.total > 0) break;
-      // What the stricter level just failed to find, the looser one need not look for again.
-      query.keys = [];
-      query.keyWeights = [];
-      query.pattern = null;
-      query.pairs = [];
-      found = await run(level);
-    }
-    const ids = found.rows.map((row) => row.id);
-    const [literals, presence] = await Promise.all([
-      loadFamilyLiterals(db, ids),
-      found.rows.some((row) => row.kind === KIND_RANK.keywords) ? loadTermPresence(db, ids, query.terms) : Promise.resolve(new Map()),
-    ]);
-    const weighted = rerankByTermWeight(found.rows, query.terms.length, presence, query.weights);
-    found = { ...found, rows: rerankByLiteral(weighted, message, literals).slice(offset, offset + params.limit) };
+    found = await findMatchingDocuments(db, query, { prepared: options.prepared });
+    tried.push(...MATCH_KINDS.slice(params.mode === 'auto' ? 0 : level, found.fellBack ? KIND_RANK.keywords + 1 : level + 1));
+    const literals = new Map(found.rows.flatMap((row) => (row.literal === null ? [] : [[row.id, row.literal] as const])));
+    const presence = new Map(found.rows.map((row) => [row.id, { held: row.held_terms ?? [], inTitle: row.title_terms ?? [] }]));
+    const reranked = rerankByTermWeight(found.rows, query.terms.length, presence, query.weights);
+    found = { ...found, rows: rerankByLiteral(reranked, message, literals).slice(offset, offset + params.limit) };
   }
   const trust = await loadCandidateTrust(db, found.rows, now);
   return {

@@ -40,11 +40,15 @@ export async function withClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient, m
   }
 }
 
-/** Runs `fn` in one transaction; commits on success, rolls back on throw. */
-export async function withTransaction<T>(pool: pg.Pool, fn: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` in one transaction; commits on success, rolls back on throw.
+ * `begin` may add settings to the BEGIN (`BEGIN; SET LOCAL …`), sent as one
+ * round trip.
+ */
+export async function withTransaction<T>(pool: pg.Pool, fn: (tx: pg.PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
   return withClient(pool, async (client, markBroken) => {
     try {
-      await client.query('BEGIN');
+      await client.query(begin);
       const result = await fn(client);
       await client.query('COMMIT');
       return result;
