@@ -15,10 +15,10 @@ import { trustInputOf } from '../core/trust/subject.ts';
 export type CandidateTrust = z.infer<typeof CandidateTrustSchema>;
 
 export async function loadCandidateTrust(
-  db: Queryable, candidates: { type: string; id: string }[], now: Date,
+  db: Queryable, candidates: { type: string; id: string }[], now: Date, options: { prepared?: boolean } = {},
 ): Promise<Map<string, CandidateTrust>> {
   const idsOf = (type: string) => candidates.filter((c) => c.type === type).map((c) => c.id);
-  const subjects = await loadTrustSubjectsOf(db, { problem: idsOf('problem'), solution: idsOf('solution') });
+  const subjects = await loadTrustSubjectsOf(db, { problem: idsOf('problem'), solution: idsOf('solution') }, options);
   const trust = new Map<string, CandidateTrust>();
   for (const [id, subject] of subjects) {
     if (subject.type === 'solution') {

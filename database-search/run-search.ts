@@ -78,8 +78,14 @@ const LEVEL_OF: Record<SearchMode, KindRank> = {
  */
 const RERANK_WINDOW = 20;
 
-/** Rows read per candidate source before ranking (README, Search: Bounds). */
+/**
+ * Rows read per candidate source before ranking (README, Search: Bounds):
+ * keyword sources need the wider net (a symptom's words are common, and
+ * the rarer ones decide), exact and substring sources the narrower one (their
+ * matches score alike, and the whole query's keys are read first).
+ */
 export const SEARCH_CANDIDATE_CAP = 200;
+export const STRICT_CANDIDATE_CAP = 100;
 
 /**
  * Coverage and keyword matching count the first 16 distinct terms: a symptom
@@ -114,8 +120,8 @@ function toCandidate(row: DocumentRow, trust: Map<string, CandidateTrust>): Sear
 
 /**
  * `now` is the clock candidates' confidence decays by (tests inject it).
- * `prepared`: the search statement runs named, planned once per connection
- * (db/queries/search.ts); the API's search transactions ask for it.
+ * `prepared`: its statements run named, planned once per connection
+ * (db/pool.ts, `queryPrepared`); the API's search transactions ask for it.
  */
 export async function runSearch(db: Queryable, params: SearchParams, now = new Date(), options: { prepared?: boolean } = {}): Promise<SearchResult> {
   const filters: SearchFilters = {
@@ -129,11 +135,11 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
   const tried: MatchKind[] = [];
   if (normalized === '') {
     // Nothing to match (q empty, or only quotes and space): the newest records that pass the filters.
-    found = await listNewestDocuments(db, filters, offset, params.limit);
+    found = await listNewestDocuments(db, filters, offset, params.limit, options);
   } else {
     // A pasted line's log prefix (timestamp, level, container, pod, host) is the pasting machine's, not the error's.
     const message = withoutLogPrefixes(normalized);
-    const terms = await findQueryTerms(db, message, MAX_TERMS);
+    const terms = await findQueryTerms(db, message, MAX_TERMS, options);
     const keys = queryKeys(normalized);
     const words = Math.max(1, keyWords(message));
     // The exact source reads keys in this order, so the longest (highest-scoring) matches come first.
@@ -157,19 +163,20 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
       signature: signatureOf(raw),
       weights: weightsFor(message),
       candidateCap: SEARCH_CANDIDATE_CAP,
+      strictCap: STRICT_CANDIDATE_CAP,
       filters,
       // The statement answers the whole window from the first row; the page is cut from it after re-ranking.
       offset: 0,
       limit: offset + params.limit + RERANK_WINDOW,
     };
-    found = await findMatchingDocuments(db, query, { prepared: options.prepared });
+    found = await findMatchingDocuments(db, query, options);
     tried.push(...MATCH_KINDS.slice(params.mode === 'auto' ? 0 : level, found.fellBack ? KIND_RANK.keywords + 1 : level + 1));
     const literals = new Map(found.rows.flatMap((row) => (row.literal === null ? [] : [[row.id, row.literal] as const])));
     const presence = new Map(found.rows.map((row) => [row.id, { held: row.held_terms ?? [], inTitle: row.title_terms ?? [] }]));
     const reranked = rerankByTermWeight(found.rows, query.terms.length, presence, query.weights);
     found = { ...found, rows: rerankByLiteral(reranked, message, literals).slice(offset, offset + params.limit) };
   }
-  const trust = await loadCandidateTrust(db, found.rows, now);
+  const trust = await loadCandidateTrust(db, found.rows, now, options);
   return {
     items: found.rows.map((row) => toCandidate(row, trust)),
     page: params.page,

@@ -7,8 +7,7 @@
  * fold to constants and unused branches and filters cost nothing.
  */
 import type { Signal } from '../../core/schemas/fields.ts';
-import type pg from 'pg';
-import type { Queryable } from '../pool.ts';
+import { queryPrepared, type Queryable } from '../pool.ts';
 import { decayedConfidenceSql, isDisputedSql } from './trust.ts';
 
 /** The weight of each ranking term; the values are database-search/ranking.ts's RANKING_WEIGHTS. */
@@ -67,8 +66,10 @@ export interface MatchQuery {
   /** Discriminating raw tokens of the query as patterns over a record's snippet (database-search/ranking.ts). */
   signature: { hits: string[]; known: string[] };
   weights: RankingWeights;
-  /** Candidates read per source (exact, substring, keywords) before ranking: the bound on the work. */
+  /** Candidates read by the keyword sources before ranking: the bound on the work. */
   candidateCap: number;
+  /** The same for the exact and the substring source, which read their best matches first (whole-query keys). */
+  strictCap: number;
   filters: SearchFilters;
   offset: number;
   limit: number;
@@ -154,8 +155,8 @@ function filterParams(f: SearchFilters): unknown[] {
  * ('postgr'): English stems, stop words dropped, each once, in the order
  * they first appear, at most `max`.
  */
-export async function findQueryTerms(db: Queryable, words: string, max: number): Promise<string[]> {
-  const r = await db.query<{ term: string }>(
+export async function findQueryTerms(db: Queryable, words: string, max: number, options: { prepared?: boolean } = {}): Promise<string[]> {
+  const r = await queryPrepared<{ term: string }>(db, options.prepared ? 'ak_search_terms' : undefined,
     `SELECT term FROM unnest(string_to_array(plainto_tsquery('english'::regconfig, $1::text)::text, ' & '))
               WITH ORDINALITY AS t(term, n)
       WHERE term <> '' GROUP BY term ORDER BY min(n) LIMIT $2::int`,
@@ -188,9 +189,6 @@ export async function limitSearchStatements(db: Queryable, ms: number): Promise<
   await db.query(searchSettings(ms));
 }
 
-/** The name the search statement is prepared under, once per connection (`findMatchingDocuments`). */
-const MATCH_STATEMENT = 'ak_search_match';
-
 /**
  * One page of documents matching the query at `level` or stronger, ranked
  * by the weighted sum of database-search/ranking.ts, with each one's strongest
@@ -221,24 +219,24 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
        -- Records equal to the whole query (or one of its lines equal to theirs) first: they score highest.
        SELECT id, 1 AS src FROM (
          (SELECT d.id FROM search_documents d
-           WHERE $8::text = ANY($7::text[]) AND d.exact_keys @> ARRAY[$8::text] AND ${filtersOn('$25')} LIMIT $14::int)
+           WHERE $8::text = ANY($7::text[]) AND d.exact_keys @> ARRAY[$8::text] AND ${filtersOn('$25')} LIMIT $31::int)
          UNION ALL
          (SELECT d.id FROM search_documents d
            WHERE cardinality($7::text[]) > 0 AND d.exact_keys && $7::text[]
              AND NOT ($8::text = ANY($7::text[]) AND d.exact_keys @> ARRAY[$8::text])
-             AND ${filtersOn('$25')} LIMIT $14::int)) e
-        LIMIT $14::int
+             AND ${filtersOn('$25')} LIMIT $31::int)) e
+        LIMIT $31::int
      ),
      -- Substrings: through the query's pair keys when it has any, checked with strpos (which the
      -- trigram index cannot serve, so the planner reads the keys' index alone); else through trigrams.
      substring_hits AS MATERIALIZED (
        (SELECT d.id, 2 AS src FROM search_documents d
          WHERE $11::int >= 1 AND $9::text IS NOT NULL AND cardinality($27::text[]) > 0
-           AND d.pair_keys @> $27::text[] AND strpos(d.text_norm, $28::text) > 0 AND ${filtersOn('$25')} LIMIT $14::int)
+           AND d.pair_keys @> $27::text[] AND strpos(d.text_norm, $28::text) > 0 AND ${filtersOn('$25')} LIMIT $31::int)
        UNION ALL
        (SELECT d.id, 2 AS src FROM search_documents d
          WHERE $11::int >= 1 AND $9::text IS NOT NULL AND cardinality($27::text[]) = 0
-           AND d.text_norm LIKE $9::text AND ${filtersOn('$25')} LIMIT $14::int)
+           AND d.text_norm LIKE $9::text AND ${filtersOn('$25')} LIMIT $31::int)
      ),
      level AS MATERIALIZED (
        SELECT $30::boolean AND NOT EXISTS (SELECT FROM exact_hits) AND NOT EXISTS (SELECT FROM substring_hits) AS fell_back
@@ -321,7 +319,7 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
             CASE WHEN page.kind = 2 THEN ARRAY(SELECT i FROM generate_subscripts($10::text[], 1) AS i
                                                 WHERE d.title_tsv @@ ($10::text[])[i]::tsquery) END AS title_terms
        FROM (SELECT ${TOTALS},
-                    (SELECT count(*) FROM exact_hits) < $14::int AND (SELECT count(*) FROM substring_hits) < $14::int
+                    (SELECT count(*) FROM exact_hits) < $31::int AND (SELECT count(*) FROM substring_hits) < $31::int
                       AND (SELECT count(*) FROM word_hits) < $14::int AS total_exact,
                     (SELECT fell_back FROM level) AS fell_back
                FROM matched) totals
@@ -335,10 +333,8 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
   const values = [...filterParams(q.filters), q.offset, q.limit, q.keys, q.wholeKey, q.pattern, q.terms, q.level, q.prefilter,
     q.keyWeights, q.candidateCap, q.signature.hits, q.signature.known,
     w.exact, w.substring, w.coverage, w.title, w.signature, w.prior, q.minTerms, q.nearlyAll,
-    q.filters.disputed ?? null, w.trust, q.pairs, q.needle, q.allTerms, q.fallBack];
-  const r = options.prepared
-    ? await (db as pg.ClientBase).query<PageRow>({ name: MATCH_STATEMENT, text, values })
-    : await db.query<PageRow>(text, values);
+    q.filters.disputed ?? null, w.trust, q.pairs, q.needle, q.allTerms, q.fallBack, q.strictCap];
+  const r = await queryPrepared<PageRow>(db, options.prepared ? 'ak_search_match' : undefined, text, values);
   return toDocumentPage(r.rows);
 }
 
@@ -351,9 +347,9 @@ export const NEWEST_COUNT_CAP = 1000;
  * type), so listing stays an index walk of a page however large the table.
  */
 export async function listNewestDocuments(
-  db: Queryable, filters: SearchFilters, offset: number, limit: number,
+  db: Queryable, filters: SearchFilters, offset: number, limit: number, options: { prepared?: boolean } = {},
 ): Promise<DocumentPage> {
-  const r = await db.query<PageRow>(
+  const r = await queryPrepared<PageRow>(db, options.prepared ? 'ak_search_newest' : undefined,
     `SELECT totals.*, page.* FROM (SELECT ${TOTALS}, count(*) < $7::int AS total_exact FROM (
        SELECT d.type FROM search_documents d WHERE ${filtersOn('$8')} ORDER BY d.created_at DESC, d.id DESC LIMIT $7::int) d) totals
      LEFT JOIN LATERAL (

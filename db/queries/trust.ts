@@ -9,7 +9,7 @@ import type { FeedbackEvidenceSchema } from '../../core/schemas/trust.ts';
 import type { TrustSummary } from '../../core/trust/assess.ts';
 import { COUNTER_FEEDBACK_KINDS, TRUST_RULES, type CounterFeedbackKind } from '../../core/trust/rules.ts';
 import type { RevisionReports, TrustSubject } from '../../core/trust/subject.ts';
-import type { Queryable } from '../pool.ts';
+import { queryPrepared, type Queryable } from '../pool.ts';
 
 export type TrustRecordType = TrustSubject['type'];
 
@@ -75,17 +75,15 @@ interface ReportJson {
  * The reports behind the trust of problems and solutions at once, keyed by
  * record id: one statement (one round trip, which search pays per page),
  * each record's outcomes and counter feedback aggregated beside its head.
+ * `prepared`: run as a named statement (not on the embedded database,
+ * whose connections share one session).
  */
 export async function loadTrustSubjectsOf(
-  db: Queryable, ids: { problem: string[]; solution: string[] },
+  db: Queryable, ids: { problem: string[]; solution: string[] }, options: { prepared?: boolean } = {},
 ): Promise<Map<string, TrustSubject>> {
   const subjects = new Map<string, TrustSubject>();
   if (ids.problem.length === 0 && ids.solution.length === 0) return subjects;
-  const r = await db.query<{
-    type: TrustRecordType; id: string; author_id: string; current_revision: number; confirmer_group: string | null;
-    outcomes: ReportJson[]; feedback: ReportJson[];
-  }>(
-    `SELECT h.type, h.id, h.author_id, h.current_revision, a.confirmer_group,
+  const text = `SELECT h.type, h.id, h.author_id, h.current_revision, a.confirmer_group,
             -- Each identity's latest outcome per solution revision.
             (SELECT coalesce(json_agg(json_build_object(
                       'revision', o.solution_revision, 'identity_id', o.identity_id, 'handle', i.handle,
@@ -107,9 +105,14 @@ export async function loadTrustSubjectsOf(
        FROM (SELECT 'problem'::text AS type, r.id, r.author_id, r.current_revision FROM problems r WHERE r.id = ANY($1::text[])
              UNION ALL
              SELECT 'solution'::text, r.id, r.author_id, r.current_revision FROM solutions r WHERE r.id = ANY($2::text[])) h
-       LEFT JOIN identity_admissions a ON a.identity_id = h.author_id`,
-    [ids.problem, ids.solution, COUNTER_FEEDBACK_KINDS],
-  );
+       LEFT JOIN identity_admissions a ON a.identity_id = h.author_id`;
+  const values = [ids.problem, ids.solution, COUNTER_FEEDBACK_KINDS];
+  type Row = {
+    type: TrustRecordType; id: string; author_id: string; current_revision: number; confirmer_group: string | null;
+    outcomes: ReportJson[]; feedback: ReportJson[];
+  };
+  // Prepared: planned once per connection (search asks for it on every page; db/queries/search.ts).
+  const r = await queryPrepared<Row>(db, options.prepared ? 'ak_trust_subjects' : undefined, text, values);
   for (const h of r.rows) {
     const byRevision = new Map<number, RevisionReports>();
     const revisionOf = (revision: number): RevisionReports => {
