@@ -12,7 +12,8 @@
  *   full-text terms (two of two or more), of its first 16.
  * A mode admits its kind and every stronger one; each candidate reports the
  * strongest kind it satisfies. `auto` runs exact, then substring, then
- * keywords, and keeps the first that finds anything.
+ * keywords, and keeps the first that finds anything (a symptom in plain
+ * words that meets records only on a fragment goes on to keywords).
  */
 import type { Queryable } from '../db/pool.ts';
 import {
@@ -22,9 +23,9 @@ import {
 import { recordLinks, type ResourceLinks } from '../core/types.ts';
 import { MATCH_KINDS, type MatchKind, type SearchMode, type SearchParams } from '../core/schemas/search-params.ts';
 import { loadCandidateTrust, type CandidateTrust } from './candidate-trust.ts';
-import { allTermsQuery, looserPrefilterQuery, minimumTerms, nearlyAllTermsQuery } from './keyword-query.ts';
+import { allTermsQuery, looserPrefilterQuery, minimumTerms, nearlyAllTermsQuery, prefilterQuery, relaxedMinimumTerms } from './keyword-query.ts';
 import { redactText } from '../core/redact-secrets.ts';
-import { keyWords, RANKING_WEIGHTS, signatureOf, weightsFor } from './ranking.ts';
+import { isPasted, isPlainWords, keyWords, RANKING_WEIGHTS, signatureOf, weightsFor } from './ranking.ts';
 import { withoutLogPrefixes } from './log-prefix.ts';
 import { rerankByLiteral, rerankByTermWeight } from './rerank.ts';
 import { keyHash, normalizeLiteral, queryKeys } from './normalize.ts';
@@ -62,8 +63,9 @@ export interface SearchResult {
  * The loosest kind each mode admits. A level admits its kind and every
  * stronger one, and ranks them together: `auto` ranks exact and substring
  * matches against each other (a record containing the whole query can beat
- * one matching a fragment exactly), and looks for keywords only when
- * neither finds anything (`fallBack`, in the same statement).
+ * one matching a fragment exactly), and looks for keywords when neither
+ * finds anything (`fallBack`, in the same statement), or when a symptom in
+ * plain words met records only on a fragment of it (a second statement).
  */
 const LEVEL_OF: Record<SearchMode, KindRank> = {
   auto: KIND_RANK.substring,
@@ -143,14 +145,14 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
     const keys = queryKeys(normalized);
     const words = Math.max(1, keyWords(message));
     // The exact source reads keys in this order, so the longest (highest-scoring) matches come first.
-    const weighted = keys.map((key) => ({ hash: keyHash(key), weight: Math.min(1, keyWords(key) / words) }))
+    const ordered = keys.map((key) => ({ hash: keyHash(key), weight: Math.min(1, keyWords(key) / words) }))
       .sort((a, b) => b.weight - a.weight);
     const level = LEVEL_OF[params.mode];
     const query: MatchQuery = {
       level,
       fallBack: params.mode === 'auto',
-      keys: weighted.map((k) => k.hash),
-      keyWeights: weighted.map((k) => k.weight),
+      keys: ordered.map((k) => k.hash),
+      keyWeights: ordered.map((k) => k.weight),
       wholeKey: keyHash(message),
       pattern: likePattern(message),
       needle: message,
@@ -169,12 +171,48 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
       offset: 0,
       limit: offset + params.limit + RERANK_WINDOW,
     };
+    const symptom = !isPasted(message);
+    const plainWords = isPlainWords(message);
     found = await findMatchingDocuments(db, query, options);
-    tried.push(...MATCH_KINDS.slice(params.mode === 'auto' ? 0 : level, found.fellBack ? KIND_RANK.keywords + 1 : level + 1));
+    let keywordsTried = found.fellBack;
+    const looser = () => {
+      // What the stricter level just failed to find, the looser one need not look for again.
+      query.level = KIND_RANK.keywords;
+      query.fallBack = false;
+      query.keys = [];
+      query.keyWeights = [];
+      query.pattern = null;
+      query.pairs = [];
+    };
+    if (found.fellBack) looser();
+    // A symptom in words that met records only on a fragment of it (`exited with code 137` of `blockchain
+    // explorer container exited with code 137 periodically`) is a bag of words: its keyword matches are
+    // ranked too, and the fragment's records among them if they hold enough of its terms.
+    if (params.mode === 'auto' && !found.fellBack && found.total > 0 && plainWords && found.rows.every((row) => row.coverage < 1)) {
+      looser();
+      keywordsTried = true;
+      const keywords = await findMatchingDocuments(db, query, options);
+      if (keywords.total > 0) found = keywords;
+    }
+    tried.push(...MATCH_KINDS.slice(params.mode === 'auto' ? 0 : level, keywordsTried ? KIND_RANK.keywords + 1 : level + 1));
+    // A symptom's words beyond the record's own (`kubectl tries localhost 8080 instead of my cluster, missing
+    // kubeconfig` against the record holding kubectl and kubeconfig) can leave fewer keyword matches than a
+    // page: then records holding a third of its terms are read too, and term weights rank them.
+    if (symptom && found.total < params.limit && found.rows.every((row) => row.kind === KIND_RANK.keywords)
+        && (params.mode === 'auto' || params.mode === 'keywords')) {
+      const minTerms = relaxedMinimumTerms(terms.length);
+      if (minTerms < query.minTerms) {
+        const relaxed = await findMatchingDocuments(db, {
+          ...query, level: KIND_RANK.keywords, fallBack: false, minTerms, prefilter: prefilterQuery(terms, minTerms),
+        }, options);
+        if (relaxed.total > found.total) found = relaxed;
+      }
+    }
     const literals = new Map(found.rows.flatMap((row) => (row.literal === null ? [] : [[row.id, row.literal] as const])));
-    const presence = new Map(found.rows.map((row) => [row.id, { held: row.held_terms ?? [], inTitle: row.title_terms ?? [] }]));
-    const reranked = rerankByTermWeight(found.rows, query.terms.length, presence, query.weights);
-    found = { ...found, rows: rerankByLiteral(reranked, message, literals).slice(offset, offset + params.limit) };
+    const counts = new Map(found.rows.flatMap((row) => (row.in_text === null || row.in_title === null
+      ? [] : [[row.id, { inText: row.in_text, inTitle: row.in_title, length: row.length ?? 0 }] as const])));
+    const weighted = rerankByTermWeight(found.rows, terms.length, counts, found.termShares, query.weights);
+    found = { ...found, rows: rerankByLiteral(weighted, message, literals).slice(offset, offset + params.limit) };
   }
   const trust = await loadCandidateTrust(db, found.rows, now, options);
   return {

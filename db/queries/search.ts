@@ -8,6 +8,7 @@
  */
 import type { Signal } from '../../core/schemas/fields.ts';
 import { queryPrepared, type Queryable } from '../pool.ts';
+import { familyLiteralSql, termCountsSql, termLexemesSql, termSharesOf, termSharesSql } from './search-families.ts';
 import { decayedConfidenceSql, isDisputedSql } from './trust.ts';
 
 /** The weight of each ranking term; the values are database-search/ranking.ts's RANKING_WEIGHTS. */
@@ -91,9 +92,10 @@ export interface DocumentRow {
   did_not_work: number;
   /** The family head's error literal (rerank.ts), null when it has none. */
   literal: string | null;
-  /** Keyword matches: which of the query's terms (1-based) the record holds, in its text and in its title. */
-  held_terms: number[] | null;
-  title_terms: number[] | null;
+  /** Keyword matches: how often each of the query's terms occurs in its text and title, and its length in words. */
+  in_text: number[] | null;
+  in_title: number[] | null;
+  length: number | null;
 }
 
 export interface DocumentPage {
@@ -102,6 +104,8 @@ export interface DocumentPage {
   totalExact: boolean;
   /** Mode auto found no exact or substring match and looked for keywords instead. */
   fellBack: boolean;
+  /** Keyword level: the share of all documents holding each query term (search-families.ts), or null. */
+  termShares: number[] | null;
   byType: Record<DocumentType, number>;
   rows: DocumentRow[];
 }
@@ -127,6 +131,7 @@ interface PageRow extends Omit<DocumentRow, 'id'> {
   total: number;
   total_exact: boolean;
   fell_back: boolean | null;
+  term_shares: unknown[] | null;
   problems: number;
   solutions: number;
   discussions: number;
@@ -139,8 +144,9 @@ function toDocumentPage(rows: PageRow[]): DocumentPage {
     total: head.total,
     totalExact: head.total_exact,
     fellBack: head.fell_back ?? false,
+    termShares: termSharesOf(head.term_shares ?? null),
     byType: { problem: head.problems, solution: head.solutions, discussion: head.discussions },
-    rows: rows.filter((r) => r.id !== null).map(({ total: _t, total_exact: _e, fell_back: _f, problems: _p, solutions: _s, discussions: _d, ...row }) => ({
+    rows: rows.filter((r) => r.id !== null).map(({ total: _t, total_exact: _e, fell_back: _f, term_shares: _ts, problems: _p, solutions: _s, discussions: _d, ...row }) => ({
       ...row, id: row.id!, coverage: Number(row.coverage), score: Number(row.score ?? 0),
     })),
   };
@@ -215,7 +221,8 @@ export async function limitSearchStatements(db: Queryable, ms: number): Promise<
  */
 export async function findMatchingDocuments(db: Queryable, q: MatchQuery, options: { prepared?: boolean } = {}): Promise<DocumentPage> {
   const w = q.weights;
-  const text = `WITH exact_hits AS MATERIALIZED (
+  const text = `WITH term AS MATERIALIZED (${termLexemesSql('$10')}),
+     exact_hits AS MATERIALIZED (
        -- Records equal to the whole query (or one of its lines equal to theirs) first: they score highest.
        SELECT id, 1 AS src FROM (
          (SELECT d.id FROM search_documents d
@@ -310,18 +317,13 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
      )
      SELECT totals.*, page.kind, page.coverage, page.score, ${DOCUMENT_COLUMNS},
             -- What the second stage reads of the page's rows: the family's literal, and (keyword matches)
-            -- which terms each holds, in its text and in its title.
-            (SELECT r.error_literal FROM problems p
-               JOIN problem_revisions r ON r.problem_id = p.id AND r.revision = p.current_revision
-              WHERE p.id = d.family AND r.error_literal IS NOT NULL AND btrim(r.error_literal) <> '') AS literal,
-            CASE WHEN page.kind = 2 THEN ARRAY(SELECT i FROM generate_subscripts($10::text[], 1) AS i
-                                                WHERE d.tsv @@ ($10::text[])[i]::tsquery) END AS held_terms,
-            CASE WHEN page.kind = 2 THEN ARRAY(SELECT i FROM generate_subscripts($10::text[], 1) AS i
-                                                WHERE d.title_tsv @@ ($10::text[])[i]::tsquery) END AS title_terms
+            -- how often each term occurs in its text and title.
+            ${familyLiteralSql('d')} AS literal, counts.in_text, counts.in_title, counts.length
        FROM (SELECT ${TOTALS},
                     (SELECT count(*) FROM exact_hits) < $31::int AND (SELECT count(*) FROM substring_hits) < $31::int
                       AND (SELECT count(*) FROM word_hits) < $14::int AS total_exact,
-                    (SELECT fell_back FROM level) AS fell_back
+                    (SELECT fell_back FROM level) AS fell_back,
+                    CASE WHEN (SELECT n FROM level_n) = 2 THEN ${termSharesSql('$10')} END AS term_shares
                FROM matched) totals
        LEFT JOIN LATERAL (
          SELECT id, kind, coverage, score, updated_at FROM matched
@@ -329,6 +331,7 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
           OFFSET $5::int LIMIT $6::int
        ) page ON true
        LEFT JOIN search_documents d ON d.id = page.id
+       LEFT JOIN LATERAL (SELECT ${termCountsSql('d', 'term')} WHERE page.kind = 2) counts ON true
       ORDER BY page.score DESC, page.updated_at DESC, page.id DESC`;
   const values = [...filterParams(q.filters), q.offset, q.limit, q.keys, q.wholeKey, q.pattern, q.terms, q.level, q.prefilter,
     q.keyWeights, q.candidateCap, q.signature.hits, q.signature.known,
@@ -354,7 +357,7 @@ export async function listNewestDocuments(
        SELECT d.type FROM search_documents d WHERE ${filtersOn('$8')} ORDER BY d.created_at DESC, d.id DESC LIMIT $7::int) d) totals
      LEFT JOIN LATERAL (
        SELECT ${KIND_RANK.keywords} AS kind, 0 AS coverage, 0 AS score, ${DOCUMENT_COLUMNS},
-              NULL::text AS literal, NULL::int[] AS held_terms, NULL::int[] AS title_terms
+              NULL::text AS literal, NULL::int[] AS in_text, NULL::int[] AS in_title, NULL::int AS length
          FROM search_documents d WHERE ${filtersOn('$8')}
         ORDER BY d.created_at DESC, d.id DESC OFFSET $5::int LIMIT $6::int
      ) page ON true`,
