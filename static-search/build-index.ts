@@ -111,10 +111,11 @@ export function buildSearchIndex(dir: string, only?: RecordPage[]): Promise<Buil
 
 /**
  * Indexes every record page into the folder `output` (Pagefind writes the
- * files itself): for the base tier. At 100k pages, getFiles would send the
- * whole bundle as one base64 message through the service's stdout (the
- * service peaked at 3.4 GiB and Node held the bundle again); written to disk,
- * neither process holds it.
+ * files itself): for the base tier. At 100k pages, getFiles sends the whole
+ * bundle as one base64 message through the service's stdout, which Node then
+ * decodes and holds (~1 GiB more in the worker); written to disk, Node never
+ * holds it. (The service itself peaks at ~3.4 GiB building a 100k-page index
+ * either way.)
  */
 export async function writeBaseIndex(dir: string, output: string): Promise<number> {
   return withIndex(dir, undefined, async (index, pages) => {
