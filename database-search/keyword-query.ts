@@ -14,6 +14,17 @@ export function minimumTerms(termCount: number): number {
   return Math.max(Math.ceil(termCount / 2), Math.min(termCount, 2));
 }
 
+/**
+ * Terms a keyword match of a symptom must hold when holding `minimumTerms`
+ * leaves fewer matches than a page: a third of them, and two. A symptom
+ * typed from memory says more than the record does (`kubectl tries
+ * localhost 8080 instead of my cluster, missing kubeconfig`), and its
+ * telling words can be few of many; the second stage weighs them.
+ */
+export function relaxedMinimumTerms(termCount: number): number {
+  return Math.min(minimumTerms(termCount), Math.max(Math.ceil(termCount / 3), 2));
+}
+
 /** Combinations beyond this make a tsquery the index evaluates slowly. */
 const MAX_COMBINATIONS = 128;
 
@@ -31,20 +42,19 @@ function combinations<T>(items: readonly T[], k: number): T[][] {
 }
 
 /**
- * A tsquery (text) that every record holding `minimumTerms` of `terms`
- * satisfies: exactly "k of n" (an OR of k-term ANDs) while that stays small,
- * else "2 of the first ⌊n/2⌋+2 terms", which any record holding half of all
- * n terms also satisfies (it holds at least 2 of any ⌊n/2⌋+2 of them).
+ * A tsquery (text) that every record holding `k` of `terms` (by default
+ * `minimumTerms`) satisfies: exactly "k of n" (an OR of k-term ANDs) while
+ * that stays small, else "2 of the first n−k+2 terms", which any record
+ * holding k of all n terms also satisfies (it misses at most n−k of them).
  * `terms` are single-term tsquery texts as PostgreSQL prints them ('postgr').
  */
-export function prefilterQuery(terms: readonly string[]): string | null {
+export function prefilterQuery(terms: readonly string[], k = minimumTerms(terms.length)): string | null {
   const n = terms.length;
   if (n === 0) return null;
-  const k = minimumTerms(n);
   if (k === 1) return terms[0]!;
   const groups = binomial(n, k) <= MAX_COMBINATIONS
     ? combinations(terms, k)
-    : combinations(terms.slice(0, Math.floor(n / 2) + 2), 2);
+    : combinations(terms.slice(0, n - k + 2), 2);
   return groups.map((group) => `(${group.join(' & ')})`).join(' | ');
 }
 

@@ -27,7 +27,8 @@
  *   signals do (independent confirmations over a burst from one address),
  *   and a disputed record stays findable.
  * Ties go to the record changed last. A second stage (rerank.ts) then
- * reorders the first candidates by the whole literal and by term rarity.
+ * reorders the first candidates by the whole literal and scores keyword
+ * matches by BM25F (`TERM_WEIGHTING`).
  */
 import { WELL_KNOWN_HOSTS, WELL_KNOWN_PORTS } from './signature-tokens.ts';
 
@@ -43,6 +44,17 @@ export const RANKING_WEIGHTS = {
 
 export type RankingWeights = { readonly [K in keyof typeof RANKING_WEIGHTS]: number };
 
+/**
+ * The second stage's BM25F over keyword matches (rerank.ts). Records are
+ * short (a title, a literal, a few sentences) and say their subject in
+ * title, literal and body alike, so a term's repeats say little and its
+ * count saturates early (`k1`), and a longer record is hardly less about
+ * its subject (`b`, against the candidates' average length). A term in the
+ * title counts `titleField` times one in the text: the title says what the
+ * record is about.
+ */
+export const TERM_WEIGHTING = { k1: 0.6, b: 0.3, titleField: 2 } as const;
+
 /** Beyond this many words a query is a pasted literal, not a symptom in words. */
 export const SYMPTOM_MAX_WORDS = 12;
 
@@ -55,6 +67,17 @@ export function isPasted(normalizedQuery: string): boolean {
   if (normalizedQuery.includes('\n') || keyWords(normalizedQuery) > SYMPTOM_MAX_WORDS) return true;
   const words = normalizedQuery.split(' ').filter((word) => word !== '' && !PLACEHOLDER.test(word));
   return words.filter((word) => CODE_WORD.test(word)).length >= 2;
+}
+
+/**
+ * Whether a normalized query is a symptom in plain words: not pasted, and
+ * no word of code or log text in it at all (`exited with code 137`, not
+ * `connect econnrefused <ip>:<n> while warming the pool`). Such a query
+ * meeting a record only on a fragment is a bag of words, not a cut paste.
+ */
+export function isPlainWords(normalizedQuery: string): boolean {
+  if (isPasted(normalizedQuery)) return false;
+  return normalizedQuery.split(' ').every((word) => word === '' || (!PLACEHOLDER.test(word) && !CODE_WORD.test(word)));
 }
 
 /** The title's weight for a pasted literal: its own text, not a title's wording, tells it apart. */

@@ -4,10 +4,12 @@
  * whole literal shows. The statement scores an exact match on any key alike
  * (the record's whole literal, or one line of a longer trace), so a pasted
  * error that equals one record's whole literal and a line of another's
- * ties; the record that is that error comes first. Everything else keeps
- * the statement's order.
+ * ties; the record that is that error comes first. Keyword matches are
+ * scored again by BM25F (`rerankByTermWeight`); everything else keeps the
+ * statement's order.
  */
 import { normalizeLiteral } from './normalize.ts';
+import { TERM_WEIGHTING } from './ranking.ts';
 
 export interface Rerankable {
   id: string;
@@ -34,41 +36,63 @@ export interface KeywordRow extends Rerankable {
   score: number;
 }
 
-export interface Presence {
-  held: number[];
+/** How often each of the query's terms occurs in a document (0: not at all), aligned with the terms, and its length in words. */
+export interface TermCounts {
+  inText: number[];
   inTitle: number[];
+  length: number;
 }
 
 /**
- * Keyword matches weighted by how rare each term is among the candidates:
- * the statement counts every query term alike, so a record sharing the
- * common words of a symptom ("could not", "class", "java") ties with the one
- * sharing its rare ones ("ldap", "cache"). Each term gets a BM25-style
- * weight from how many of the window's candidates hold it, and a row's
- * coverage and title share are replaced by their weighted forms in its
- * score; everything else in the score (signature, prior, trust) stays.
- * Applies only when every row is a keyword match, as `auto` and `keywords`
- * answer them: exact and substring matches are ranked by what they matched.
+ * Keyword matches scored by BM25F over the record's text and title: the
+ * statement counts every query term alike, so a record sharing the common
+ * words of a symptom ("could not", "class", "java") ties with the one
+ * sharing its rare ones ("ldap", "cache"), and a near duplicate whose title
+ * repeats the symptom's common words passes the record holding its telling
+ * word. Each term weighs its inverse document frequency; `shares` is the
+ * share of all documents holding each term (the planner's statistics), and
+ * without them the candidates' own counts stand in. A term's count in the
+ * text (length-normalized) and in the title (weighted as a field) saturates
+ * (`TERM_WEIGHTING`). The row's coverage and title share in its score are
+ * replaced by its BM25F score over that of a record holding every term once
+ * in text and title, weighted as the two were; everything else in the score
+ * (signature, prior, trust) stays. Applies only when every row is a keyword
+ * match, as `auto` and `keywords` answer them: exact and substring matches
+ * are ranked by what they matched.
  */
 export function rerankByTermWeight<T extends KeywordRow>(
-  rows: T[], termCount: number, presence: Map<string, Presence>, weights: { coverage: number; title: number },
+  rows: T[], termCount: number, counts: Map<string, TermCounts>, shares: number[] | null,
+  weights: { coverage: number; title: number },
 ): T[] {
   if (rows.length < 2 || termCount === 0 || rows.some((row) => row.kind !== 2)) return rows;
-  const holders = new Array<number>(termCount + 1).fill(0);
-  for (const row of rows) for (const i of presence.get(row.id)?.held ?? []) holders[i]!++;
-  const n = rows.length;
-  const idf = holders.map((h) => Math.log(1 + (n - h + 0.5) / (h + 0.5)));
-  let total = 0;
-  for (let i = 1; i <= termCount; i++) total += idf[i]!;
-  if (total === 0) return rows;
-  const share = (indexes: number[]) => indexes.reduce((sum, i) => sum + (idf[i] ?? 0), 0) / total;
+  const { k1, b, titleField } = TERM_WEIGHTING;
+  const idf = shares?.length === termCount
+    ? shares.map((share) => Math.log(1 + (1 - share) / share))
+    : Array.from({ length: termCount }, (_, i) => {
+      const holders = rows.filter((row) => (counts.get(row.id)?.inText[i] ?? 0) > 0).length;
+      return Math.log(1 + (rows.length - holders + 0.5) / (holders + 0.5));
+    });
+  const known = [...counts.values()];
+  const averageLength = known.reduce((sum, c) => sum + c.length, 0) / Math.max(1, known.length) || 1;
+  const saturate = (tf: number) => (tf * (k1 + 1)) / (k1 + tf);
+  const best = idf.reduce((sum, weight) => sum + weight * saturate(1 + titleField), 0);
+  if (!(best > 0)) return rows;
   const adjusted = rows.map((row, position) => {
-    const p = presence.get(row.id);
-    if (!p) return { row, position, score: row.score };
-    const plainTitle = p.inTitle.length / termCount;
-    const score = row.score + weights.coverage * (share(p.held) - row.coverage) + weights.title * (share(p.inTitle) - plainTitle);
+    const c = counts.get(row.id);
+    if (!c) return { row, position, score: row.score };
+    const lengthNorm = 1 - b + (b * c.length) / averageLength;
+    let bm25 = 0;
+    let titleHits = 0;
+    for (let i = 0; i < termCount; i++) {
+      const inTitle = c.inTitle[i] ?? 0;
+      if (inTitle > 0) titleHits++;
+      const tf = (c.inText[i] ?? 0) / lengthNorm + titleField * inTitle;
+      if (tf > 0) bm25 += idf[i]! * saturate(tf);
+    }
+    const statementShares = weights.coverage * row.coverage + weights.title * (titleHits / termCount);
+    const score = row.score - statementShares + (weights.coverage + weights.title) * (bm25 / best);
     return { row, position, score };
   });
-  adjusted.sort((a, b) => b.score - a.score || a.position - b.position);
+  adjusted.sort((x, y) => y.score - x.score || x.position - y.position);
   return adjusted.map((a) => a.row);
 }

@@ -12,7 +12,8 @@
  *   full-text terms (two of two or more), of its first 16.
  * A mode admits its kind and every stronger one; each candidate reports the
  * strongest kind it satisfies. `auto` runs exact, then substring, then
- * keywords, and keeps the first that finds anything.
+ * keywords, and keeps the first that finds anything (a symptom in plain
+ * words that meets records only on a fragment goes on to keywords).
  */
 import type { Queryable } from '../db/pool.ts';
 import {
@@ -22,12 +23,12 @@ import {
 import { recordLinks, type ResourceLinks } from '../core/types.ts';
 import { MATCH_KINDS, type MatchKind, type SearchMode, type SearchParams } from '../core/schemas/search-params.ts';
 import { loadCandidateTrust, type CandidateTrust } from './candidate-trust.ts';
-import { minimumTerms, nearlyAllTermsQuery, prefilterQuery } from './keyword-query.ts';
+import { minimumTerms, nearlyAllTermsQuery, prefilterQuery, relaxedMinimumTerms } from './keyword-query.ts';
 import { redactText } from '../core/redact-secrets.ts';
-import { keyWords, RANKING_WEIGHTS, signatureOf, weightsFor } from './ranking.ts';
+import { isPasted, isPlainWords, keyWords, RANKING_WEIGHTS, signatureOf, weightsFor } from './ranking.ts';
 import { withoutLogPrefixes } from './log-prefix.ts';
 import { rerankByLiteral, rerankByTermWeight } from './rerank.ts';
-import { loadFamilyLiterals, loadTermPresence } from '../db/queries/search-families.ts';
+import { loadFamilyLiterals, loadTermCounts, loadTermShares } from '../db/queries/search-families.ts';
 import { keyHash, normalizeLiteral, queryKeys } from './normalize.ts';
 import { pairKeys } from './substring-query.ts';
 
@@ -64,7 +65,8 @@ export interface SearchResult {
  * anything. A level admits its kind and every stronger one, and ranks them
  * together: `auto` ranks exact and substring matches against each other
  * (a record containing the whole query can beat one matching a fragment
- * exactly), and falls back to keywords only when neither finds anything.
+ * exactly), and falls back to keywords when neither finds anything, or when
+ * a symptom in plain words met records only on a fragment of it.
  */
 const LEVELS_TO_TRY: Record<SearchMode, readonly [KindRank, ...KindRank[]]> = {
   auto: [KIND_RANK.substring, KIND_RANK.keywords],
@@ -152,6 +154,8 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
       offset: 0,
       limit: offset + params.limit + RERANK_WINDOW,
     };
+    const symptom = !isPasted(message);
+    const plainWords = isPlainWords(message);
     const [first, ...looser] = LEVELS_TO_TRY[params.mode];
     const run = async (level: KindRank) => {
       for (const kind of MATCH_KINDS.slice(params.mode === 'auto' ? 0 : level, level + 1)) if (!tried.includes(kind)) tried.push(kind);
@@ -159,20 +163,38 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
     };
     found = await run(first);
     for (const level of looser) {
-      if (found.total > 0) break;
+      // A symptom in words that met records only on a fragment of it (`exited with code 137` of `blockchain
+      // explorer container exited with code 137 periodically`) is a bag of words: its keyword matches are
+      // ranked too, and the fragment's records among them if they hold enough of its terms.
+      if (found.total > 0 && !(plainWords && found.rows.every((row) => row.coverage < 1))) break;
+      const stricter = found;
       // What the stricter level just failed to find, the looser one need not look for again.
       query.keys = [];
       query.keyWeights = [];
       query.pattern = null;
       query.pairs = [];
       found = await run(level);
+      if (found.total === 0) found = stricter;
+    }
+    // A symptom's words beyond the record's own (`kubectl tries localhost 8080 instead of my cluster, missing
+    // kubeconfig` against the record holding kubectl and kubeconfig) can leave fewer keyword matches than a
+    // page: then records holding a third of its terms are read too, and term weights rank them.
+    if (symptom && found.total < params.limit && found.rows.every((row) => row.kind === KIND_RANK.keywords)
+        && LEVELS_TO_TRY[params.mode].includes(KIND_RANK.keywords)) {
+      const minTerms = relaxedMinimumTerms(terms.length);
+      if (minTerms < query.minTerms) {
+        const relaxed = await findMatchingDocuments(db, { ...query, level: KIND_RANK.keywords, minTerms, prefilter: prefilterQuery(terms, minTerms) });
+        if (relaxed.total > found.total) found = relaxed;
+      }
     }
     const ids = found.rows.map((row) => row.id);
-    const [literals, presence] = await Promise.all([
+    const keywordRows = found.rows.length > 1 && found.rows.every((row) => row.kind === KIND_RANK.keywords);
+    const [literals, counts, shares] = await Promise.all([
       loadFamilyLiterals(db, ids),
-      found.rows.some((row) => row.kind === KIND_RANK.keywords) ? loadTermPresence(db, ids, query.terms) : Promise.resolve(new Map()),
+      keywordRows ? loadTermCounts(db, ids, terms) : Promise.resolve(new Map()),
+      keywordRows ? loadTermShares(db, terms) : Promise.resolve(null),
     ]);
-    const weighted = rerankByTermWeight(found.rows, query.terms.length, presence, query.weights);
+    const weighted = rerankByTermWeight(found.rows, terms.length, counts, shares, query.weights);
     found = { ...found, rows: rerankByLiteral(weighted, message, literals).slice(offset, offset + params.limit) };
   }
   const trust = await loadCandidateTrust(db, found.rows, now);

@@ -152,6 +152,9 @@ export async function seedEvaluation(pool: pg.Pool, noise: number): Promise<Eval
     // Every solution worked once, so signals favour no one either.
     await insertOutcomeRows(tx, solutions.map((s) => ({ id: newId('outcome'), solutionId: s.id, identityId: reporterId, signal: 'worked', at: s.at })));
   });
+  // A live database has planner statistics (autovacuum gathers them within a minute of a bulk load), and the
+  // second ranking stage reads its term rarity from them: gathered now, so every query sees the same ones.
+  await pool.query('ANALYZE search_documents');
   // Every seeded literal, the generated noise's too: a fragment one of them also holds does not identify a case.
   const all = await pool.query<{ id: string; literal: string }>(
     `SELECT p.id, r.error_literal AS literal FROM problems p

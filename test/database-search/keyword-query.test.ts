@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { minimumTerms, prefilterQuery } from '../../database-search/keyword-query.ts';
+import { minimumTerms, prefilterQuery, relaxedMinimumTerms } from '../../database-search/keyword-query.ts';
 
 /** Whether a document holding `held` satisfies a prefilter of the shape prefilterQuery writes. */
 function satisfies(prefilter: string, held: Set<string>): boolean {
@@ -11,6 +11,13 @@ const termsOf = (n: number) => Array.from({ length: n }, (_, i) => `'t${i}'`);
 describe('minimumTerms', () => {
   it.each([[0, 0], [1, 1], [2, 2], [3, 2], [4, 2], [7, 4], [30, 15]])('of %i terms is %i', (n, k) => {
     expect(minimumTerms(n)).toBe(k);
+  });
+});
+
+describe('relaxedMinimumTerms', () => {
+  it.each([[1, 1], [2, 2], [4, 2], [5, 2], [6, 2], [7, 3], [9, 3], [16, 6]])('of %i terms is %i, never more than minimumTerms', (n, k) => {
+    expect(relaxedMinimumTerms(n)).toBe(k);
+    expect(relaxedMinimumTerms(n)).toBeLessThanOrEqual(minimumTerms(n));
   });
 });
 
@@ -38,4 +45,16 @@ describe('prefilterQuery', () => {
       }
       expect(prefilter.split(' | ').length).toBeLessThanOrEqual(Math.max(128, ((Math.floor(n / 2) + 2) * (Math.floor(n / 2) + 1)) / 2));
     });
+
+  it.each([[6, 2], [9, 3], [12, 4], [16, 6]])('with k given, lets through every document holding %i terms\' k=%i, and none holding fewer than two', (n, k) => {
+    const terms = termsOf(n);
+    const prefilter = prefilterQuery(terms, k)!;
+    let state = n + k;
+    const random = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let trial = 0; trial < 300; trial++) {
+      const held = new Set(terms.filter(() => random() < 0.3));
+      if (held.size >= k) expect(satisfies(prefilter, held), [...held].join(' ')).toBe(true);
+      if (held.size < 2) expect(satisfies(prefilter, held)).toBe(false);
+    }
+  });
 });

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { withoutLogPrefix } from '../../database-search/log-prefix.ts';
 import { normalizeLiteral, queryKeys } from '../../database-search/normalize.ts';
-import { signatureOf, weightsFor, RANKING_WEIGHTS, PASTED_TITLE_WEIGHT } from '../../database-search/ranking.ts';
+import { isPlainWords, signatureOf, weightsFor, RANKING_WEIGHTS, PASTED_TITLE_WEIGHT } from '../../database-search/ranking.ts';
 import { rerankByLiteral, rerankByTermWeight } from '../../database-search/rerank.ts';
 
 /** Whether a record's raw text carries the query's tokens (+1 per kind), only others (-1), or none of the kind (0), as the statement scores it. */
@@ -71,6 +71,14 @@ describe('weightsFor', () => {
   });
 });
 
+describe('isPlainWords', () => {
+  it('holds for a symptom typed in words, not for a line of log or code text among words', () => {
+    expect(isPlainWords(normalizeLiteral('blockchain explorer container exited with code 137 periodically'))).toBe(true);
+    expect(isPlainWords(normalizeLiteral('[api] Error: connect ECONNREFUSED 127.0.0.1:5432 while warming the pool'))).toBe(false);
+    expect(isPlainWords(normalizeLiteral('kubectl tries localhost 8080 instead of my cluster'))).toBe(false);
+  });
+});
+
 describe('rerankByLiteral', () => {
   it('puts the record whose whole literal is the message before one that holds it as a line, and keeps the rest in order', () => {
     const rows = [{ id: 'trace' }, { id: 'other' }, { id: 'exact' }];
@@ -85,20 +93,53 @@ describe('rerankByLiteral', () => {
 
 describe('rerankByTermWeight', () => {
   const row = (id: string, coverage: number, score: number) => ({ id, kind: 2, coverage, score });
-  it('lifts the keyword match holding the rare terms over one holding as many common ones', () => {
+  const weights = { coverage: 2, title: 1.5 };
+  const counts = (inText: number[], inTitle: number[], length = 30) => ({ inText, inTitle, length });
+
+  it('lifts the keyword match holding the rare terms over one holding as many common ones, by the candidates\' counts without statistics', () => {
     // Terms 1-2 are held by every candidate, term 3 (say "ldap") by one only.
     const rows = [row('common', 2 / 3, 2), row('rare', 2 / 3, 1.9), row('c2', 2 / 3, 1.5), row('c3', 2 / 3, 1.4)];
-    const presence = new Map([
-      ['common', { held: [1, 2], inTitle: [1, 2] }],
-      ['rare', { held: [1, 3], inTitle: [3] }],
-      ['c2', { held: [1, 2], inTitle: [] }],
-      ['c3', { held: [1, 2], inTitle: [] }],
+    const byId = new Map([
+      ['common', counts([1, 1, 0], [1, 1, 0])],
+      ['rare', counts([1, 0, 1], [0, 0, 1])],
+      ['c2', counts([1, 1, 0], [0, 0, 0])],
+      ['c3', counts([1, 1, 0], [0, 0, 0])],
     ]);
-    expect(rerankByTermWeight(rows, 3, presence, { coverage: 2, title: 1.5 })[0]!.id).toBe('rare');
+    expect(rerankByTermWeight(rows, 3, byId, null, weights)[0]!.id).toBe('rare');
+  });
+
+  /** A row as the statement scores it: coverage and title share at their weights, plus the rest (signature, prior, trust). */
+  const scored = (id: string, c: ReturnType<typeof counts>, rest = 0) => {
+    const n = c.inText.length;
+    const coverage = c.inText.filter((tf) => tf > 0).length / n;
+    return row(id, coverage, weights.coverage * coverage + weights.title * (c.inTitle.filter((tf) => tf > 0).length / n) + rest);
+  };
+
+  it('weighs terms by their share of all documents, not by how many of the few candidates hold them', () => {
+    // "git index lock file exists another git process running": both hold "git" and "file"; the near duplicate
+    // also "running" (in a third of all documents), the record "process" (in one in a hundred).
+    const near = counts([1, 1, 1, 0], [0, 0, 0, 0]);
+    const record = counts([1, 1, 0, 1], [0, 0, 0, 0]);
+    const rows = [scored('near', near), scored('record', record)];
+    const byId = new Map([['near', near], ['record', record]]);
+    expect(rerankByTermWeight(rows, 4, byId, [0.08, 0.09, 0.32, 0.01], weights).map((r) => r.id)).toEqual(['record', 'near']);
+    // Without statistics the two candidates' counts cannot tell the terms apart: the statement's order stays.
+    expect(rerankByTermWeight(rows, 4, byId, null, weights).map((r) => r.id)).toEqual(['near', 'record']);
+  });
+
+  it('counts a term in the title more than one in the text only, and keeps what else the statement scored', () => {
+    const inBody = counts([1, 1], [0, 0]);
+    const inTitle = counts([1, 1], [1, 0]);
+    const rows = [scored('body', inBody), scored('title', inTitle)];
+    const byId = new Map([['body', inBody], ['title', inTitle]]);
+    expect(rerankByTermWeight(rows, 2, byId, [0.01, 0.01], weights)[0]!.id).toBe('title');
+    // A matching service port (signature, weight 2) still outweighs one title word.
+    const withPort = [scored('body', inBody, 2), scored('title', inTitle)];
+    expect(rerankByTermWeight(withPort, 2, byId, [0.01, 0.01], weights)[0]!.id).toBe('body');
   });
 
   it('leaves exact and substring matches in the order the statement gave them', () => {
     const rows = [{ id: 'a', kind: 0, coverage: 1, score: 6 }, row('b', 1, 7)];
-    expect(rerankByTermWeight(rows, 2, new Map(), { coverage: 2, title: 1.5 })).toBe(rows);
+    expect(rerankByTermWeight(rows, 2, new Map(), null, weights)).toBe(rows);
   });
 });
