@@ -51,9 +51,12 @@ export function commitJobId(identityId: string, idempotencyKey: string, requestH
   return `op-${sha256Hex(`${identityId}\n${idempotencyKey}\n${requestHash}`).slice(0, 40)}`;
 }
 
-export function renderJobId(cursor: string): string {
-  return `render-${cursor}`;
-}
+/**
+ * One deduplication id for every render request: a render pass renders every
+ * unrendered change (the change log, not the job, says what), so at most one
+ * pass runs and one waits, however many commits ask meanwhile.
+ */
+export const RENDER_DEDUPLICATION_ID = 'render-changes';
 
 /** An operator's rebuild, run by a worker on the render queue. */
 export const REBUILD_JOB = 'rebuild';

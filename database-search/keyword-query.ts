@@ -71,3 +71,18 @@ export function nearlyAllTermsQuery(terms: readonly string[]): string | null {
   if (n < 4) return null;
   return combinations(terms, n - 1).map((group) => `(${group.join(' & ')})`).join(' | ');
 }
+
+/**
+ * A tsquery for records holding every term (null without terms): the
+ * strictest keyword source, read first. GIN answers an AND from the rarest
+ * term's postings, skipping through the others', where an OR of pairs
+ * makes it read every posting of every term.
+ */
+export function allTermsQuery(terms: readonly string[]): string | null {
+  return terms.length === 0 ? null : terms.join(' & ');
+}
+
+/** The prefilter as a source of its own: null when a match must hold every term, which `allTermsQuery` already reads. */
+export function looserPrefilterQuery(terms: readonly string[]): string | null {
+  return minimumTerms(terms.length) === terms.length ? null : prefilterQuery(terms);
+}

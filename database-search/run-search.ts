@@ -23,12 +23,11 @@ import {
 import { recordLinks, type ResourceLinks } from '../core/types.ts';
 import { MATCH_KINDS, type MatchKind, type SearchMode, type SearchParams } from '../core/schemas/search-params.ts';
 import { loadCandidateTrust, type CandidateTrust } from './candidate-trust.ts';
-import { minimumTerms, nearlyAllTermsQuery, prefilterQuery, relaxedMinimumTerms } from './keyword-query.ts';
+import { allTermsQuery, looserPrefilterQuery, minimumTerms, nearlyAllTermsQuery, prefilterQuery, relaxedMinimumTerms } from './keyword-query.ts';
 import { redactText } from '../core/redact-secrets.ts';
 import { isPasted, isPlainWords, keyWords, RANKING_WEIGHTS, signatureOf, weightsFor } from './ranking.ts';
 import { withoutLogPrefixes } from './log-prefix.ts';
 import { rerankByLiteral, rerankByTermWeight } from './rerank.ts';
-import { loadFamilyLiterals, loadTermCounts, loadTermShares } from '../db/queries/search-families.ts';
 import { keyHash, normalizeLiteral, queryKeys } from './normalize.ts';
 import { pairKeys } from './substring-query.ts';
 
@@ -61,18 +60,18 @@ export interface SearchResult {
 }
 
 /**
- * The levels each mode runs, in order, stopping at the first that finds
- * anything. A level admits its kind and every stronger one, and ranks them
- * together: `auto` ranks exact and substring matches against each other
- * (a record containing the whole query can beat one matching a fragment
- * exactly), and falls back to keywords when neither finds anything, or when
- * a symptom in plain words met records only on a fragment of it.
+ * The loosest kind each mode admits. A level admits its kind and every
+ * stronger one, and ranks them together: `auto` ranks exact and substring
+ * matches against each other (a record containing the whole query can beat
+ * one matching a fragment exactly), and looks for keywords when neither
+ * finds anything (`fallBack`, in the same statement), or when a symptom in
+ * plain words met records only on a fragment of it (a second statement).
  */
-const LEVELS_TO_TRY: Record<SearchMode, readonly [KindRank, ...KindRank[]]> = {
-  auto: [KIND_RANK.substring, KIND_RANK.keywords],
-  exact: [KIND_RANK.exact],
-  substring: [KIND_RANK.substring],
-  keywords: [KIND_RANK.keywords],
+const LEVEL_OF: Record<SearchMode, KindRank> = {
+  auto: KIND_RANK.substring,
+  exact: KIND_RANK.exact,
+  substring: KIND_RANK.substring,
+  keywords: KIND_RANK.keywords,
 };
 
 /**
@@ -81,8 +80,14 @@ const LEVELS_TO_TRY: Record<SearchMode, readonly [KindRank, ...KindRank[]]> = {
  */
 const RERANK_WINDOW = 20;
 
-/** Rows read per candidate source before ranking (README, Search: Bounds). */
+/**
+ * Rows read per candidate source before ranking (README, Search: Bounds):
+ * keyword sources need the wider net (a symptom's words are common, and
+ * the rarer ones decide), exact and substring sources the narrower one (their
+ * matches score alike, and the whole query's keys are read first).
+ */
 export const SEARCH_CANDIDATE_CAP = 200;
+export const STRICT_CANDIDATE_CAP = 100;
 
 /**
  * Coverage and keyword matching count the first 16 distinct terms: a symptom
@@ -115,8 +120,12 @@ function toCandidate(row: DocumentRow, trust: Map<string, CandidateTrust>): Sear
   };
 }
 
-/** `now` is the clock candidates' confidence decays by (tests inject it). */
-export async function runSearch(db: Queryable, params: SearchParams, now = new Date()): Promise<SearchResult> {
+/**
+ * `now` is the clock candidates' confidence decays by (tests inject it).
+ * `prepared`: its statements run named, planned once per connection
+ * (db/pool.ts, `queryPrepared`); the API's search transactions ask for it.
+ */
+export async function runSearch(db: Queryable, params: SearchParams, now = new Date(), options: { prepared?: boolean } = {}): Promise<SearchResult> {
   const filters: SearchFilters = {
     type: params.type, product: params.product, status: params.status, signal: params.signal, disputed: params.disputed,
   };
@@ -128,27 +137,35 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
   const tried: MatchKind[] = [];
   if (normalized === '') {
     // Nothing to match (q empty, or only quotes and space): the newest records that pass the filters.
-    found = await listNewestDocuments(db, filters, offset, params.limit);
+    found = await listNewestDocuments(db, filters, offset, params.limit, options);
   } else {
     // A pasted line's log prefix (timestamp, level, container, pod, host) is the pasting machine's, not the error's.
     const message = withoutLogPrefixes(normalized);
-    const terms = await findQueryTerms(db, message, MAX_TERMS);
+    const terms = await findQueryTerms(db, message, MAX_TERMS, options);
     const keys = queryKeys(normalized);
     const words = Math.max(1, keyWords(message));
-    const query: Omit<MatchQuery, 'level'> = {
-      keys: keys.map(keyHash),
-      keyWeights: keys.map((key) => Math.min(1, keyWords(key) / words)),
+    // The exact source reads keys in this order, so the longest (highest-scoring) matches come first.
+    const ordered = keys.map((key) => ({ hash: keyHash(key), weight: Math.min(1, keyWords(key) / words) }))
+      .sort((a, b) => b.weight - a.weight);
+    const level = LEVEL_OF[params.mode];
+    const query: MatchQuery = {
+      level,
+      fallBack: params.mode === 'auto',
+      keys: ordered.map((k) => k.hash),
+      keyWeights: ordered.map((k) => k.weight),
       wholeKey: keyHash(message),
       pattern: likePattern(message),
       needle: message,
       pairs: pairKeys(message),
       terms,
-      prefilter: prefilterQuery(terms),
+      allTerms: allTermsQuery(terms),
+      prefilter: looserPrefilterQuery(terms),
       minTerms: minimumTerms(terms.length),
       nearlyAll: nearlyAllTermsQuery(terms),
       signature: signatureOf(raw),
       weights: weightsFor(message),
       candidateCap: SEARCH_CANDIDATE_CAP,
+      strictCap: STRICT_CANDIDATE_CAP,
       filters,
       // The statement answers the whole window from the first row; the page is cut from it after re-ranking.
       offset: 0,
@@ -156,48 +173,48 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
     };
     const symptom = !isPasted(message);
     const plainWords = isPlainWords(message);
-    const [first, ...looser] = LEVELS_TO_TRY[params.mode];
-    const run = async (level: KindRank) => {
-      for (const kind of MATCH_KINDS.slice(params.mode === 'auto' ? 0 : level, level + 1)) if (!tried.includes(kind)) tried.push(kind);
-      return findMatchingDocuments(db, { ...query, level });
-    };
-    found = await run(first);
-    for (const level of looser) {
-      // A symptom in words that met records only on a fragment of it (`exited with code 137` of `blockchain
-      // explorer container exited with code 137 periodically`) is a bag of words: its keyword matches are
-      // ranked too, and the fragment's records among them if they hold enough of its terms.
-      if (found.total > 0 && !(plainWords && found.rows.every((row) => row.coverage < 1))) break;
-      const stricter = found;
+    found = await findMatchingDocuments(db, query, options);
+    let keywordsTried = found.fellBack;
+    const looser = () => {
       // What the stricter level just failed to find, the looser one need not look for again.
+      query.level = KIND_RANK.keywords;
+      query.fallBack = false;
       query.keys = [];
       query.keyWeights = [];
       query.pattern = null;
       query.pairs = [];
-      found = await run(level);
-      if (found.total === 0) found = stricter;
+    };
+    if (found.fellBack) looser();
+    // A symptom in words that met records only on a fragment of it (`exited with code 137` of `blockchain
+    // explorer container exited with code 137 periodically`) is a bag of words: its keyword matches are
+    // ranked too, and the fragment's records among them if they hold enough of its terms.
+    if (params.mode === 'auto' && !found.fellBack && found.total > 0 && plainWords && found.rows.every((row) => row.coverage < 1)) {
+      looser();
+      keywordsTried = true;
+      const keywords = await findMatchingDocuments(db, query, options);
+      if (keywords.total > 0) found = keywords;
     }
+    tried.push(...MATCH_KINDS.slice(params.mode === 'auto' ? 0 : level, keywordsTried ? KIND_RANK.keywords + 1 : level + 1));
     // A symptom's words beyond the record's own (`kubectl tries localhost 8080 instead of my cluster, missing
     // kubeconfig` against the record holding kubectl and kubeconfig) can leave fewer keyword matches than a
     // page: then records holding a third of its terms are read too, and term weights rank them.
     if (symptom && found.total < params.limit && found.rows.every((row) => row.kind === KIND_RANK.keywords)
-        && LEVELS_TO_TRY[params.mode].includes(KIND_RANK.keywords)) {
+        && (params.mode === 'auto' || params.mode === 'keywords')) {
       const minTerms = relaxedMinimumTerms(terms.length);
       if (minTerms < query.minTerms) {
-        const relaxed = await findMatchingDocuments(db, { ...query, level: KIND_RANK.keywords, minTerms, prefilter: prefilterQuery(terms, minTerms) });
+        const relaxed = await findMatchingDocuments(db, {
+          ...query, level: KIND_RANK.keywords, fallBack: false, minTerms, prefilter: prefilterQuery(terms, minTerms),
+        }, options);
         if (relaxed.total > found.total) found = relaxed;
       }
     }
-    const ids = found.rows.map((row) => row.id);
-    const keywordRows = found.rows.length > 1 && found.rows.every((row) => row.kind === KIND_RANK.keywords);
-    const [literals, counts, shares] = await Promise.all([
-      loadFamilyLiterals(db, ids),
-      keywordRows ? loadTermCounts(db, ids, terms) : Promise.resolve(new Map()),
-      keywordRows ? loadTermShares(db, terms) : Promise.resolve(null),
-    ]);
-    const weighted = rerankByTermWeight(found.rows, terms.length, counts, shares, query.weights);
+    const literals = new Map(found.rows.flatMap((row) => (row.literal === null ? [] : [[row.id, row.literal] as const])));
+    const counts = new Map(found.rows.flatMap((row) => (row.in_text === null || row.in_title === null
+      ? [] : [[row.id, { inText: row.in_text, inTitle: row.in_title, length: row.length ?? 0 }] as const])));
+    const weighted = rerankByTermWeight(found.rows, terms.length, counts, found.termShares, query.weights);
     found = { ...found, rows: rerankByLiteral(weighted, message, literals).slice(offset, offset + params.limit) };
   }
-  const trust = await loadCandidateTrust(db, found.rows, now);
+  const trust = await loadCandidateTrust(db, found.rows, now, options);
   return {
     items: found.rows.map((row) => toCandidate(row, trust)),
     page: params.page,

@@ -6,6 +6,19 @@ export interface Queryable {
   query<R extends pg.QueryResultRow = any>(text: string, params?: unknown[]): Promise<pg.QueryResult<R>>;
 }
 
+/**
+ * Runs a statement, named when `name` is given: PostgreSQL then parses and
+ * plans it once per connection (and, in a transaction with
+ * `plan_cache_mode = force_generic_plan`, never again). Not for the embedded
+ * database, whose connections share one session and so one namespace of
+ * statement names.
+ */
+export async function queryPrepared<R extends pg.QueryResultRow = any>(
+  db: Queryable, name: string | undefined, text: string, values: unknown[],
+): Promise<pg.QueryResult<R>> {
+  return name === undefined ? db.query<R>(text, values) : (db as pg.ClientBase).query<R>({ name, text, values });
+}
+
 export function createPool(connectionString: string, max = 10): pg.Pool {
   const pool = new pg.Pool({ connectionString, max });
   // An idle client losing its server (a restart) must not crash the process.
@@ -40,11 +53,15 @@ export async function withClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient, m
   }
 }
 
-/** Runs `fn` in one transaction; commits on success, rolls back on throw. */
-export async function withTransaction<T>(pool: pg.Pool, fn: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` in one transaction; commits on success, rolls back on throw.
+ * `begin` may add settings to the BEGIN (`BEGIN; SET LOCAL …`), sent as one
+ * round trip.
+ */
+export async function withTransaction<T>(pool: pg.Pool, fn: (tx: pg.PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
   return withClient(pool, async (client, markBroken) => {
     try {
-      await client.query('BEGIN');
+      await client.query(begin);
       const result = await fn(client);
       await client.query('COMMIT');
       return result;

@@ -16,7 +16,7 @@ import type { Config } from '../core/config.ts';
 import type { Logger } from '../infra/logger.ts';
 import { createWorkerMetrics, type WorkerMetrics } from '../infra/metrics.ts';
 import {
-  COMMIT_QUEUE, CommitJobSchema, REBUILD_JOB, RebuildJobSchema, RENDER_JOB, RENDER_QUEUE, renderJobId, type CommitJob, type CommitResult,
+  COMMIT_QUEUE, CommitJobSchema, REBUILD_JOB, RebuildJobSchema, RENDER_DEDUPLICATION_ID, RENDER_JOB, RENDER_QUEUE, type CommitJob, type CommitResult,
 } from '../core/queue-contract.ts';
 import { createQueue, createWorker, queueBackendOf } from '../infra/queues.ts';
 import { loadHtmlRenderer } from '../projections/html.ts';
@@ -24,6 +24,7 @@ import { notePendingRecords } from '../static-search/tiers.ts';
 import { createServingFence, FENCE_MAX_AGE_MS, type ServingFence } from '../core/serving-fence.ts';
 import { isReadOnlyError } from '../db/pool.ts';
 import { readServingFence } from '../db/queries/serving-fence.ts';
+import { createCoalescedRun } from './coalesced-run.ts';
 import { commitOperation } from './jobs/commit.ts';
 import { rebuild } from './jobs/rebuild.ts';
 import { renderPendingChanges } from './jobs/render.ts';
@@ -57,6 +58,13 @@ export interface WorkerRuntime {
 
 // Cheap when nothing is pending (one indexed query); bounds how long a lapsed lease waits.
 const SWEEP_MS = 10_000;
+/**
+ * The sitemap follows the change log on its own cursor, so one update covers
+ * any number of render passes; each re-lists and re-writes the whole day's
+ * chunk of every record kind touched, which per pass was most of a small
+ * pass's time under a burst of writes. Crawlers do not notice 2 s.
+ */
+const SITEMAP_INTERVAL_MS = 2_000;
 
 /** Puts a commit job back in the queue, to be looked at again once the fence may have changed. */
 async function holdWhileFenced(job: Job, token: string | undefined): Promise<never> {
@@ -78,6 +86,11 @@ export async function startWorker({ config, pool, logger, commitQueue = true, fe
   const backend = queueBackendOf(config);
   const renderQueue = createQueue(backend, RENDER_QUEUE);
   const searchIndex = renders ? await startSearchIndexer({ config, logger }) : null;
+  const sitemaps = createCoalescedRun(
+    () => updateSitemaps(pool, config.PROJECTIONS_DIR, config.PUBLIC_ORIGIN),
+    SITEMAP_INTERVAL_MS,
+    (error) => logger.warn({ err: error }, 'sitemap update failed; the next pass or sweep tries again'),
+  );
   const renderPass = async () => {
     if (!renderer) throw new Error('this worker does not render (WORKER_ROLES=commit)');
     const stop = metrics.renderLatency.startTimer();
@@ -91,8 +104,8 @@ export async function startWorker({ config, pool, logger, commitQueue = true, fe
     if (pass.changes > 0) logger.info(pass, 'rendered');
     // Batched by the indexer: a burst of passes costs one re-index.
     if (pass.written + pass.removed > 0) await searchIndex?.request();
-    // Only the day chunks of the records this pass touched (one indexed query when none).
-    await updateSitemaps(pool, config.PROJECTIONS_DIR, config.PUBLIC_ORIGIN);
+    // Only the day chunks of the records changed since its cursor, at most every SITEMAP_INTERVAL_MS.
+    if (pass.changes > 0) sitemaps.request();
     return pass;
   };
 
@@ -114,14 +127,21 @@ export async function startWorker({ config, pool, logger, commitQueue = true, fe
     });
   };
 
-  const requestRender = async (cursor: string) => {
+  /** Render requests still being queued; close() waits for them. */
+  const enqueuing = new Set<Promise<void>>();
+  const requestRender = () => {
     if (!commitQueue) return renderSoon();
-    // If this add is lost (a crash right here), the sweep renders the change.
+    // Not awaited: the receipt never waited for the render, and need not wait
+    // for asking for it either. If this add is lost (a crash right here), the
+    // sweep renders the change, as it would if the crash came before the add.
     const enqueued = performance.now();
-    await renderQueue.add(RENDER_JOB, {}, {
-      jobId: renderJobId(cursor), removeOnComplete: true, removeOnFail: 1000,
-    }).catch((error: unknown) => logger.warn({ err: error }, 'render job not queued; the sweep will render'));
-    metrics.commitPhase.observe({ phase: 'render_enqueue' }, (performance.now() - enqueued) / 1000);
+    const adding: Promise<void> = renderQueue.add(RENDER_JOB, {}, {
+      deduplication: { id: RENDER_DEDUPLICATION_ID, keepLastIfActive: true }, removeOnComplete: true, removeOnFail: 1000,
+    }).then(
+      () => metrics.commitPhase.observe({ phase: 'render_enqueue' }, (performance.now() - enqueued) / 1000),
+      (error: unknown) => logger.warn({ err: error }, 'render job not queued; the sweep will render'),
+    ).finally(() => enqueuing.delete(adding));
+    enqueuing.add(adding);
   };
 
   const commit = async (data: CommitJob): Promise<CommitResult> => {
@@ -134,7 +154,7 @@ export async function startWorker({ config, pool, logger, commitQueue = true, fe
       const cursor = result.receipt.change_cursor;
       logger.info({ operation: data.operation, cursor, ms: Math.round(seconds * 1000) }, 'committed');
       // A write that changed nothing (cursor null) has nothing to render.
-      if (cursor !== null) await requestRender(cursor);
+      if (cursor !== null) requestRender();
     }
     return result;
   };
@@ -188,6 +208,8 @@ export async function startWorker({ config, pool, logger, commitQueue = true, fe
   const catchUp = async () => {
     if (!renders || !renderer) return;
     await renderPass();
+    // Also what a pass's horizon left out, and what a previous process asked for and did not get to.
+    await sitemaps.flush(true);
     const unfenced = await renderAfterFence(pool, renderer, config.PROJECTIONS_DIR, fence);
     if (unfenced > 0) logger.info({ records: unfenced }, 'rendered again without the fence banner');
   };
@@ -206,6 +228,10 @@ export async function startWorker({ config, pool, logger, commitQueue = true, fe
       // Worker.close() waits for active jobs to finish: nothing is cut mid-way.
       await Promise.all([commitWorker?.close(), renderWorker?.close()]);
       await localPass;
+      await Promise.all(enqueuing);
+      // What the last passes asked for; if it fails, the next start catches up.
+      await sitemaps.flush().catch((error: unknown) => logger.warn({ err: error }, 'sitemap update failed at shutdown'));
+      await sitemaps.close();
       await searchIndex?.close();
       await renderQueue.close();
     },

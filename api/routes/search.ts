@@ -5,7 +5,7 @@ import { apiError } from '../../core/errors.ts';
 import { runSearch, type SearchResult } from '../../database-search/run-search.ts';
 import { SearchParamsSchema, type SearchParams } from '../../core/schemas/search-params.ts';
 import { withTransaction } from '../../db/pool.ts';
-import { limitSearchStatements } from '../../db/queries/search.ts';
+import { searchSettings } from '../../db/queries/search.ts';
 import { CONTENT_TRUST } from '../../read-model/common.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { linkPages } from '../page-links.ts';
@@ -21,13 +21,18 @@ export const SEARCH_STATEMENT_TIMEOUT_MS = 3000;
 
 const QUERY_CANCELED = '57014';
 
-/** Runs a search in one transaction whose statements are time-limited; a cancelled one is 503. */
-export async function searchWithinLimit(pool: pg.Pool, params: SearchParams, retryAfterSeconds: number): Promise<SearchResult> {
+/**
+ * Runs a search in one transaction whose statements are time-limited; a
+ * cancelled one is 503. `prepared`: the search statement is planned once per
+ * connection (not on the embedded database, whose connections share one
+ * session and so one namespace of prepared statements).
+ */
+export async function searchWithinLimit(
+  pool: pg.Pool, params: SearchParams, retryAfterSeconds: number, prepared: boolean,
+): Promise<SearchResult> {
   try {
-    return await withTransaction(pool, async (tx) => {
-      await limitSearchStatements(tx, SEARCH_STATEMENT_TIMEOUT_MS);
-      return runSearch(tx, params);
-    });
+    return await withTransaction(pool, (tx) => runSearch(tx, params, new Date(), { prepared }),
+      `BEGIN; ${searchSettings(SEARCH_STATEMENT_TIMEOUT_MS)}`);
   } catch (error) {
     if ((error as { code?: string } | null)?.code !== QUERY_CANCELED) throw error;
     throw apiError('search_unavailable', { seconds: SEARCH_STATEMENT_TIMEOUT_MS / 1000 }, { retryAfter: retryAfterSeconds });
@@ -36,7 +41,7 @@ export async function searchWithinLimit(pool: pg.Pool, params: SearchParams, ret
 
 export function createSearchHandlers({ pool, config }: AppDeps) {
   const search = (c: Context) =>
-    searchWithinLimit(pool, parseOrThrow(SearchParamsSchema, c.req.query(), 'query'), config.RETRY_AFTER_SECONDS);
+    searchWithinLimit(pool, parseOrThrow(SearchParamsSchema, c.req.query(), 'query'), config.RETRY_AFTER_SECONDS, !config.EMBEDDED_DATABASE);
   return {
     async searchV1(c: Context): Promise<Response> {
       const { coverage: _, ...result } = await search(c);

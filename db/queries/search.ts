@@ -7,7 +7,8 @@
  * fold to constants and unused branches and filters cost nothing.
  */
 import type { Signal } from '../../core/schemas/fields.ts';
-import type { Queryable } from '../pool.ts';
+import { queryPrepared, type Queryable } from '../pool.ts';
+import { familyLiteralSql, termCountsSql, termLexemesSql, termSharesOf, termSharesSql } from './search-families.ts';
 import { decayedConfidenceSql, isDisputedSql } from './trust.ts';
 
 /** The weight of each ranking term; the values are database-search/ranking.ts's RANKING_WEIGHTS. */
@@ -39,6 +40,8 @@ export type KindRank = (typeof KIND_RANK)[keyof typeof KIND_RANK];
 export interface MatchQuery {
   /** The loosest kind admitted. */
   level: KindRank;
+  /** Mode auto: when no exact or substring match is found, look for keyword matches (level 2) instead. */
+  fallBack: boolean;
   /** MD5s of the query's exact keys (whole text, lines and line fragments). */
   keys: string[];
   /** Each key's share of the query's words, aligned with `keys` (database-search/ranking.ts). */
@@ -53,7 +56,9 @@ export interface MatchQuery {
   pairs: string[];
   /** The query's full-text terms (`findQueryTerms`), what coverage is the share of. */
   terms: string[];
-  /** A tsquery every keyword match satisfies (keyword-query.ts), or null when the query has no terms. */
+  /** A tsquery of all the terms (keyword-query.ts), or null when the query has none. */
+  allTerms: string | null;
+  /** A tsquery every keyword match satisfies (keyword-query.ts), or null when `allTerms` is already that. */
   prefilter: string | null;
   /** Terms a keyword match must hold. */
   minTerms: number;
@@ -62,8 +67,10 @@ export interface MatchQuery {
   /** Discriminating raw tokens of the query as patterns over a record's snippet (database-search/ranking.ts). */
   signature: { hits: string[]; known: string[] };
   weights: RankingWeights;
-  /** Candidates read per source (exact, substring, keywords) before ranking: the bound on the work. */
+  /** Candidates read by the keyword sources before ranking: the bound on the work. */
   candidateCap: number;
+  /** The same for the exact and the substring source, which read their best matches first (whole-query keys). */
+  strictCap: number;
   filters: SearchFilters;
   offset: number;
   limit: number;
@@ -83,12 +90,22 @@ export interface DocumentRow {
   worked: number;
   partially_worked: number;
   did_not_work: number;
+  /** The family head's error literal (rerank.ts), null when it has none. */
+  literal: string | null;
+  /** Keyword matches: how often each of the query's terms occurs in its text and title, and its length in words. */
+  in_text: number[] | null;
+  in_title: number[] | null;
+  length: number | null;
 }
 
 export interface DocumentPage {
   /** Matches counted; a lower bound when `totalExact` is false (a candidate source stopped at its cap). */
   total: number;
   totalExact: boolean;
+  /** Mode auto found no exact or substring match and looked for keywords instead. */
+  fellBack: boolean;
+  /** Keyword level: the share of all documents holding each query term (search-families.ts), or null. */
+  termShares: number[] | null;
   byType: Record<DocumentType, number>;
   rows: DocumentRow[];
 }
@@ -113,6 +130,8 @@ interface PageRow extends Omit<DocumentRow, 'id'> {
   id: string | null;
   total: number;
   total_exact: boolean;
+  fell_back: boolean | null;
+  term_shares: unknown[] | null;
   problems: number;
   solutions: number;
   discussions: number;
@@ -124,8 +143,10 @@ function toDocumentPage(rows: PageRow[]): DocumentPage {
   return {
     total: head.total,
     totalExact: head.total_exact,
+    fellBack: head.fell_back ?? false,
+    termShares: termSharesOf(head.term_shares ?? null),
     byType: { problem: head.problems, solution: head.solutions, discussion: head.discussions },
-    rows: rows.filter((r) => r.id !== null).map(({ total: _t, total_exact: _e, problems: _p, solutions: _s, discussions: _d, ...row }) => ({
+    rows: rows.filter((r) => r.id !== null).map(({ total: _t, total_exact: _e, fell_back: _f, term_shares: _ts, problems: _p, solutions: _s, discussions: _d, ...row }) => ({
       ...row, id: row.id!, coverage: Number(row.coverage), score: Number(row.score ?? 0),
     })),
   };
@@ -140,8 +161,8 @@ function filterParams(f: SearchFilters): unknown[] {
  * ('postgr'): English stems, stop words dropped, each once, in the order
  * they first appear, at most `max`.
  */
-export async function findQueryTerms(db: Queryable, words: string, max: number): Promise<string[]> {
-  const r = await db.query<{ term: string }>(
+export async function findQueryTerms(db: Queryable, words: string, max: number, options: { prepared?: boolean } = {}): Promise<string[]> {
+  const r = await queryPrepared<{ term: string }>(db, options.prepared ? 'ak_search_terms' : undefined,
     `SELECT term FROM unnest(string_to_array(plainto_tsquery('english'::regconfig, $1::text)::text, ' & '))
               WITH ORDINALITY AS t(term, n)
       WHERE term <> '' GROUP BY term ORDER BY min(n) LIMIT $2::int`,
@@ -151,15 +172,27 @@ export async function findQueryTerms(db: Queryable, words: string, max: number):
 }
 
 /**
- * Bounds each statement of the current transaction: a search that would
- * run longer is cancelled (SQLSTATE 57014) rather than hold a connection,
- * and every statement reads through its indexes.
+ * The settings of a search transaction: each statement is bounded (a search
+ * that would run longer is cancelled, SQLSTATE 57014, rather than hold a
+ * connection), reads through its indexes, and the search statement, named
+ * (`findMatchingDocuments`), runs on its generic plan, so a connection plans
+ * it once instead of on every search (about a millisecond). The generic plan
+ * keeps every branch and decides by its parameters as it runs: each source
+ * is gated by a condition on parameters alone, which PostgreSQL evaluates
+ * once before reading anything. SET LOCAL takes no parameters; `ms` is a
+ * number of ours.
  */
-export async function limitSearchStatements(db: Queryable, ms: number): Promise<void> {
+export function searchSettings(ms: number): string {
   // Each candidate source is capped with LIMIT, which tempts the planner into a sequential scan that
   // expects to meet enough matches early; matches of one error cluster together (a seeded 100k table:
   // 80 ms reading 1,400 pages for 200 exact matches), so every search statement reads its indexes.
-  await db.query(`SELECT set_config('statement_timeout', $1::text, true), set_config('enable_seqscan', 'off', true)`, [String(ms)]);
+  return `SET LOCAL statement_timeout = ${Math.max(1, Math.trunc(ms))}; SET LOCAL enable_seqscan = off; `
+    + 'SET LOCAL plan_cache_mode = force_generic_plan; SET LOCAL jit = off';
+}
+
+/** Applies `searchSettings` to the current transaction (the API opens its search transactions with them: `BEGIN; …`). */
+export async function limitSearchStatements(db: Queryable, ms: number): Promise<void> {
+  await db.query(searchSettings(ms));
 }
 
 /**
@@ -167,76 +200,130 @@ export async function limitSearchStatements(db: Queryable, ms: number): Promise<
  * by the weighted sum of database-search/ranking.ts, with each one's strongest
  * kind and its coverage (the share of the query's full-text terms it holds;
  * 1 when it holds the whole normalized query), and totals over the
- * candidates read. Each source (exact keys, trigram substring, full-text
- * prefilter) is read through its own index and capped at `candidateCap`
- * rows before anything is ranked or counted, so a query of common words
- * costs at most that many rows per source; its totals are then capped too.
+ * candidates read; for the page's rows also what the second stage
+ * (rerank.ts) needs: the family's literal and which terms each holds.
+ *
+ * Each source is read through its own index and capped at `candidateCap`
+ * rows before anything is ranked or counted, and reads its best matches
+ * first, stopping at the cap: exact records matching the whole query before
+ * those matching a line of it; for keywords, records holding every term,
+ * then all but one, then the looser prefilter, each read only while the
+ * stricter ones left room. A query of common words thus costs at most that
+ * many rows per source, and its GIN scans stop at the strictest tsquery
+ * that fills the cap (an AND of the terms, which GIN answers from the
+ * rarest term's postings, rather than an OR of their pairs).
+ *
+ * With `fallBack` (mode auto) the keyword sources run only when the exact
+ * and substring ones found nothing, in the same statement: `fellBack` says
+ * they did. `prepared`: run as a named statement, planned once per
+ * connection (the caller's transaction chooses a generic plan); not on the
+ * embedded database, whose connections share one session.
  */
-export async function findMatchingDocuments(db: Queryable, q: MatchQuery): Promise<DocumentPage> {
+export async function findMatchingDocuments(db: Queryable, q: MatchQuery, options: { prepared?: boolean } = {}): Promise<DocumentPage> {
   const w = q.weights;
-  const r = await db.query<PageRow>(
-    `WITH hits AS MATERIALIZED (
-       (SELECT d.id, 1 AS src FROM search_documents d WHERE d.exact_keys && $7::text[] AND ${filtersOn('$25')} LIMIT $14::int)
-       UNION ALL
-       -- Substrings: through the query's pair keys when it has any, checked with strpos (which the
-       -- trigram index cannot serve, so the planner reads the keys' index alone); else through trigrams.
+  const text = `WITH term AS MATERIALIZED (${termLexemesSql('$10')}),
+     exact_hits AS MATERIALIZED (
+       -- Records equal to the whole query (or one of its lines equal to theirs) first: they score highest.
+       SELECT id, 1 AS src FROM (
+         (SELECT d.id FROM search_documents d
+           WHERE $8::text = ANY($7::text[]) AND d.exact_keys @> ARRAY[$8::text] AND ${filtersOn('$25')} LIMIT $31::int)
+         UNION ALL
+         (SELECT d.id FROM search_documents d
+           WHERE cardinality($7::text[]) > 0 AND d.exact_keys && $7::text[]
+             AND NOT ($8::text = ANY($7::text[]) AND d.exact_keys @> ARRAY[$8::text])
+             AND ${filtersOn('$25')} LIMIT $31::int)) e
+        LIMIT $31::int
+     ),
+     -- Substrings: through the query's pair keys when it has any, checked with strpos (which the
+     -- trigram index cannot serve, so the planner reads the keys' index alone); else through trigrams.
+     substring_hits AS MATERIALIZED (
        (SELECT d.id, 2 AS src FROM search_documents d
          WHERE $11::int >= 1 AND $9::text IS NOT NULL AND cardinality($27::text[]) > 0
-           AND d.pair_keys @> $27::text[] AND strpos(d.text_norm, $28::text) > 0 AND ${filtersOn('$25')} LIMIT $14::int)
+           AND d.pair_keys @> $27::text[] AND strpos(d.text_norm, $28::text) > 0 AND ${filtersOn('$25')} LIMIT $31::int)
        UNION ALL
-       (SELECT d.id, 3 AS src FROM search_documents d
+       (SELECT d.id, 2 AS src FROM search_documents d
          WHERE $11::int >= 1 AND $9::text IS NOT NULL AND cardinality($27::text[]) = 0
-           AND d.text_norm LIKE $9::text AND ${filtersOn('$25')} LIMIT $14::int)
-       UNION ALL
-       (SELECT d.id, 4 AS src FROM search_documents d
-         WHERE $11::int = 2 AND $24::text IS NOT NULL AND d.tsv @@ $24::text::tsquery AND ${filtersOn('$25')} LIMIT $14::int)
-       UNION ALL
-       (SELECT d.id, 5 AS src FROM search_documents d
-         WHERE $11::int = 2 AND $12::text IS NOT NULL AND d.tsv @@ $12::text::tsquery AND ${filtersOn('$25')} LIMIT $14::int)
+           AND d.text_norm LIKE $9::text AND ${filtersOn('$25')} LIMIT $31::int)
      ),
-     -- \`hits\` keeps which source read each id: one that stopped at its cap makes the totals a lower bound.
-     source AS MATERIALIZED (SELECT DISTINCT id FROM hits),
+     level AS MATERIALIZED (
+       SELECT $30::boolean AND NOT EXISTS (SELECT FROM exact_hits) AND NOT EXISTS (SELECT FROM substring_hits) AS fell_back
+     ),
+     level_n AS MATERIALIZED (SELECT fell_back, CASE WHEN fell_back THEN 2 ELSE $11::int END AS n FROM level),
+     -- Keywords, strictest first: every term, all but one, then the prefilter (k of n); each excludes
+     -- what a stricter one reads, and the outer LIMIT stops before a looser one when the cap is full.
+     word_hits AS MATERIALIZED (
+       SELECT id, 3 AS src FROM (
+         (SELECT d.id FROM search_documents d
+           WHERE $29::text IS NOT NULL AND d.tsv @@ $29::text::tsquery AND ${filtersOn('$25')} LIMIT $14::int)
+         UNION ALL
+         (SELECT d.id FROM search_documents d
+           WHERE $24::text IS NOT NULL AND d.tsv @@ $24::text::tsquery AND NOT d.tsv @@ $29::text::tsquery
+             AND ${filtersOn('$25')} LIMIT $14::int)
+         UNION ALL
+         (SELECT d.id FROM search_documents d
+           WHERE $12::text IS NOT NULL AND d.tsv @@ $12::text::tsquery AND NOT d.tsv @@ coalesce($24::text, $29::text)::tsquery
+             AND ${filtersOn('$25')} LIMIT $14::int)) k
+        WHERE (SELECT n FROM level_n) = 2
+        LIMIT $14::int
+     ),
+     -- Which source read each id: one that stopped at its cap makes the totals a lower bound.
+     hits AS (SELECT * FROM exact_hits UNION ALL SELECT * FROM substring_hits UNION ALL SELECT * FROM word_hits),
+     source AS MATERIALIZED (SELECT id, bool_or(src = 2) AS contains FROM hits GROUP BY id),
      feature AS MATERIALIZED (
-       SELECT d.id, d.type, d.updated_at, whole, exact, held.n AS held, contains,
-              CASE WHEN exact > 0 THEN 0 WHEN contains THEN 1 ELSE 2 END AS kind,
-              CASE WHEN $11::int = 2 AND cardinality($10::text[]) > 0
+       SELECT d.id, d.type, d.updated_at, exact, held.n AS held, c.contains,
+              CASE WHEN exact > 0 THEN 0 WHEN c.contains THEN 1 ELSE 2 END AS kind,
+              CASE WHEN l.n = 2 AND cardinality($10::text[]) > 0
                    THEN (SELECT count(*) FROM unnest($10::text[]::tsquery[]) AS term
                           WHERE d.title_tsv @@ term)::float8 / cardinality($10::text[])
                    ELSE 0 END AS title_share,
-              -- Read from the family's head (a solution's problem), whose snippet is its raw literal.
-              (SELECT coalesce(sum(CASE WHEN fam.snippet ~* s.hit THEN 1 WHEN fam.snippet ~* s.known THEN -1 ELSE 0 END), 0)
-                 FROM unnest($15::text[], $16::text[]) AS s(hit, known)
-                 JOIN search_documents fam ON fam.id = d.family)::float8 AS signature,
+              -- Read from the family's head (a solution's problem), whose snippet is its raw literal; only when
+              -- the query has such tokens (a generic plan would otherwise read the head first).
+              CASE WHEN cardinality($15::text[]) > 0 THEN
+                (SELECT coalesce(sum(CASE WHEN fam.snippet ~* s.hit THEN 1 WHEN fam.snippet ~* s.known THEN -1 ELSE 0 END), 0)
+                   FROM unnest($15::text[], $16::text[]) AS s(hit, known)
+                   JOIN search_documents fam ON fam.id = d.family)::float8
+                ELSE 0 END AS signature,
               ln(1 + d.worked + 0.5::float8 * d.partially_worked) - ln(1 + d.did_not_work) AS prior,
               ${decayedConfidenceSql('t')} - coalesce(t.disputed, false)::int AS trust
          FROM source JOIN search_documents d USING (id)
+        CROSS JOIN level_n l
          LEFT JOIN record_trust t ON t.record_type = d.type AND t.record_id = d.id
-        CROSS JOIN LATERAL (SELECT d.exact_keys && ARRAY[$8::text] AS whole) w
+        CROSS JOIN LATERAL (SELECT d.exact_keys @> ARRAY[$8::text] AS whole) w
         CROSS JOIN LATERAL (
           SELECT CASE WHEN whole THEN 1
                       WHEN d.exact_keys && $7::text[]
                         THEN (SELECT max(k.weight) FROM unnest($7::text[], $13::float8[]) AS k(hash, weight) WHERE k.hash = ANY(d.exact_keys))
                       ELSE 0 END AS exact) e
-        -- A record equal to the whole query holds every term; only the others are counted.
+        -- A record equal to the whole query holds every term; only the others are counted, once each
+        -- (OFFSET 0 keeps the count from being inlined into every expression that reads it).
         CROSS JOIN LATERAL (
           SELECT CASE WHEN whole THEN cardinality($10::text[])
                       ELSE (SELECT count(*)::int FROM unnest($10::text[]::tsquery[]) AS term WHERE d.tsv @@ term)
-                 END AS n) held
-        -- Whether it contains the whole query: only records holding all terms but one (a last word cut short) can.
+                 END AS n OFFSET 0) held
+        -- Whether it contains the whole query: the substring source checked its own rows; of the others only
+        -- records holding all terms but one (a last word cut short) can, and none when the substring level
+        -- already found nothing.
         CROSS JOIN LATERAL (
-          SELECT whole OR ($9::text IS NOT NULL AND ($11::int = 1 OR held.n >= cardinality($10::text[]) - 1)
-                           AND d.text_norm LIKE $9::text) AS contains) c
+          SELECT whole OR source.contains
+                 OR (NOT l.fell_back AND $9::text IS NOT NULL AND (l.n = 1 OR held.n >= cardinality($10::text[]) - 1)
+                     AND strpos(d.text_norm, $28::text) > 0) AS contains) c
      ), matched AS MATERIALIZED (
        SELECT id, type, updated_at, kind, coverage,
               $17::float8 * exact + $18::float8 * contains::int + $19::float8 * coverage
                 + $20::float8 * title_share + $21::float8 * signature + $22::float8 * prior + $26::float8 * trust AS score
          FROM (SELECT f.*, CASE WHEN contains OR cardinality($10::text[]) = 0 THEN 1
                                 ELSE held::float8 / cardinality($10::text[]) END AS coverage
-                 FROM feature f WHERE kind <= $11::int AND (kind < 2 OR held >= $23::int)) scored
+                 FROM feature f WHERE kind <= (SELECT n FROM level_n) AND (kind < 2 OR held >= $23::int)) scored
      )
-     SELECT totals.*, page.kind, page.coverage, page.score, ${DOCUMENT_COLUMNS}
+     SELECT totals.*, page.kind, page.coverage, page.score, ${DOCUMENT_COLUMNS},
+            -- What the second stage reads of the page's rows: the family's literal, and (keyword matches)
+            -- how often each term occurs in its text and title.
+            ${familyLiteralSql('d')} AS literal, counts.in_text, counts.in_title, counts.length
        FROM (SELECT ${TOTALS},
-                    NOT EXISTS (SELECT FROM hits GROUP BY src HAVING count(*) >= $14::int) AS total_exact
+                    (SELECT count(*) FROM exact_hits) < $31::int AND (SELECT count(*) FROM substring_hits) < $31::int
+                      AND (SELECT count(*) FROM word_hits) < $14::int AS total_exact,
+                    (SELECT fell_back FROM level) AS fell_back,
+                    CASE WHEN (SELECT n FROM level_n) = 2 THEN ${termSharesSql('$10')} END AS term_shares
                FROM matched) totals
        LEFT JOIN LATERAL (
          SELECT id, kind, coverage, score, updated_at FROM matched
@@ -244,12 +331,13 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery): Promi
           OFFSET $5::int LIMIT $6::int
        ) page ON true
        LEFT JOIN search_documents d ON d.id = page.id
-      ORDER BY page.score DESC, page.updated_at DESC, page.id DESC`,
-    [...filterParams(q.filters), q.offset, q.limit, q.keys, q.wholeKey, q.pattern, q.terms, q.level, q.prefilter,
-      q.keyWeights, q.candidateCap, q.signature.hits, q.signature.known,
-      w.exact, w.substring, w.coverage, w.title, w.signature, w.prior, q.minTerms, q.nearlyAll,
-      q.filters.disputed ?? null, w.trust, q.pairs, q.needle],
-  );
+       LEFT JOIN LATERAL (SELECT ${termCountsSql('d', 'term')} WHERE page.kind = 2) counts ON true
+      ORDER BY page.score DESC, page.updated_at DESC, page.id DESC`;
+  const values = [...filterParams(q.filters), q.offset, q.limit, q.keys, q.wholeKey, q.pattern, q.terms, q.level, q.prefilter,
+    q.keyWeights, q.candidateCap, q.signature.hits, q.signature.known,
+    w.exact, w.substring, w.coverage, w.title, w.signature, w.prior, q.minTerms, q.nearlyAll,
+    q.filters.disputed ?? null, w.trust, q.pairs, q.needle, q.allTerms, q.fallBack, q.strictCap];
+  const r = await queryPrepared<PageRow>(db, options.prepared ? 'ak_search_match' : undefined, text, values);
   return toDocumentPage(r.rows);
 }
 
@@ -262,13 +350,14 @@ export const NEWEST_COUNT_CAP = 1000;
  * type), so listing stays an index walk of a page however large the table.
  */
 export async function listNewestDocuments(
-  db: Queryable, filters: SearchFilters, offset: number, limit: number,
+  db: Queryable, filters: SearchFilters, offset: number, limit: number, options: { prepared?: boolean } = {},
 ): Promise<DocumentPage> {
-  const r = await db.query<PageRow>(
+  const r = await queryPrepared<PageRow>(db, options.prepared ? 'ak_search_newest' : undefined,
     `SELECT totals.*, page.* FROM (SELECT ${TOTALS}, count(*) < $7::int AS total_exact FROM (
        SELECT d.type FROM search_documents d WHERE ${filtersOn('$8')} ORDER BY d.created_at DESC, d.id DESC LIMIT $7::int) d) totals
      LEFT JOIN LATERAL (
-       SELECT ${KIND_RANK.keywords} AS kind, 0 AS coverage, 0 AS score, ${DOCUMENT_COLUMNS}
+       SELECT ${KIND_RANK.keywords} AS kind, 0 AS coverage, 0 AS score, ${DOCUMENT_COLUMNS},
+              NULL::text AS literal, NULL::int[] AS in_text, NULL::int[] AS in_title, NULL::int AS length
          FROM search_documents d WHERE ${filtersOn('$8')}
         ORDER BY d.created_at DESC, d.id DESC OFFSET $5::int LIMIT $6::int
      ) page ON true`,

@@ -9,7 +9,7 @@ import type { FeedbackEvidenceSchema } from '../../core/schemas/trust.ts';
 import type { TrustSummary } from '../../core/trust/assess.ts';
 import { COUNTER_FEEDBACK_KINDS, TRUST_RULES, type CounterFeedbackKind } from '../../core/trust/rules.ts';
 import type { RevisionReports, TrustSubject } from '../../core/trust/subject.ts';
-import type { Queryable } from '../pool.ts';
+import { queryPrepared, type Queryable } from '../pool.ts';
 
 export type TrustRecordType = TrustSubject['type'];
 
@@ -55,62 +55,85 @@ const HEADS: Record<TrustRecordType, string> = {
 
 /** Every report behind the trust of these records, grouped by revision. */
 export async function loadTrustSubjects(db: Queryable, type: TrustRecordType, ids: string[]): Promise<Map<string, TrustSubject>> {
+  return loadTrustSubjectsOf(db, type === 'problem' ? { problem: ids, solution: [] } : { problem: [], solution: ids });
+}
+
+/** An outcome or feedback report as the statement below aggregates it (JSON: times as ISO text). */
+interface ReportJson {
+  revision: number | null;
+  identity_id: string;
+  handle: string | null;
+  confirmer_group: string | null;
+  note: string | null;
+  at: string;
+  signal?: Signal;
+  environment?: Record<string, string>;
+  kind?: CounterFeedbackKind;
+}
+
+/**
+ * The reports behind the trust of problems and solutions at once, keyed by
+ * record id: one statement (one round trip, which search pays per page),
+ * each record's outcomes and counter feedback aggregated beside its head.
+ * `prepared`: run as a named statement (not on the embedded database,
+ * whose connections share one session).
+ */
+export async function loadTrustSubjectsOf(
+  db: Queryable, ids: { problem: string[]; solution: string[] }, options: { prepared?: boolean } = {},
+): Promise<Map<string, TrustSubject>> {
   const subjects = new Map<string, TrustSubject>();
-  if (ids.length === 0) return subjects;
-  const heads = await db.query<{ id: string; author_id: string; current_revision: number; confirmer_group: string | null }>(
-    `SELECT r.id, r.author_id, r.current_revision, a.confirmer_group
-       FROM ${HEADS[type]} r LEFT JOIN identity_admissions a ON a.identity_id = r.author_id
-      WHERE r.id = ANY($1::text[])`,
-    [ids],
-  );
-  for (const h of heads.rows) {
-    subjects.set(h.id, {
-      type, id: h.id, currentRevision: h.current_revision,
-      author: { identityId: h.author_id, group: h.confirmer_group }, byRevision: new Map(),
-    });
-  }
-  const revisionOf = (id: string, revision: number): RevisionReports => {
-    const byRevision = subjects.get(id)!.byRevision;
-    let reports = byRevision.get(revision);
-    if (!reports) byRevision.set(revision, (reports = { outcomes: [], feedback: [] }));
-    return reports;
+  if (ids.problem.length === 0 && ids.solution.length === 0) return subjects;
+  const text = `SELECT h.type, h.id, h.author_id, h.current_revision, a.confirmer_group,
+            -- Each identity's latest outcome per solution revision.
+            (SELECT coalesce(json_agg(json_build_object(
+                      'revision', o.solution_revision, 'identity_id', o.identity_id, 'handle', i.handle,
+                      'confirmer_group', oa.confirmer_group, 'signal', o.signal, 'note', o.note,
+                      'environment', o.environment, 'at', o.created_at) ORDER BY o.solution_revision, o.identity_id), '[]')
+               FROM (SELECT DISTINCT ON (o.solution_revision, o.identity_id) o.*
+                       FROM outcomes o WHERE h.type = 'solution' AND o.solution_id = h.id
+                      ORDER BY o.solution_revision, o.identity_id, o.created_at DESC, o.id DESC) o
+               LEFT JOIN identity_admissions oa ON oa.identity_id = o.identity_id
+               LEFT JOIN identities i ON i.id = o.identity_id) AS outcomes,
+            (SELECT coalesce(json_agg(json_build_object(
+                      'revision', f.target_revision, 'identity_id', f.identity_id, 'handle', i.handle,
+                      'confirmer_group', fa.confirmer_group, 'kind', f.kind, 'note', f.body, 'at', f.created_at)
+                      ORDER BY f.created_at, f.id), '[]')
+               FROM feedback_reports f
+               LEFT JOIN identity_admissions fa ON fa.identity_id = f.identity_id
+               LEFT JOIN identities i ON i.id = f.identity_id
+              WHERE f.target_type = h.type AND f.target_id = h.id AND f.kind = ANY($3::text[])) AS feedback
+       FROM (SELECT 'problem'::text AS type, r.id, r.author_id, r.current_revision FROM problems r WHERE r.id = ANY($1::text[])
+             UNION ALL
+             SELECT 'solution'::text, r.id, r.author_id, r.current_revision FROM solutions r WHERE r.id = ANY($2::text[])) h
+       LEFT JOIN identity_admissions a ON a.identity_id = h.author_id`;
+  const values = [ids.problem, ids.solution, COUNTER_FEEDBACK_KINDS];
+  type Row = {
+    type: TrustRecordType; id: string; author_id: string; current_revision: number; confirmer_group: string | null;
+    outcomes: ReportJson[]; feedback: ReportJson[];
   };
-  if (type === 'solution') {
-    const outcomes = await db.query<{
-      solution_id: string; solution_revision: number; identity_id: string; handle: string | null; confirmer_group: string | null;
-      signal: Signal; note: string | null; environment: Record<string, string>; created_at: Date;
-    }>(
-      `SELECT DISTINCT ON (o.solution_id, o.solution_revision, o.identity_id)
-              o.solution_id, o.solution_revision, o.identity_id, i.handle, a.confirmer_group, o.signal, o.note, o.environment, o.created_at
-         FROM outcomes o LEFT JOIN identity_admissions a ON a.identity_id = o.identity_id
-         LEFT JOIN identities i ON i.id = o.identity_id
-        WHERE o.solution_id = ANY($1::text[])
-        ORDER BY o.solution_id, o.solution_revision, o.identity_id, o.created_at DESC, o.id DESC`,
-      [ids],
-    );
-    for (const o of outcomes.rows) {
-      if (!subjects.has(o.solution_id)) continue;
-      revisionOf(o.solution_id, o.solution_revision).outcomes.push({
-        identityId: o.identity_id, handle: o.handle, group: o.confirmer_group, signal: o.signal, note: o.note,
-        environment: o.environment, at: o.created_at,
+  // Prepared: planned once per connection (search asks for it on every page; db/queries/search.ts).
+  const r = await queryPrepared<Row>(db, options.prepared ? 'ak_trust_subjects' : undefined, text, values);
+  for (const h of r.rows) {
+    const byRevision = new Map<number, RevisionReports>();
+    const revisionOf = (revision: number): RevisionReports => {
+      let reports = byRevision.get(revision);
+      if (!reports) byRevision.set(revision, (reports = { outcomes: [], feedback: [] }));
+      return reports;
+    };
+    for (const o of h.outcomes) {
+      revisionOf(o.revision!).outcomes.push({
+        identityId: o.identity_id, handle: o.handle, group: o.confirmer_group, signal: o.signal!, note: o.note,
+        environment: o.environment!, at: new Date(o.at),
       });
     }
-  }
-  const feedback = await db.query<{
-    target_id: string; target_revision: number | null; identity_id: string; handle: string | null; confirmer_group: string | null;
-    kind: CounterFeedbackKind; body: string; created_at: Date;
-  }>(
-    `SELECT f.target_id, f.target_revision, f.identity_id, i.handle, a.confirmer_group, f.kind, f.body, f.created_at
-       FROM feedback_reports f LEFT JOIN identity_admissions a ON a.identity_id = f.identity_id
-       LEFT JOIN identities i ON i.id = f.identity_id
-      WHERE f.target_type = $1::text AND f.target_id = ANY($2::text[]) AND f.kind = ANY($3::text[])
-      ORDER BY f.created_at, f.id`,
-    [type, ids, COUNTER_FEEDBACK_KINDS],
-  );
-  for (const f of feedback.rows) {
-    if (!subjects.has(f.target_id)) continue;
-    revisionOf(f.target_id, f.target_revision ?? 1).feedback.push({
-      identityId: f.identity_id, handle: f.handle, group: f.confirmer_group, kind: f.kind, note: f.body, at: f.created_at,
+    for (const f of h.feedback) {
+      revisionOf(f.revision ?? 1).feedback.push({
+        identityId: f.identity_id, handle: f.handle, group: f.confirmer_group, kind: f.kind!, note: f.note!, at: new Date(f.at),
+      });
+    }
+    subjects.set(h.id, {
+      type: h.type, id: h.id, currentRevision: h.current_revision,
+      author: { identityId: h.author_id, group: h.confirmer_group }, byRevision,
     });
   }
   return subjects;

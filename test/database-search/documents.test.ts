@@ -201,9 +201,9 @@ describe('search totals', () => {
     for (let i = 0; i < 3; i++) await createProblem(pool, { literal });
     const key = keyHash(normalizeLiteral(literal));
     const query = (candidateCap: number): MatchQuery => ({
-      level: KIND_RANK.exact, keys: [key], keyWeights: [1], wholeKey: key, pattern: null, needle: normalizeLiteral(literal),
-      pairs: [], terms: [], prefilter: null, minTerms: 0, nearlyAll: null, signature: { hits: [], known: [] },
-      weights: RANKING_WEIGHTS, candidateCap, filters: {}, offset: 0, limit: 7,
+      level: KIND_RANK.exact, fallBack: false, keys: [key], keyWeights: [1], wholeKey: key, pattern: null, needle: normalizeLiteral(literal),
+      pairs: [], terms: [], allTerms: null, prefilter: null, minTerms: 0, nearlyAll: null, signature: { hits: [], known: [] },
+      weights: RANKING_WEIGHTS, candidateCap, strictCap: candidateCap, filters: {}, offset: 0, limit: 7,
     });
     const all = await findMatchingDocuments(pool, query(5));
     expect([all.total, all.totalExact, all.rows.length]).toEqual([3, true, 3]);

@@ -4,11 +4,13 @@
  * of record and UTC day of creation (ids carry their creation time, so a
  * chunk is one primary-key range).
  *
- * Kept current incrementally: after each render pass the worker reads the
- * change log past its own cursor, re-writes only the chunks of the records
- * those changes affect, and the index (one line per chunk) from its state
- * file. Nothing is rebuilt whole per write. `resetSitemaps` (a full rebuild)
- * replays the whole log, which also bootstraps a new projections directory.
+ * Kept current incrementally: after render passes (at most one update every
+ * two seconds, however many passes ran, worker/runtime.ts) the worker reads
+ * the change log past its own cursor, re-writes only the chunks of the
+ * records those changes affect, and the index (one line per chunk) from its
+ * state file. Nothing is rebuilt whole per write. `resetSitemaps` (a full
+ * rebuild) replays the whole log, which also bootstraps a new projections
+ * directory.
  *
  * A chunk holds at most 50,000 URLs (the protocol's limit); a busier day is
  * split into parts.
