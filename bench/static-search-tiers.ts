@@ -77,7 +77,7 @@ export const staticSearchTiers: Bench = {
         runMs: summarize(timed.map((t) => t.ms)), runPages: summarize(timed.map((t) => t.pages)),
       });
       ctx.log(`${records}: write → found p50 ${round(results.at(-1)!.found.p50)} ms, p99 ${round(results.at(-1)!.found.p99)} ms; one recent-tier run p50 ${round(results.at(-1)!.runMs.p50)} ms over ${round(results.at(-1)!.runPages.p50)} pages`);
-      await stack.close();
+      // The stack is closed after the bench (ctx.startStack deferred it; closing it here too ended its pool twice).
     }
     const small = results[0]!;
     const comparisons: Comparison[] = [];

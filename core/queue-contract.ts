@@ -17,6 +17,11 @@ export const SEARCH_INDEX_QUEUE = 'search-index';
 export const SEARCH_INDEX_JOB = 'rebuild-search-index';
 /** One deduplication id for every index request: at most one run waiting and one running. */
 export const SEARCH_INDEX_DEDUPLICATION_ID = 'search-index';
+/** Rebuilds the static index's base tier in the background, so index runs never wait for it (static-search/tiers.ts). */
+export const SEARCH_COMPACT_QUEUE = 'search-compact';
+export const SEARCH_COMPACT_JOB = 'compact-search-index';
+/** One deduplication id for every compaction request: one compaction at a time, requests meanwhile dropped (the next run asks again). */
+export const SEARCH_COMPACT_DEDUPLICATION_ID = 'search-compact';
 
 export const CommitJobSchema = z.object({
   /** A name in the operation registry (operations/registry.ts); the worker refuses one it does not know. */

@@ -68,7 +68,7 @@ function exclusive<T>(run: () => Promise<T>): Promise<T> {
  * Each page's result id in a built bundle (what Pagefind's search answers as
  * `result.id`), by URL: read from its fragments, single or grouped.
  */
-export function resultIdsByUrl(files: pagefind.IndexFile[]): Map<string, string> {
+export function resultIdsByUrl(files: Iterable<{ path: string; content: Uint8Array }>): Map<string, string> {
   const ids = new Map<string, string>();
   for (const file of files) {
     const name = /^fragment\/(.+)\.pf_fragment$/.exec(file.path)?.[1];
@@ -81,8 +81,10 @@ export function resultIdsByUrl(files: pagefind.IndexFile[]): Map<string, string>
   return ids;
 }
 
-/** Indexes `pages` (every record page when omitted). */
-export function buildSearchIndex(dir: string, only?: RecordPage[]): Promise<BuiltIndex> {
+type PagefindIndex = NonNullable<Awaited<ReturnType<typeof pagefind.createIndex>>['index']>;
+
+/** A Pagefind index of `pages` (every record page when omitted), handed to `output` while its service runs. */
+function withIndex<T>(dir: string, only: RecordPage[] | undefined, output: (index: PagefindIndex, pages: number) => Promise<T>): Promise<T> {
   return exclusive(async () => {
     try {
       const { index } = assertOk(await pagefind.createIndex({ forceLanguage: 'en' }), 'createIndex');
@@ -95,10 +97,28 @@ export function buildSearchIndex(dir: string, only?: RecordPage[]): Promise<Buil
         assertOk(await index.addHTMLFile({ url: page.url, content }), `addHTMLFile ${page.url}`);
         pages++;
       }
-      const { files } = assertOk(await index.getFiles(), 'getFiles');
-      return { pages, files };
+      return await output(index, pages);
     } finally {
       await pagefind.close();
     }
+  });
+}
+
+/** Indexes `pages` (every record page when omitted) into memory: for the recent tier, a few pages. */
+export function buildSearchIndex(dir: string, only?: RecordPage[]): Promise<BuiltIndex> {
+  return withIndex(dir, only, async (index, pages) => ({ pages, files: assertOk(await index.getFiles(), 'getFiles').files }));
+}
+
+/**
+ * Indexes every record page into the folder `output` (Pagefind writes the
+ * files itself): for the base tier. At 100k pages, getFiles would send the
+ * whole bundle as one base64 message through the service's stdout (the
+ * service peaked at 3.4 GiB and Node held the bundle again); written to disk,
+ * neither process holds it.
+ */
+export async function writeBaseIndex(dir: string, output: string): Promise<number> {
+  return withIndex(dir, undefined, async (index, pages) => {
+    assertOk(await index.writeFiles({ outputPath: output }), 'writeFiles');
+    return pages;
   });
 }

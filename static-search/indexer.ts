@@ -12,13 +12,21 @@
  *   one finishes. That hand-over happens inside BullMQ's own finish script,
  *   atomically, so there is no gap in which the last write's request is lost.
  * So at most one run is active and one waiting, across all worker processes.
+ *
+ * A run that finds the recent tier too big (or a full rebuild noted) asks for
+ * a compaction on a second queue, one at a time under its own deduplication
+ * id; it ends by asking for a run, which takes the new base in. Runs go on
+ * meanwhile: a base at 100k pages takes minutes, a run a few tens of ms.
  */
 import type { JobsOptions } from 'bullmq';
 import type { Config } from '../core/config.ts';
 import type { Logger } from '../infra/logger.ts';
 import { createQueue, createWorker, queueBackendOf } from '../infra/queues.ts';
-import { SEARCH_INDEX_DEDUPLICATION_ID, SEARCH_INDEX_JOB, SEARCH_INDEX_QUEUE } from '../core/queue-contract.ts';
-import { updateSearchIndex, type TierRun } from './tiers.ts';
+import {
+  SEARCH_COMPACT_DEDUPLICATION_ID, SEARCH_COMPACT_JOB, SEARCH_COMPACT_QUEUE, SEARCH_INDEX_DEDUPLICATION_ID, SEARCH_INDEX_JOB, SEARCH_INDEX_QUEUE,
+} from '../core/queue-contract.ts';
+import type { BaseBuild } from './base-tier.ts';
+import { compactSearchIndex, updateSearchIndex, type TierRun } from './tiers.ts';
 
 export interface SearchIndexRun extends TierRun {
   ms: number;
@@ -50,7 +58,18 @@ export function searchIndexJobOptions(delayMs: number): JobsOptions {
   };
 }
 
-/** One index run (tiers.ts): the recent tier from the pages rendered since the base, or a new base. */
+/** How every compaction request is added: while one is waiting or running, another is dropped (the run after it asks again if still needed). */
+export function searchCompactJobOptions(): JobsOptions {
+  return {
+    deduplication: { id: SEARCH_COMPACT_DEDUPLICATION_ID },
+    attempts: 3,
+    backoff: { type: 'exponential', delay: 2000 },
+    removeOnComplete: true,
+    removeOnFail: 100,
+  };
+}
+
+/** One index run (tiers.ts): the recent tier from the pages rendered since the base (and the base itself when there is none). */
 export async function rebuildSearchIndex(dir: string, compactAt?: number): Promise<SearchIndexRun> {
   const started = performance.now();
   const run = await updateSearchIndex(dir, compactAt);
@@ -60,22 +79,45 @@ export async function rebuildSearchIndex(dir: string, compactAt?: number): Promi
 export async function startSearchIndexer({ config, logger }: SearchIndexerDeps): Promise<SearchIndexer> {
   const backend = queueBackendOf(config);
   const queue = createQueue(backend, SEARCH_INDEX_QUEUE);
+  const compactQueue = createQueue(backend, SEARCH_COMPACT_QUEUE);
+
+  async function request(): Promise<void> {
+    await queue.add(SEARCH_INDEX_JOB, {}, searchIndexJobOptions(config.SEARCH_INDEX_DELAY_MS))
+      .catch((error: unknown) => logger.warn({ err: error }, 'search index request not queued'));
+  }
+
   const worker = createWorker(
     backend,
     SEARCH_INDEX_QUEUE,
     async function processSearchIndex(): Promise<SearchIndexRun> {
       const run = await rebuildSearchIndex(config.PROJECTIONS_DIR);
       logger.info(run, 'search index published');
+      // Lost to a Redis outage, the request is made again by the next run that still needs it.
+      if (run.compact) {
+        await compactQueue.add(SEARCH_COMPACT_JOB, {}, searchCompactJobOptions())
+          .catch((error: unknown) => logger.warn({ err: error }, 'search index compaction not queued'));
+      }
       return run;
     },
     1,
   );
-  worker.on('failed', (job, error) => logger.error({ err: error, queue: SEARCH_INDEX_QUEUE, job: job?.id }, 'search index run failed'));
-  worker.on('error', (error) => logger.error({ err: error, queue: SEARCH_INDEX_QUEUE }, 'search index worker error'));
-
-  async function request(): Promise<void> {
-    await queue.add(SEARCH_INDEX_JOB, {}, searchIndexJobOptions(config.SEARCH_INDEX_DELAY_MS))
-      .catch((error: unknown) => logger.warn({ err: error }, 'search index request not queued'));
+  const compactor = createWorker(
+    backend,
+    SEARCH_COMPACT_QUEUE,
+    async function processSearchCompaction(): Promise<BaseBuild & { ms: number }> {
+      const started = performance.now();
+      const base = await compactSearchIndex(config.PROJECTIONS_DIR);
+      const run = { ...base, ms: Math.round(performance.now() - started) };
+      logger.info(run, 'search index base published');
+      // The run that takes the new base in (and drops the recent pages it holds).
+      await request();
+      return run;
+    },
+    1,
+  );
+  for (const [w, name] of [[worker, SEARCH_INDEX_QUEUE], [compactor, SEARCH_COMPACT_QUEUE]] as const) {
+    w.on('failed', (job, error) => logger.error({ err: error, queue: name, job: job?.id }, 'search index job failed'));
+    w.on('error', (error) => logger.error({ err: error, queue: name }, 'search index worker error'));
   }
 
   // At start: an index never built, or a request lost between a render and
@@ -84,8 +126,8 @@ export async function startSearchIndexer({ config, logger }: SearchIndexerDeps):
   return {
     request,
     async close() {
-      await worker.close();
-      await queue.close();
+      await Promise.all([worker.close(), compactor.close()]);
+      await Promise.all([queue.close(), compactQueue.close()]);
     },
   };
 }

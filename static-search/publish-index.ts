@@ -13,10 +13,12 @@
  * (Pagefind's own writeFiles writes in place in no useful order and never
  * deletes, so the directory would grow with every re-index.)
  */
+import { futimesSync, mkdirSync, openSync, closeSync, readFileSync, renameSync, utimesSync } from 'node:fs';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { IndexFile } from 'pagefind';
-import { writeProjectionFile } from '../projections/publish-file.ts';
+import { contentMtime } from '../core/etag.ts';
+import { holdsBytes, writeProjectionFile, type WriteResult } from '../projections/publish-file.ts';
 import { pathInside } from '../projections/safe-path.ts';
 
 export const SEARCH_DIR = 'pagefind';
@@ -61,23 +63,78 @@ async function previousGeneration(dir: string, tier: TierLocation): Promise<stri
   }
 }
 
-export async function publishSearchIndex(dir: string, files: IndexFile[], tier: TierLocation = BASE_TIER): Promise<PublishCounts> {
-  const counts: PublishCounts = { written: 0, unchanged: 0, removed: 0 };
+/** The files a browser needs, `pagefind-entry.json` last (it leads to every other file). */
+function inPublishOrder<T extends { path: string }>(files: T[]): T[] {
   const published = files.filter((f) => !UNUSED.test(f.path));
   const entry = published.find((f) => f.path === ENTRY);
   if (!entry) throw new Error(`the Pagefind bundle has no ${ENTRY}`);
-  for (const file of [...published.filter((f) => f !== entry), entry]) {
+  return [...published.filter((f) => f !== entry), entry];
+}
+
+export async function publishSearchIndex(dir: string, files: IndexFile[], tier: TierLocation = BASE_TIER): Promise<PublishCounts> {
+  const counts: PublishCounts = { written: 0, unchanged: 0, removed: 0 };
+  const ordered = inPublishOrder(files);
+  for (const file of ordered) {
     counts[await writeProjectionFile(dir, `${tier.dir}/${file.path}`, Buffer.from(file.content))]++;
   }
+  counts.removed = await removeOlderGenerations(dir, ordered.map((f) => f.path), tier);
+  return counts;
+}
 
-  const current = published.map((f) => f.path);
+/**
+ * Moves `source` (a finished file on the same file system) to `relative`,
+ * stamped with its content-derived mtime, unless `relative` already holds its
+ * bytes: a rename is as atomic as writeProjectionFile's temp file, without
+ * writing the bytes a second time.
+ */
+function moveProjectionFileSync(dir: string, relative: string, source: string): WriteResult {
+  const target = pathInside(dir, relative);
+  const bytes = readFileSync(source);
+  const mtime = contentMtime(bytes);
+  if (holdsBytes(target, bytes)) {
+    utimesSync(target, mtime, mtime);
+    return 'unchanged';
+  }
+  const fd = openSync(source, 'r+');
+  try {
+    futimesSync(fd, mtime, mtime);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(source, target);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    mkdirSync(path.dirname(target), { recursive: true });
+    renameSync(source, target);
+  }
+  return 'written';
+}
+
+/**
+ * Publishes the bundle Pagefind wrote to `staging` (inside `dir`, so each
+ * file is renamed into place), in the same order and with the same
+ * generations as publishSearchIndex. Synchronous file calls: it runs in the
+ * base tier's own thread (base-thread.ts), where nothing else waits on them.
+ */
+export async function publishStagedIndex(dir: string, staging: string, tier: TierLocation = BASE_TIER): Promise<PublishCounts> {
+  const counts: PublishCounts = { written: 0, unchanged: 0, removed: 0 };
+  const ordered = inPublishOrder((await listPublished(staging)).map((p) => ({ path: p })));
+  for (const file of ordered) counts[moveProjectionFileSync(dir, `${tier.dir}/${file.path}`, path.join(staging, file.path))]++;
+  counts.removed = await removeOlderGenerations(dir, ordered.map((f) => f.path), tier);
+  return counts;
+}
+
+/** Deletes files of bundles older than the previous one, and records `current` as the previous generation of the next. */
+async function removeOlderGenerations(dir: string, current: string[], tier: TierLocation): Promise<number> {
+  let removed = 0;
   const keep = new Set([...current, ...(await previousGeneration(dir, tier))]);
   const root = path.join(dir, tier.dir);
   for (const file of await listPublished(root)) {
     if (keep.has(file) || (tier === BASE_TIER && NOT_BASE.test(file))) continue;
     await rm(pathInside(root, file), { force: true });
-    counts.removed++;
+    removed++;
   }
   await writeFile(pathInside(dir, tier.generationFile), JSON.stringify(current));
-  return counts;
+  return removed;
 }

@@ -2,28 +2,41 @@
  * The static search index in two tiers, so the cost of indexing a write does
  * not grow with the corpus:
  *
- * - the base tier (`/pagefind/`): every record page, rebuilt only when the
- *   recent tier passes COMPACT_AT pages (a compaction), or when there is none;
+ * - the base tier (`/pagefind/`): every record page, rebuilt in the
+ *   background (a compaction, `compactSearchIndex`, in its own queue) when the
+ *   recent tier passes COMPACT_AT pages or after a full rebuild; built by the
+ *   index run itself only when there is none;
  * - the recent tier (`/pagefind/recent/`): the pages of records rendered since
  *   the base was built, rebuilt by every run, so a run costs what changed.
  *
  * Renders note the records they wrote in `.pagefind-pending/` (one file per
- * pass, written atomically, so several workers never clash); a run takes
- * those notes, adds them to the recent set and deletes only the notes it
- * read. The browser loads the base, merges the recent tier with Pagefind's
- * `mergeIndex`, and drops base results that the recent tier supersedes (a
- * newer version, or a removed record): `/pagefind/tiers.json` lists their
- * result ids, read from the base bundle's fragments when it was built.
+ * pass, written atomically, so several workers never clash, named by the
+ * time it was written); a run takes those notes, adds them to the recent set
+ * and deletes only the notes it read. The browser loads the base, merges the
+ * recent tier with Pagefind's `mergeIndex`, and drops base results that the
+ * recent tier supersedes (a newer version, or a removed record):
+ * `/pagefind/tiers.json` lists their result ids, read from the base bundle's
+ * fragments when it was built.
+ *
+ * A compaction never holds up the runs: they go on indexing writes into the
+ * recent tier while it builds. Each run has a number, and the recent set
+ * remembers which run took each page's latest note. A compaction starts by
+ * reading the number of the last finished run: every note that run took was
+ * written (after its page) before the compaction started, so the base reads
+ * that page or a newer version. The first run that sees the new base drops
+ * those pages from the recent set and keeps the rest (a page rendered during
+ * the compaction stays in the recent tier until a later base). No clocks.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RecordRef } from '../core/types.ts';
 import { writeProjectionFile } from '../projections/publish-file.ts';
+import { buildBaseTierInThread, readBaseIds, readBaseInfo, type BaseBuild, type BaseInfo } from './base-tier.ts';
 import { buildSearchIndex, INDEXED_TYPES, recordPageOf, resultIdsByUrl } from './build-index.ts';
-import { BASE_TIER, publishSearchIndex, RECENT_TIER, SEARCH_DIR, type PublishCounts } from './publish-index.ts';
+import { publishSearchIndex, RECENT_TIER, SEARCH_DIR, type PublishCounts } from './publish-index.ts';
 
-/** Recent pages past which a run rebuilds the base instead (and empties the recent tier). */
+/** Recent pages past which a run asks for a compaction (a new base, after which the recent tier starts over). */
 export const COMPACT_AT = 2000;
 
 const PENDING_DIR = '.pagefind-pending';
@@ -31,27 +44,24 @@ const PENDING_DIR = '.pagefind-pending';
 const ALL = 'all';
 /** The recent set, beside (not inside) the public directory. */
 const STATE_FILE = '.pagefind-tiers.json';
-/** The base bundle's result id of each page URL, written with each base. */
-const BASE_IDS_FILE = '.pagefind-base-ids.json';
 const MANIFEST = `${SEARCH_DIR}/tiers.json`;
 
 interface TierState {
-  /** Record page URLs rendered since the base was built. */
-  recent: string[];
-  /** Which base the set belongs to (the base's generation stamp). */
-  base: string;
-  /** Pages in that base: Pagefind cannot load an index without any, so an empty base is rebuilt, never merged into. */
-  basePages: number;
+  /** The number of the last finished run. */
+  run: number;
+  /** Record page URLs rendered since the base was built, each with the run that took its latest note. */
+  recent: Record<string, number>;
+  /** Which base the set was last reconciled with (its stamp, base-tier.ts). */
+  base: string | null;
+  /** The run that took a full rebuild's note, while no base has covered it (null: none). */
+  wantBaseRun: number | null;
 }
 
 /** The base's ids, kept in memory between runs: read once per base, not once per run. */
-let baseIdsCache: { base: string; ids: Map<string, string> } | null = null;
+let baseIdsCache: { base: string | null; ids: Map<string, string> } | null = null;
 
 async function baseIdsOf(dir: string, base: string): Promise<Map<string, string>> {
-  if (baseIdsCache?.base !== base) {
-    const text = await readFile(path.join(dir, BASE_IDS_FILE), 'utf8').catch(() => '{}');
-    baseIdsCache = { base, ids: new Map(Object.entries(JSON.parse(text) as Record<string, string>)) };
-  }
+  if (baseIdsCache?.base !== base) baseIdsCache = await readBaseIds(dir);
   return baseIdsCache.ids;
 }
 
@@ -66,6 +76,8 @@ export interface TierManifest {
 export interface TierRun extends PublishCounts {
   tier: 'base' | 'recent';
   pages: number;
+  /** The recent tier is past COMPACT_AT or a full rebuild asked for a new base: a compaction should run. */
+  compact: boolean;
 }
 
 /** Notes records a render pass wrote (or removed), or `'all'` after a full rebuild. */
@@ -92,10 +104,13 @@ async function takePending(dir: string): Promise<{ files: string[]; urls: Set<st
   return { files: names.map((n) => path.join(folder, n)), urls, all };
 }
 
-async function readState(dir: string): Promise<TierState | null> {
+async function readState(dir: string): Promise<TierState> {
   const text = await readFile(path.join(dir, STATE_FILE), 'utf8').catch(() => null);
-  if (text === null) return null;
-  return JSON.parse(text) as TierState;
+  const parsed = text === null ? null : (JSON.parse(text) as Partial<TierState> & { recent?: unknown });
+  // A state from before runs were numbered (a list of URLs, no base stamp): the next run builds a base.
+  const recent = Array.isArray(parsed?.recent) ? Object.fromEntries(parsed.recent.map((url: string) => [url, 0]))
+    : (parsed?.recent as Record<string, number> | undefined) ?? {};
+  return { run: parsed?.run ?? 0, recent, base: parsed?.base ?? null, wantBaseRun: parsed?.wantBaseRun ?? null };
 }
 
 async function writeState(dir: string, state: TierState): Promise<void> {
@@ -108,46 +123,69 @@ async function publishManifest(dir: string, manifest: TierManifest): Promise<voi
   await writeProjectionFile(dir, MANIFEST, Buffer.from(`${JSON.stringify(manifest)}\n`));
 }
 
-/** One index run: the recent tier from what changed, or a compaction into a new base. */
+/** A compaction: every page into a new base, published with its ids; the next index run reconciles the recent tier with it. */
+export async function compactSearchIndex(dir: string): Promise<BaseBuild> {
+  // Read before any page is: every note of that run was written before this line.
+  const { run } = await readState(dir);
+  // In its own thread: at 100k pages this takes minutes, and renders share this event loop.
+  return buildBaseTierInThread(dir, run);
+}
+
+const entryExists = (dir: string) => readFile(path.join(dir, SEARCH_DIR, 'pagefind-entry.json')).then(() => true, () => false);
+
+/**
+ * One index run: the recent tier from what changed since the base. With no
+ * base yet (or an empty one: Pagefind cannot load an index without pages),
+ * it builds the base itself first.
+ */
 export async function updateSearchIndex(dir: string, compactAt = COMPACT_AT): Promise<TierRun> {
   const pending = await takePending(dir);
-  const previous = await readState(dir);
-  const baseMissing = !previous || !(await readFile(path.join(dir, SEARCH_DIR, 'pagefind-entry.json')).then(() => true, () => false));
-  const recent = new Set([...(previous?.recent ?? []), ...pending.urls]);
-  let run: TierRun;
-  if (baseMissing || previous!.basePages === 0 || pending.all || recent.size > compactAt) {
-    // Compaction: every page into a new base; the recent tier empties (pages
-    // rendered from here on are noted again by their passes).
-    const built = await buildSearchIndex(dir);
-    const counts = await publishSearchIndex(dir, built.files, BASE_TIER);
-    await publishManifest(dir, { base_pages: built.pages, recent: false, superseded: [] });
-    await rm(path.join(dir, RECENT_TIER.dir), { recursive: true, force: true });
-    await rm(path.join(dir, RECENT_TIER.generationFile), { force: true });
-    const base = `${Date.now()}-${randomBytes(4).toString('hex')}`;
-    const ids = resultIdsByUrl(built.files);
-    const temp = path.join(dir, `${BASE_IDS_FILE}.${base}.tmp`);
-    await writeFile(temp, JSON.stringify(Object.fromEntries(ids)));
-    await rename(temp, path.join(dir, BASE_IDS_FILE));
-    baseIdsCache = { base, ids };
-    await writeState(dir, { recent: [], base, basePages: built.pages });
-    run = { tier: 'base', pages: built.pages, ...counts };
-  } else {
-    const urls = [...recent].sort();
-    const pages = urls.map((url) => ({ url, file: path.join(dir, `${url.slice(1)}.html`) }));
-    const built = await buildSearchIndex(dir, pages);
-    const counts = built.pages > 0 ? await publishSearchIndex(dir, built.files, RECENT_TIER) : { written: 0, unchanged: 0, removed: 0 };
-    const baseIds = await baseIdsOf(dir, previous!.base);
+  const state = await readState(dir);
+  state.run++;
+  for (const url of pending.urls) state.recent[url] = state.run;
+  if (pending.all) state.wantBaseRun = state.run;
+
+  let info = await readBaseInfo(dir);
+  let tier: TierRun['tier'] = 'recent';
+  let baseCounts: PublishCounts | null = null;
+  if (!info || info.pages === 0 || !(await entryExists(dir))) {
+    // This run's notes were written before the base starts reading pages: it covers them.
+    baseCounts = await buildBaseTierInThread(dir, state.run);
+    info = (await readBaseInfo(dir))!;
+    tier = 'base';
+  }
+  if (info.base !== state.base) reconcile(state, info);
+
+  const urls = Object.keys(state.recent).sort();
+  let counts: PublishCounts = { written: 0, unchanged: 0, removed: 0 };
+  let pages = 0;
+  if (urls.length > 0) {
+    const built = await buildSearchIndex(dir, urls.map((url) => ({ url, file: path.join(dir, `${url.slice(1)}.html`) })));
+    pages = built.pages;
+    if (built.pages > 0) counts = await publishSearchIndex(dir, built.files, RECENT_TIER);
+    const baseIds = await baseIdsOf(dir, info.base);
     // A page unchanged since the base has the same id in both tiers: it stays (the browser shows it once).
     const inRecent = new Set(resultIdsByUrl(built.files).values());
     const superseded = urls.flatMap((url) => {
       const id = baseIds.get(url);
       return id && !inRecent.has(id) ? [id] : [];
     });
-    await publishManifest(dir, { base_pages: previous!.basePages, recent: built.pages > 0, superseded });
-    await writeState(dir, { recent: urls, base: previous!.base, basePages: previous!.basePages });
-    run = { tier: 'recent', pages: built.pages, ...counts };
+    await publishManifest(dir, { base_pages: info.pages, recent: built.pages > 0, superseded });
+  } else {
+    await publishManifest(dir, { base_pages: info.pages, recent: false, superseded: [] });
+    await rm(path.join(dir, RECENT_TIER.dir), { recursive: true, force: true });
+    await rm(path.join(dir, RECENT_TIER.generationFile), { force: true });
   }
+  await writeState(dir, state);
   // Only the notes this run read: later ones stay for the next run.
   await Promise.all(pending.files.map((file) => rm(file, { force: true })));
-  return run;
+  const compact = state.wantBaseRun !== null || urls.length > compactAt;
+  return tier === 'base' ? { tier, pages: info.pages, ...baseCounts!, compact } : { tier, pages, ...counts, compact };
+}
+
+/** A new base is published: pages whose notes it covers are in it, and so is a full rebuild it covers. */
+function reconcile(state: TierState, info: BaseInfo): void {
+  state.recent = Object.fromEntries(Object.entries(state.recent).filter(([, run]) => run > info.coversRun));
+  if (state.wantBaseRun !== null && state.wantBaseRun <= info.coversRun) state.wantBaseRun = null;
+  state.base = info.base;
 }

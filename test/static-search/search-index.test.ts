@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEARCH_INDEX_JOB, SEARCH_INDEX_QUEUE } from '../../core/queue-contract.ts';
+import { SEARCH_COMPACT_QUEUE, SEARCH_INDEX_JOB, SEARCH_INDEX_QUEUE } from '../../core/queue-contract.ts';
 import { redisConnectionOptions } from '../../infra/redis.ts';
 import { countUnrenderedChanges } from '../../db/queries/changes.ts';
 import { searchIndexJobOptions, type SearchIndexRun } from '../../static-search/indexer.ts';
@@ -16,11 +16,13 @@ import { startStack, type Stack } from '../helpers/stack.ts';
 let stack: Stack;
 let agent: Agent;
 let queue: Queue;
+let compactQueue: Queue;
 let redis: Redis;
 
 beforeAll(async () => {
   stack = await startStack({ SEARCH_INDEX_DELAY_MS: '200' });
   queue = new Queue(SEARCH_INDEX_QUEUE, { connection: redisConnectionOptions(stack.config.REDIS_URL!), prefix: stack.config.QUEUE_PREFIX });
+  compactQueue = new Queue(SEARCH_COMPACT_QUEUE, { connection: redisConnectionOptions(stack.config.REDIS_URL!), prefix: stack.config.QUEUE_PREFIX });
   redis = new Redis(stack.config.REDIS_URL!);
   agent = await admit(stack.base);
   await settled();
@@ -28,6 +30,7 @@ beforeAll(async () => {
 afterAll(async () => {
   redis?.disconnect();
   await queue?.close();
+  await compactQueue?.close();
   await stack?.close();
 });
 
@@ -36,7 +39,7 @@ const exists = (file: string) => readFile(path.join(dir(), file)).then(() => tru
 /** A word no other record contains (Pagefind indexes letters and digits as one word). */
 const uniqueWord = (stem: string) => `${stem}${randomBytes(4).toString('hex').replace(/[0-9]/g, (d) => 'ghijklmnop'[Number(d)]!)}`;
 
-/** Every completed run, read from the queue's event stream: written atomically with each completion. */
+/** Every completed run (or compaction), read from the queue's event stream: written atomically with each completion. */
 async function completedRuns(q: Queue = queue): Promise<SearchIndexRun[]> {
   const entries = await redis.xrange(q.keys.events!, '-', '+');
   return entries.flatMap(([, fields]) => {
@@ -48,18 +51,23 @@ async function completedRuns(q: Queue = queue): Promise<SearchIndexRun[]> {
 /** Notes of rendered records that no index run has taken yet (tiers.ts). */
 const pendingNotes = async () => (await readdir(path.join(dir(), '.pagefind-pending')).catch(() => [] as string[])).filter((n) => n.endsWith('.json'));
 
+const idle = async (q: Queue) => Object.values(await q.getJobCounts('waiting', 'delayed', 'active', 'prioritized')).every((n) => n === 0);
+
 /**
  * Waits until nothing is waiting, delayed or running in the index queue, and
- * an index is published; for the worker's own queue, also until every change
- * is rendered and every render's note taken. A pass writes its files, notes
- * them, marks its changes rendered and only then asks for a run: an empty
- * queue alone can be the moment between a page's file and its request.
+ * an index is published; for the worker's own queue, also until the
+ * compaction queue is idle (a compaction asks for a run before it finishes,
+ * a run for a compaction), every change is rendered and every render's note
+ * taken. A pass writes its files, notes them, marks its changes rendered and
+ * only then asks for a run: an empty queue alone can be the moment between a
+ * page's file and its request. `compactions: false` leaves the compaction
+ * queue out (a test holding it paused).
  */
-async function settled(q: Queue = queue): Promise<void> {
+async function settled(q: Queue = queue, { compactions = true } = {}): Promise<void> {
   await eventually(async () => {
-    const counts = await q.getJobCounts('waiting', 'delayed', 'active', 'prioritized');
-    if (!Object.values(counts).every((n) => n === 0)) return false;
+    if (!(await idle(q))) return false;
     if (q !== queue) return true;
+    if (compactions && !(await idle(compactQueue))) return false;
     return (await countUnrenderedChanges(stack.pool)) === 0 && (await pendingNotes()).length === 0
       && (await exists('pagefind/pagefind-entry.json'));
   }, 20_000);
@@ -129,7 +137,7 @@ describe('two tiers', () => {
   it('indexes a write into the recent tier only: the run reads the pages written since the base, not every page', async () => {
     await compact();
     const base = JSON.parse(await readFile(path.join(dir(), '.pagefind-tiers.json'), 'utf8'));
-    expect(base.recent).toEqual([]);
+    expect(base.recent).toEqual({});
     const before = (await completedRuns()).length;
     const word = uniqueWord('recenttier');
     const id = await createProblem(word);
@@ -172,11 +180,37 @@ describe('two tiers', () => {
     const id = await createProblem(word);
     await eventually(async () => (await countUnrenderedChanges(stack.pool)) === 0);
     await settled();
-    const before = (await completedRuns()).length;
+    const before = (await completedRuns(compactQueue)).length;
     await compact();
-    expect((await completedRuns()).slice(before).at(-1)).toMatchObject({ tier: 'base' });
+    expect((await completedRuns(compactQueue)).length).toBe(before + 1);
     expect(await (await fetch(`${stack.base}/pagefind/tiers.json`)).json()).toMatchObject({ recent: false, superseded: [] });
     expect(await searchPublished(stack.base, dir(), word)).toEqual([`/problems/${id}`]);
+  });
+
+  it('goes on indexing writes into the recent tier while a compaction waits or runs, and the new base takes them over', async () => {
+    await settled();
+    // The compaction is held (as if it took minutes): index runs must not wait for it.
+    await compactQueue.pause();
+    try {
+      await notePendingRecords(dir(), 'all');
+      await queue.add(SEARCH_INDEX_JOB, {}, searchIndexJobOptions(0));
+      await eventually(async () => (await compactQueue.getJobCounts('waiting')).waiting === 1);
+      const word = uniqueWord('duringcompaction');
+      const id = await createProblem(word);
+      await eventually(async () => (await countUnrenderedChanges(stack.pool)) === 0);
+      await settled(queue, { compactions: false });
+      expect(await searchPublished(stack.base, dir(), word)).toEqual([`/problems/${id}`]);
+      expect(await (await fetch(`${stack.base}/pagefind/tiers.json`)).json()).toMatchObject({ recent: true });
+      const before = (await completedRuns(compactQueue)).length;
+      await compactQueue.resume();
+      await settled();
+      expect((await completedRuns(compactQueue)).length).toBe(before + 1);
+      // The new base read the page (its note was taken before the compaction started): the recent tier is empty again.
+      expect(await (await fetch(`${stack.base}/pagefind/tiers.json`)).json()).toMatchObject({ recent: false, superseded: [] });
+      expect(await searchPublished(stack.base, dir(), word)).toEqual([`/problems/${id}`]);
+    } finally {
+      await compactQueue.resume();
+    }
   });
 });
 
