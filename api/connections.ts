@@ -64,7 +64,7 @@ export interface ConnectionGuard {
 
 export function guardConnections(server: Server, config: Config, logger: Logger): ConnectionGuard {
   const sockets = new Set<Socket>();
-  /** Answers not sent yet: told to close their connection when a drain starts. */
+  /** Answers not sent yet when their listener returned: told to close their connection when a drain starts. */
   const inFlight = new Set<ServerResponse>();
   let draining = false;
   const retryAfter = config.RETRY_AFTER_SECONDS;
@@ -90,9 +90,13 @@ export function guardConnections(server: Server, config: Config, logger: Logger)
     listener(app) {
       return function guardedListener(req: IncomingMessage, res: ServerResponse) {
         if (!draining) {
-          inFlight.add(res);
-          res.once('close', () => inFlight.delete(res));
-          return app(req, res);
+          app(req, res);
+          // An answer sent already (the pre-router reads answer synchronously) needs no Connection: close at a drain.
+          if (!res.writableEnded) {
+            inFlight.add(res);
+            res.once('close', () => inFlight.delete(res));
+          }
+          return;
         }
         const body = JSON.stringify(errorBody(errorInfo('shutting_down', undefined, { retryAfter }), newRequestId()));
         res.writeHead(503, {

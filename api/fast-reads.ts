@@ -54,6 +54,8 @@ const routeOf = (api: boolean, folder: string) => (api ? `/api/v1/${folder}/:id`
 
 export function createFastReads(deps: FastReadsDeps): FastRead {
   const { files, admitRead, recordRequest } = deps;
+  // Folder and id are plain ASCII (PROJECTION_PATH): a concatenation is the path.join it would be, without its normalising pass.
+  const root = path.join(deps.projectionsDir, '/');
   const fixed = Object.fromEntries((Object.keys(MEDIA_TYPE) as ProjectionFormat[]).map((format) => [
     format, Object.entries(fixedHeaders({ contentType: MEDIA_TYPE[format], cacheControl: CACHE.record })).flat(),
   ])) as Record<ProjectionFormat, string[]>;
@@ -100,7 +102,7 @@ export function createFastReads(deps: FastReadsDeps): FastRead {
       if (format !== 'html') out.push('Content-Location', `${req.url}${TWIN_SUFFIX[format]}`);
     }
 
-    const file = path.join(deps.projectionsDir, projectionFile({ type, id }, format));
+    const file = root + projectionFile({ type, id }, format);
     const acceptEncoding = headers['accept-encoding'];
     const sibling = acceptEncoding ? pickEncoding(file, acceptEncoding) : null;
     if (sibling === undefined) return false;

@@ -30,19 +30,31 @@ export const methodLabel = (method: string) => (KNOWN_METHODS.has(method) ? meth
  */
 export function createRequestRecorder(logger: Logger, metrics: ApiMetrics): RecordRequest {
   const requestLog = logger.child({}, { redact: [] });
-  const series = new Map<string, { count: { inc(): void }; time: { observe(v: number): void } }>();
+  /** By route, then method and status: a read finds its series without building a key. */
+  const series = new Map<string, Map<string, Series>>();
   return function recordRequest(requestId, method, route, status, seconds) {
-    const labels = { method: methodLabel(method), route, status: String(status) };
-    const key = `${labels.method} ${route} ${labels.status}`;
-    let s = series.get(key);
+    let byRoute = series.get(route);
+    if (!byRoute) series.set(route, (byRoute = new Map()));
+    // The method label, not the method: what clients send must not grow the map (see methodLabel).
+    const label = methodLabel(method);
+    const key = label + status;
+    let s = byRoute.get(key);
     if (!s) {
-      s = { count: metrics.requests.labels(labels), time: metrics.latency.labels(labels) };
-      series.set(key, s);
+      const labels = { method: label, route, status: String(status) };
+      s = { ...labels, count: metrics.requests.labels(labels), time: metrics.latency.labels(labels) };
+      byRoute.set(key, s);
     }
     s.count.inc();
     s.time.observe(seconds);
-    requestLog.info({ requestId, ...labels, ms: Math.round(seconds * 1000) }, 'request');
+    requestLog.info({ requestId, method: s.method, route, status: s.status, ms: Math.round(seconds * 1000) }, 'request');
   };
+}
+
+interface Series {
+  method: string;
+  status: string;
+  count: { inc(): void };
+  time: { observe(v: number): void };
 }
 
 export function observeRequests(record: RecordRequest): MiddlewareHandler<AppEnv> {

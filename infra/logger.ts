@@ -4,6 +4,7 @@
  * in logged objects, and nothing logs raw request headers or bodies.
  */
 import pino, { type Logger } from 'pino';
+import { stdoutDestination } from './log-destination.ts';
 
 export type { Logger };
 
@@ -14,6 +15,7 @@ export const REDACT_PATHS = [
   'secret', '*.secret',
 ];
 
-export function createLogger(level: string, name: string, destination?: pino.DestinationStream): Logger {
+/** A logger writing to `destination`, by default stdout in batches (infra/log-destination.ts). */
+export function createLogger(level: string, name: string, destination: pino.DestinationStream = stdoutDestination()): Logger {
   return pino({ level, name, redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, destination);
 }

@@ -1,9 +1,11 @@
 /**
  * The in-memory projection cache: bytes and strong ETag kept under the file's
  * identity, so a file replaced the way the worker replaces it (temp file +
- * rename) is served new at once, an unchanged one is never read again, and
- * memory stays within its byte bound.
+ * rename) is served new from the next turn of the event loop (one stat per
+ * file per turn), an unchanged one is never read again, and memory stays
+ * within its byte bound.
  */
+import { renameSync, utimesSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rename, rm, unlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -27,6 +29,8 @@ async function publish(file: string, text: string) {
   await rename(temp, file);
 }
 
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
 describe('the projection cache', () => {
   it('serves the bytes with their strong ETag, and a replaced file\'s new bytes at once', async () => {
     const cache = createFileCache(1024 * 1024);
@@ -42,6 +46,24 @@ describe('the projection cache', () => {
     // Same size, same mtime stamp would be a hash collision; a new inode alone is enough.
     await publish(file, 'second version, LONGER');
     expect((await cache.read(file))?.body.toString()).toBe('second version, LONGER');
+  });
+
+  it('stats a file once per turn of the event loop: a file replaced within a turn is seen from the next', async () => {
+    const cache = createFileCache(1024 * 1024);
+    const file = path.join(dir, 'turn.html');
+    await publish(file, 'old');
+    const old = await cache.read(file);
+    await nextTurn();
+    expect(cache.peek(file)).toBe(old);
+    // Replaced between two requests read in the same turn: both get the turn's answer.
+    const bytes = Buffer.from('new');
+    writeFileSync(`${file}.tmp`, bytes);
+    utimesSync(`${file}.tmp`, contentMtime(bytes), contentMtime(bytes));
+    renameSync(`${file}.tmp`, file);
+    expect(cache.peek(file)).toBe(old);
+    await nextTurn();
+    expect(cache.peek(file)).toBeUndefined();
+    expect((await cache.read(file))?.body.toString()).toBe('new');
   });
 
   it('does not read or hash an unchanged file again', async () => {

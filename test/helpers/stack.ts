@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
 import type pg from 'pg';
-import pino from 'pino';
 import { startApiService, type ApiService } from '../../api/service.ts';
 import { loadConfig, type Config } from '../../core/config.ts';
 import { createLogger } from '../../infra/logger.ts';
+import { createLogDestination } from '../../infra/log-destination.ts';
 import { createPool } from '../../db/pool.ts';
 import { startWorker, type WorkerRuntime } from '../../worker/runtime.ts';
 import { cloneDatabase } from './database.ts';
@@ -63,9 +63,11 @@ export async function startStack(overrides: Record<string, string> = {}, options
   });
   const logs: string[] = [];
   const sink = { write: (line: string) => void logs.push(line) };
+  // A log file is written as the deployed processes write stdout (infra/log-destination.ts).
+  const logFile = options.logFile ? createLogDestination(options.logFile) : null;
   const logger = options.captureLogs
     ? createLogger('trace', 'test', sink)
-    : createLogger(config.LOG_LEVEL, 'test', options.logFile ? pino.destination({ dest: options.logFile, sync: false }) : undefined);
+    : createLogger(config.LOG_LEVEL, 'test', logFile ?? undefined);
   const pool = createPool(config.DATABASE_URL, 20);
   const api = await startApiService(config, pool, logger, { oauthFetch: options.oauthFetch });
   const base = `http://127.0.0.1:${api.port}`;
@@ -92,6 +94,7 @@ export async function startStack(overrides: Record<string, string> = {}, options
       await pool.end();
       await database.drop();
       await rm(projections, { recursive: true, force: true });
+      logFile?.close();
     },
   };
   if (options.worker !== false) await stack.startWorker();

@@ -1,6 +1,7 @@
 /**
  * Graceful shutdown of the real entry files: the first SIGTERM stops
- * accepting, lets in-flight requests and jobs finish, then exits 0.
+ * accepting, lets in-flight requests and jobs finish, then exits 0, its log
+ * lines all written (they are written in batches: infra/log-destination.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -18,10 +19,12 @@ let dir: string;
 let env: Record<string, string | undefined>;
 const running: ChildProcess[] = [];
 
-function launch(entry: string): ChildProcess {
-  const child = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+function launch(entry: string, overrides: Record<string, string> = {}): ChildProcess & { output: () => string } {
+  const child = spawn(process.execPath, [entry], { env: { ...env, ...overrides }, stdio: ['ignore', 'pipe', 'pipe'] });
   running.push(child);
-  return child;
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return Object.assign(child, { output: () => output });
 }
 const exitOf = (child: ChildProcess) =>
   child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise<number | null>((r) => child.once('exit', r));
@@ -64,4 +67,22 @@ describe('SIGTERM', () => {
     worker.kill('SIGTERM');
     expect(await exitOf(worker)).toBe(0);
   }, 90_000);
+
+  it('writes the API\'s request line of every answer before it exits', async () => {
+    const base = `http://127.0.0.1:${env.PORT}`;
+    const api = launch('api/server.ts', { LOG_LEVEL: 'info' });
+    await eventually(() => fetch(`${base}/api/v1`).then((r) => r.ok, () => false), 30_000);
+    const ids: string[] = [];
+    for (let i = 0; i < 50; i++) {
+      const res = await fetch(`${base}/api/v1`);
+      await res.arrayBuffer();
+      ids.push(res.headers.get('x-request-id')!);
+    }
+    // At once: the last lines are still pending in the process when the signal comes.
+    api.kill('SIGTERM');
+    expect(await exitOf(api)).toBe(0);
+    const logged = new Set(api.output().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { msg: string; requestId?: string })
+      .filter((line) => line.msg === 'request').map((line) => line.requestId));
+    expect(ids.filter((id) => !logged.has(id))).toEqual([]);
+  }, 60_000);
 });
