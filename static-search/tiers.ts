@@ -57,12 +57,17 @@ interface TierState {
   wantBaseRun: number | null;
 }
 
-/** The base's ids, kept in memory between runs: read once per base, not once per run. */
-let baseIdsCache: { base: string | null; ids: Map<string, string> } | null = null;
+/**
+ * The base's ids, kept in memory between runs: read once per base, not once
+ * per run (at 100k pages the file is ~100k entries). Per directory, so that
+ * runs over two directories in one process (the bench) do not reload it each time.
+ */
+const baseIdsCache = new Map<string, { base: string | null; ids: Map<string, string> }>();
 
 async function baseIdsOf(dir: string, base: string): Promise<Map<string, string>> {
-  if (baseIdsCache?.base !== base) baseIdsCache = await readBaseIds(dir);
-  return baseIdsCache.ids;
+  let cached = baseIdsCache.get(dir);
+  if (cached?.base !== base) baseIdsCache.set(dir, (cached = await readBaseIds(dir)));
+  return cached.ids;
 }
 
 /** What the browser reads first: whether to merge the recent tier, and which base results it supersedes. */
