@@ -24,18 +24,24 @@ export function holdsBytes(file: string, bytes: Uint8Array): boolean {
   return !!stat && stat.size === bytes.byteLength && readFileSync(file).equals(bytes);
 }
 
+/**
+ * Runs `make` (an open or a rename into `target`'s folder), making the
+ * folder on first use only rather than checking it before every file.
+ */
+function inFolderOf<T>(target: string, make: () => T): T {
+  try {
+    return make();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    mkdirSync(path.dirname(target), { recursive: true });
+    return make();
+  }
+}
+
 /** Writes `bytes` to `target` through a temp file beside it, stamped before the rename. */
 function writeAtomicSync(target: string, bytes: Uint8Array, mtime: number): void {
   const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
-  let fd: number;
-  try {
-    fd = openSync(temp, 'w');
-  } catch (error) {
-    // The folder is made on first use only, not checked before every file.
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    mkdirSync(path.dirname(target), { recursive: true });
-    fd = openSync(temp, 'w');
-  }
+  const fd = inFolderOf(target, () => openSync(temp, 'w'));
   try {
     try {
       writeFileSync(fd, bytes);
@@ -50,19 +56,39 @@ function writeAtomicSync(target: string, bytes: Uint8Array, mtime: number): void
   }
 }
 
+/** True when `target` already holds `bytes` (`same`: the caller has just checked); then only its stamp is made right, in case something touched the file. */
+function keptAsIs(target: string, bytes: Uint8Array, mtime: number, same?: boolean): boolean {
+  if (!(same ?? holdsBytes(target, bytes))) return false;
+  utimesSync(target, mtime, mtime);
+  return true;
+}
+
 /**
- * Writes `relative` unless it already holds `bytes` (then only its stamp is
- * made right, in case something touched the file). `same` skips the check
+ * Writes `relative` unless it already holds `bytes`. `same` skips the check
  * when the caller has just made it.
  */
 export function writeProjectionFileSync(dir: string, relative: string, bytes: Uint8Array, same?: boolean): WriteResult {
   const target = pathInside(dir, relative);
   const mtime = contentMtime(bytes);
-  if (same ?? holdsBytes(target, bytes)) {
-    utimesSync(target, mtime, mtime);
-    return 'unchanged';
-  }
+  if (keptAsIs(target, bytes, mtime, same)) return 'unchanged';
   writeAtomicSync(target, bytes, mtime);
+  return 'written';
+}
+
+/**
+ * Moves `source` (a finished file on the same file system, such as a bundle
+ * a tool wrote to a staging folder) to `relative`, stamped with its
+ * content-derived mtime, unless `relative` already holds its bytes: the
+ * rename is as atomic as a write's temp file, without writing the bytes a
+ * second time.
+ */
+export function moveProjectionFileSync(dir: string, relative: string, source: string): WriteResult {
+  const target = pathInside(dir, relative);
+  const bytes = readFileSync(source);
+  const mtime = contentMtime(bytes);
+  if (keptAsIs(target, bytes, mtime)) return 'unchanged';
+  utimesSync(source, mtime, mtime);
+  inFolderOf(target, () => renameSync(source, target));
   return 'written';
 }
 

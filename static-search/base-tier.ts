@@ -7,12 +7,13 @@
  * only waits for one message.
  */
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { resultIdsByUrl, writeBaseIndex } from './build-index.ts';
 import { BASE_TIER, publishStagedIndex, type PublishCounts } from './publish-index.ts';
+import { writeStateFile } from './state-file.ts';
 
 /** The base bundle's result id of each page URL, written with each base (tiers.ts reads it). */
 const BASE_IDS_FILE = '.pagefind-base-ids.json';
@@ -54,8 +55,8 @@ export async function buildBaseTier(dir: string, coversRun: number): Promise<Bas
     const fragments = await readdir(path.join(staging, 'fragment')).catch(() => [] as string[]);
     const ids = resultIdsByUrl(stagedFragments(staging, fragments));
     const counts = await publishStagedIndex(dir, staging, BASE_TIER);
-    await writeAtomic(dir, BASE_IDS_FILE, JSON.stringify({ base, ids: Object.fromEntries(ids) }));
-    await writeAtomic(dir, BASE_INFO_FILE, JSON.stringify({ base, coversRun, pages } satisfies BaseInfo));
+    await writeStateFile(dir, BASE_IDS_FILE, { base, ids: Object.fromEntries(ids) });
+    await writeStateFile(dir, BASE_INFO_FILE, { base, coversRun, pages } satisfies BaseInfo);
     return { pages, ...counts };
   } finally {
     await rm(staging, { recursive: true, force: true });
@@ -75,12 +76,6 @@ export function buildBaseTierInThread(dir: string, coversRun: number): Promise<B
       else reject(failure ?? new Error(`the base tier's thread exited with code ${code} and no result`));
     });
   });
-}
-
-async function writeAtomic(dir: string, name: string, text: string): Promise<void> {
-  const temp = path.join(dir, `${name}.${randomBytes(6).toString('hex')}.tmp`);
-  await writeFile(temp, text);
-  await rename(temp, path.join(dir, name));
 }
 
 /** The published base, or null when none was built (or it was built before bases were stamped: build one). */

@@ -13,12 +13,10 @@
  * (Pagefind's own writeFiles writes in place in no useful order and never
  * deletes, so the directory would grow with every re-index.)
  */
-import { futimesSync, mkdirSync, openSync, closeSync, readFileSync, renameSync, utimesSync } from 'node:fs';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { IndexFile } from 'pagefind';
-import { contentMtime } from '../core/etag.ts';
-import { holdsBytes, writeProjectionFile, type WriteResult } from '../projections/publish-file.ts';
+import { moveProjectionFileSync, writeProjectionFile } from '../projections/publish-file.ts';
 import { pathInside } from '../projections/safe-path.ts';
 
 export const SEARCH_DIR = 'pagefind';
@@ -79,36 +77,6 @@ export async function publishSearchIndex(dir: string, files: IndexFile[], tier: 
   }
   counts.removed = await removeOlderGenerations(dir, ordered.map((f) => f.path), tier);
   return counts;
-}
-
-/**
- * Moves `source` (a finished file on the same file system) to `relative`,
- * stamped with its content-derived mtime, unless `relative` already holds its
- * bytes: a rename is as atomic as writeProjectionFile's temp file, without
- * writing the bytes a second time.
- */
-function moveProjectionFileSync(dir: string, relative: string, source: string): WriteResult {
-  const target = pathInside(dir, relative);
-  const bytes = readFileSync(source);
-  const mtime = contentMtime(bytes);
-  if (holdsBytes(target, bytes)) {
-    utimesSync(target, mtime, mtime);
-    return 'unchanged';
-  }
-  const fd = openSync(source, 'r+');
-  try {
-    futimesSync(fd, mtime, mtime);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(source, target);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    mkdirSync(path.dirname(target), { recursive: true });
-    renameSync(source, target);
-  }
-  return 'written';
 }
 
 /**

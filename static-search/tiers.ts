@@ -28,13 +28,14 @@
  * the compaction stays in the recent tier until a later base). No clocks.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { RecordRef } from '../core/types.ts';
 import { writeProjectionFile } from '../projections/publish-file.ts';
 import { buildBaseTierInThread, readBaseIds, readBaseInfo, type BaseBuild, type BaseInfo } from './base-tier.ts';
 import { buildSearchIndex, INDEXED_TYPES, recordPageOf, resultIdsByUrl } from './build-index.ts';
 import { publishSearchIndex, RECENT_TIER, SEARCH_DIR, type PublishCounts } from './publish-index.ts';
+import { writeStateFile } from './state-file.ts';
 
 /** Recent pages past which a run asks for a compaction (a new base, after which the recent tier starts over). */
 export const COMPACT_AT = 2000;
@@ -92,8 +93,7 @@ export async function notePendingRecords(dir: string, refs: RecordRef[] | typeof
   const folder = path.join(dir, PENDING_DIR);
   await mkdir(folder, { recursive: true });
   const name = `${Date.now()}-${randomBytes(6).toString('hex')}`;
-  await writeFile(path.join(folder, `${name}.tmp`), JSON.stringify(urls));
-  await rename(path.join(folder, `${name}.tmp`), path.join(folder, `${name}.json`));
+  await writeStateFile(folder, `${name}.json`, urls);
 }
 
 async function takePending(dir: string): Promise<{ files: string[]; urls: Set<string>; all: boolean }> {
@@ -119,9 +119,7 @@ async function readState(dir: string): Promise<TierState> {
 }
 
 async function writeState(dir: string, state: TierState): Promise<void> {
-  const temp = path.join(dir, `${STATE_FILE}.${randomBytes(6).toString('hex')}.tmp`);
-  await writeFile(temp, JSON.stringify(state));
-  await rename(temp, path.join(dir, STATE_FILE));
+  await writeStateFile(dir, STATE_FILE, state);
 }
 
 async function publishManifest(dir: string, manifest: TierManifest): Promise<void> {

@@ -4,7 +4,6 @@
  * fixtures, queues under a fresh prefix in the real Redis, a temp projections
  * folder, no HTTP server and no worker.
  */
-import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,11 +13,11 @@ import { inject } from 'vitest';
 import { createApp } from '../../api/app.ts';
 import type { AppEnv } from '../../api/app-deps.ts';
 import { createAppDeps } from '../../api/service.ts';
-import { loadConfig } from '../../core/config.ts';
 import { createPool } from '../../db/pool.ts';
 import { createLogger } from '../../infra/logger.ts';
 import { cloneDatabase } from './database.ts';
 import { insertFixtureRecords } from './record-fixtures.ts';
+import { testConfig } from './test-config.ts';
 
 export interface InProcessApp {
   app: Hono<AppEnv>;
@@ -29,14 +28,7 @@ export interface InProcessApp {
 export async function startInProcessApp(): Promise<InProcessApp> {
   const database = await cloneDatabase(inject('templateDatabase'));
   const projections = await mkdtemp(path.join(tmpdir(), 'ak-in-process-'));
-  const config = loadConfig({
-    DATABASE_URL: database.url,
-    REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
-    QUEUE_PREFIX: `t${randomUUID().replaceAll('-', '')}`,
-    PROJECTIONS_DIR: projections,
-    LOG_LEVEL: 'silent',
-    PUBLIC_ORIGIN: 'http://service.test',
-  });
+  const config = testConfig(database.url, projections);
   const pool = createPool(config.DATABASE_URL, 4);
   await insertFixtureRecords(pool);
   const built = await createAppDeps(config, pool, createLogger('silent', 'test'));

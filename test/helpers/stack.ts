@@ -4,18 +4,18 @@
  * on a random port and, unless asked otherwise, a real worker.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
 import type pg from 'pg';
 import { startApiService, type ApiService } from '../../api/service.ts';
-import { loadConfig, type Config } from '../../core/config.ts';
+import type { Config } from '../../core/config.ts';
 import { createLogger } from '../../infra/logger.ts';
 import { createLogDestination } from '../../infra/log-destination.ts';
 import { createPool } from '../../db/pool.ts';
 import { startWorker, type WorkerRuntime } from '../../worker/runtime.ts';
 import { cloneDatabase } from './database.ts';
+import { testConfig } from './test-config.ts';
 
 export interface Stack {
   base: string;
@@ -51,16 +51,7 @@ export interface StackOptions {
 export async function startStack(overrides: Record<string, string> = {}, options: StackOptions = {}): Promise<Stack> {
   const database = await cloneDatabase(options.templateDatabase ?? inject('templateDatabase'));
   const projections = await mkdtemp(path.join(tmpdir(), 'ak-projections-'));
-  const config = loadConfig({
-    DATABASE_URL: database.url,
-    REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
-    QUEUE_PREFIX: `t${randomUUID().replaceAll('-', '')}`,
-    PROJECTIONS_DIR: projections,
-    PORT: '0',
-    LOG_LEVEL: 'silent',
-    PUBLIC_ORIGIN: 'http://service.test',
-    ...overrides,
-  });
+  const config = testConfig(database.url, projections, { PORT: '0', ...overrides });
   const logs: string[] = [];
   const sink = { write: (line: string) => void logs.push(line) };
   // A log file is written as the deployed processes write stdout (infra/log-destination.ts).
