@@ -222,6 +222,9 @@ export async function limitSearchStatements(db: Queryable, ms: number): Promise<
 export async function findMatchingDocuments(db: Queryable, q: MatchQuery, options: { prepared?: boolean } = {}): Promise<DocumentPage> {
   const w = q.weights;
   const text = `WITH term AS MATERIALIZED (${termLexemesSql('$10')}),
+     -- The terms as one array of lexemes: a document holds as many of them as ts_delete removes from its
+     -- vector, counted in one pass rather than one tsquery match per term.
+     lexemes AS MATERIALIZED (SELECT coalesce(array_agg(lexeme), '{}') AS a FROM term),
      exact_hits AS MATERIALIZED (
        -- Records equal to the whole query (or one of its lines equal to theirs) first: they score highest.
        SELECT id, 1 AS src FROM (
@@ -273,8 +276,8 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
        SELECT d.id, d.type, d.updated_at, exact, held.n AS held, c.contains,
               CASE WHEN exact > 0 THEN 0 WHEN c.contains THEN 1 ELSE 2 END AS kind,
               CASE WHEN l.n = 2 AND cardinality($10::text[]) > 0
-                   THEN (SELECT count(*) FROM unnest($10::text[]::tsquery[]) AS term
-                          WHERE d.title_tsv @@ term)::float8 / cardinality($10::text[])
+                   THEN (length(d.title_tsv) - length(ts_delete(d.title_tsv, (SELECT a FROM lexemes))))::float8
+                        / cardinality($10::text[])
                    ELSE 0 END AS title_share,
               -- Read from the family's head (a solution's problem), whose snippet is its raw literal; only when
               -- the query has such tokens (a generic plan would otherwise read the head first).
@@ -298,7 +301,7 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
         -- (OFFSET 0 keeps the count from being inlined into every expression that reads it).
         CROSS JOIN LATERAL (
           SELECT CASE WHEN whole THEN cardinality($10::text[])
-                      ELSE (SELECT count(*)::int FROM unnest($10::text[]::tsquery[]) AS term WHERE d.tsv @@ term)
+                      ELSE length(d.tsv) - length(ts_delete(d.tsv, (SELECT a FROM lexemes)))
                  END AS n OFFSET 0) held
         -- Whether it contains the whole query: the substring source checked its own rows; of the others only
         -- records holding all terms but one (a last word cut short) can, and none when the substring level
@@ -331,7 +334,8 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
           OFFSET $5::int LIMIT $6::int
        ) page ON true
        LEFT JOIN search_documents d ON d.id = page.id
-       LEFT JOIN LATERAL (SELECT ${termCountsSql('d', 'term')} WHERE page.kind = 2) counts ON true
+       -- OFFSET 0 keeps the condition a gate, checked before the counts are computed, not a filter after.
+       LEFT JOIN LATERAL (SELECT ${termCountsSql('d', 'term')} WHERE page.kind = 2 OFFSET 0) counts ON true
       ORDER BY page.score DESC, page.updated_at DESC, page.id DESC`;
   const values = [...filterParams(q.filters), q.offset, q.limit, q.keys, q.wholeKey, q.pattern, q.terms, q.level, q.prefilter,
     q.keyWeights, q.candidateCap, q.signature.hits, q.signature.known,
