@@ -123,6 +123,10 @@ const TOTALS = `count(*)::int AS total,
   (count(*) FILTER (WHERE type = 'solution'))::int AS solutions,
   (count(*) FILTER (WHERE type = 'discussion'))::int AS discussions`;
 
+/** What ranking reads of a candidate, carried from the index scan that found it. */
+const CANDIDATE_COLUMNS = `d.id, d.type, d.family, d.updated_at, d.exact_keys, d.tsv, d.title_tsv, d.text_norm,
+  d.worked, d.partially_worked, d.did_not_work`;
+
 /** What a candidate shows, read only for the rows of the page. */
 const DOCUMENT_COLUMNS = `d.id, d.type, d.title, d.snippet, d.product, d.status, d.worked, d.partially_worked, d.did_not_work`;
 
@@ -227,11 +231,11 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
      lexemes AS MATERIALIZED (SELECT coalesce(array_agg(lexeme), '{}') AS a FROM term),
      exact_hits AS MATERIALIZED (
        -- Records equal to the whole query (or one of its lines equal to theirs) first: they score highest.
-       SELECT id, 1 AS src FROM (
-         (SELECT d.id FROM search_documents d
+       SELECT e.*, 1 AS src FROM (
+         (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
            WHERE $8::text = ANY($7::text[]) AND d.exact_keys @> ARRAY[$8::text] AND ${filtersOn('$25')} LIMIT $31::int)
          UNION ALL
-         (SELECT d.id FROM search_documents d
+         (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
            WHERE cardinality($7::text[]) > 0 AND d.exact_keys && $7::text[]
              AND NOT ($8::text = ANY($7::text[]) AND d.exact_keys @> ARRAY[$8::text])
              AND ${filtersOn('$25')} LIMIT $31::int)) e
@@ -240,11 +244,11 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
      -- Substrings: through the query's pair keys when it has any, checked with strpos (which the
      -- trigram index cannot serve, so the planner reads the keys' index alone); else through trigrams.
      substring_hits AS MATERIALIZED (
-       (SELECT d.id, 2 AS src FROM search_documents d
+       (SELECT ${CANDIDATE_COLUMNS}, 2 AS src FROM search_documents d
          WHERE $11::int >= 1 AND $9::text IS NOT NULL AND cardinality($27::text[]) > 0
            AND d.pair_keys @> $27::text[] AND strpos(d.text_norm, $28::text) > 0 AND ${filtersOn('$25')} LIMIT $31::int)
        UNION ALL
-       (SELECT d.id, 2 AS src FROM search_documents d
+       (SELECT ${CANDIDATE_COLUMNS}, 2 AS src FROM search_documents d
          WHERE $11::int >= 1 AND $9::text IS NOT NULL AND cardinality($27::text[]) = 0
            AND d.text_norm LIKE $9::text AND ${filtersOn('$25')} LIMIT $31::int)
      ),
@@ -255,23 +259,25 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
      -- Keywords, strictest first: every term, all but one, then the prefilter (k of n); each excludes
      -- what a stricter one reads, and the outer LIMIT stops before a looser one when the cap is full.
      word_hits AS MATERIALIZED (
-       SELECT id, 3 AS src FROM (
-         (SELECT d.id FROM search_documents d
+       SELECT k.*, 3 AS src FROM (
+         (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
            WHERE $29::text IS NOT NULL AND d.tsv @@ $29::text::tsquery AND ${filtersOn('$25')} LIMIT $14::int)
          UNION ALL
-         (SELECT d.id FROM search_documents d
+         (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
            WHERE $24::text IS NOT NULL AND d.tsv @@ $24::text::tsquery AND NOT d.tsv @@ $29::text::tsquery
              AND ${filtersOn('$25')} LIMIT $14::int)
          UNION ALL
-         (SELECT d.id FROM search_documents d
+         (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
            WHERE $12::text IS NOT NULL AND d.tsv @@ $12::text::tsquery AND NOT d.tsv @@ coalesce($24::text, $29::text)::tsquery
              AND ${filtersOn('$25')} LIMIT $14::int)) k
         WHERE (SELECT n FROM level_n) = 2
         LIMIT $14::int
      ),
-     -- Which source read each id: one that stopped at its cap makes the totals a lower bound.
+     -- Which source read each id: one that stopped at its cap makes the totals a lower bound. Each source
+     -- carries the columns ranking reads, so no candidate is looked up again; a record the substring
+     -- source read is kept from that one, which says it contains the query.
      hits AS (SELECT * FROM exact_hits UNION ALL SELECT * FROM substring_hits UNION ALL SELECT * FROM word_hits),
-     source AS MATERIALIZED (SELECT id, bool_or(src = 2) AS contains FROM hits GROUP BY id),
+     source AS MATERIALIZED (SELECT DISTINCT ON (id) *, src = 2 AS contains FROM hits ORDER BY id, src = 2 DESC),
      feature AS MATERIALIZED (
        SELECT d.id, d.type, d.updated_at, exact, held.n AS held, c.contains,
               CASE WHEN exact > 0 THEN 0 WHEN c.contains THEN 1 ELSE 2 END AS kind,
@@ -288,7 +294,7 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
                 ELSE 0 END AS signature,
               ln(1 + d.worked + 0.5::float8 * d.partially_worked) - ln(1 + d.did_not_work) AS prior,
               ${decayedConfidenceSql('t')} - coalesce(t.disputed, false)::int AS trust
-         FROM source JOIN search_documents d USING (id)
+         FROM source d
         CROSS JOIN level_n l
          LEFT JOIN record_trust t ON t.record_type = d.type AND t.record_id = d.id
         CROSS JOIN LATERAL (SELECT d.exact_keys @> ARRAY[$8::text] AS whole) w
@@ -307,7 +313,7 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
         -- records holding all terms but one (a last word cut short) can, and none when the substring level
         -- already found nothing.
         CROSS JOIN LATERAL (
-          SELECT whole OR source.contains
+          SELECT whole OR d.contains
                  OR (NOT l.fell_back AND $9::text IS NOT NULL AND (l.n = 1 OR held.n >= cardinality($10::text[]) - 1)
                      AND strpos(d.text_norm, $28::text) > 0) AS contains) c
      ), matched AS MATERIALIZED (
