@@ -17,7 +17,7 @@
  */
 import type { Queryable } from '../db/pool.ts';
 import {
-  findMatchingDocuments, findQueryTerms, KIND_RANK, listNewestDocuments,
+  findMatchingDocuments, KIND_RANK, listNewestDocuments,
   type DocumentPage, type DocumentRow, type DocumentType, type KindRank, type MatchQuery, type SearchFilters,
 } from '../db/queries/search.ts';
 import { recordLinks, type ResourceLinks } from '../core/types.ts';
@@ -30,6 +30,7 @@ import { withoutLogPrefixes } from './log-prefix.ts';
 import { rerankByLiteral, rerankByTermWeight } from './rerank.ts';
 import { keyHash, normalizeLiteral, queryKeys } from './normalize.ts';
 import { pairKeys } from './substring-query.ts';
+import { queryTerms } from './query-terms.ts';
 
 export interface SearchCandidate {
   type: DocumentType;
@@ -141,7 +142,7 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
   } else {
     // A pasted line's log prefix (timestamp, level, container, pod, host) is the pasting machine's, not the error's.
     const message = withoutLogPrefixes(normalized);
-    const terms = await findQueryTerms(db, message, MAX_TERMS, options);
+    const terms = await queryTerms(db, message, MAX_TERMS, options);
     const keys = queryKeys(normalized);
     const words = Math.max(1, keyWords(message));
     // The exact source reads keys in this order, so the longest (highest-scoring) matches come first.
