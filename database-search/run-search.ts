@@ -23,7 +23,9 @@ import {
 import { recordLinks, type ResourceLinks } from '../core/types.ts';
 import { MATCH_KINDS, type MatchKind, type SearchMode, type SearchParams } from '../core/schemas/search-params.ts';
 import { loadCandidateTrust, type CandidateTrust } from './candidate-trust.ts';
-import { allTermsQuery, looserPrefilterQuery, minimumTerms, nearlyAllTermsQuery, prefilterQuery, relaxedMinimumTerms } from './keyword-query.ts';
+import {
+  allTermsQuery, looserPrefilterQuery, minimumTerms, nearlyAllTermsQuery, prefilterQuery, rarestPairsSize, relaxedMinimumTerms,
+} from './keyword-query.ts';
 import { redactText } from '../core/redact-secrets.ts';
 import { isPasted, isPlainWords, keyWords, RANKING_WEIGHTS, signatureOf, weightsFor } from './ranking.ts';
 import { withoutLogPrefixes } from './log-prefix.ts';
@@ -161,6 +163,7 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
       terms,
       allTerms: allTermsQuery(terms),
       prefilter: looserPrefilterQuery(terms),
+      prefilterRarest: looserPrefilterQuery(terms) === null ? null : rarestPairsSize(terms.length),
       minTerms: minimumTerms(terms.length),
       nearlyAll: nearlyAllTermsQuery(terms),
       signature: signatureOf(raw),
@@ -205,6 +208,7 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
       if (minTerms < query.minTerms) {
         const relaxed = await findMatchingDocuments(db, {
           ...query, level: KIND_RANK.keywords, fallBack: false, minTerms, prefilter: prefilterQuery(terms, minTerms),
+          prefilterRarest: rarestPairsSize(terms.length, minTerms),
         }, options);
         if (relaxed.total > found.total) found = relaxed;
       }

@@ -62,6 +62,11 @@ export interface MatchQuery {
   prefilter: string | null;
   /** Terms a keyword match must hold. */
   minTerms: number;
+  /**
+   * When `prefilter` is "2 of the first m terms" (keyword-query.ts, `rarestPairsSize`): m, and the
+   * statement builds it from the m rarest terms instead; else null.
+   */
+  prefilterRarest?: number | null;
   /** A tsquery for records holding all terms but one (keyword-query.ts), or null under four terms. */
   nearlyAll: string | null;
   /** Discriminating raw tokens of the query as patterns over a record's snippet (database-search/ranking.ts). */
@@ -256,19 +261,34 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
        SELECT $30::boolean AND NOT EXISTS (SELECT FROM exact_hits) AND NOT EXISTS (SELECT FROM substring_hits) AS fell_back
      ),
      level_n AS MATERIALIZED (SELECT fell_back, CASE WHEN fell_back THEN 2 ELSE $11::int END AS n FROM level),
+     -- The share of all documents holding each term (planner statistics): the second stage's weights, and
+     -- which terms a long query's prefilter pairs: any m of them will do (keyword-query.ts), the rarest
+     -- leave the fewest candidates (in query order without statistics).
+     share AS MATERIALIZED (SELECT ${termSharesSql('$10')} AS s),
+     rarest AS MATERIALIZED (
+       SELECT q.t, q.n FROM unnest($10::text[]) WITH ORDINALITY AS q(t, n) CROSS JOIN share
+        WHERE $32::int IS NOT NULL ORDER BY share.s[q.n], q.n LIMIT $32::int
+     ),
+     looser AS MATERIALIZED (
+       SELECT CASE WHEN $32::int IS NULL THEN $12::text
+                   ELSE (SELECT string_agg(format('(%s & %s)', a.t, b.t), ' | ' ORDER BY a.n, b.n)
+                           FROM rarest a JOIN rarest b ON a.n < b.n) END AS q
+     ),
+     -- Each tsquery is parsed once (a subquery), not again for every row the heap scan rechecks.
      -- Keywords, strictest first: every term, all but one, then the prefilter (k of n); each excludes
      -- what a stricter one reads, and the outer LIMIT stops before a looser one when the cap is full.
      word_hits AS MATERIALIZED (
        SELECT k.*, 3 AS src FROM (
          (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
-           WHERE $29::text IS NOT NULL AND d.tsv @@ $29::text::tsquery AND ${filtersOn('$25')} LIMIT $14::int)
+           WHERE $29::text IS NOT NULL AND d.tsv @@ (SELECT $29::text::tsquery) AND ${filtersOn('$25')} LIMIT $14::int)
          UNION ALL
          (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
-           WHERE $24::text IS NOT NULL AND d.tsv @@ $24::text::tsquery AND NOT d.tsv @@ $29::text::tsquery
+           WHERE $24::text IS NOT NULL AND d.tsv @@ (SELECT $24::text::tsquery) AND NOT d.tsv @@ (SELECT $29::text::tsquery)
              AND ${filtersOn('$25')} LIMIT $14::int)
          UNION ALL
          (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
-           WHERE $12::text IS NOT NULL AND d.tsv @@ $12::text::tsquery AND NOT d.tsv @@ coalesce($24::text, $29::text)::tsquery
+           WHERE (SELECT q FROM looser) IS NOT NULL AND d.tsv @@ (SELECT q::tsquery FROM looser)
+             AND NOT d.tsv @@ (SELECT coalesce($24::text, $29::text)::tsquery)
              AND ${filtersOn('$25')} LIMIT $14::int)) k
         WHERE (SELECT n FROM level_n) = 2
         LIMIT $14::int
@@ -332,7 +352,7 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
                     (SELECT count(*) FROM exact_hits) < $31::int AND (SELECT count(*) FROM substring_hits) < $31::int
                       AND (SELECT count(*) FROM word_hits) < $14::int AS total_exact,
                     (SELECT fell_back FROM level) AS fell_back,
-                    CASE WHEN (SELECT n FROM level_n) = 2 THEN ${termSharesSql('$10')} END AS term_shares
+                    CASE WHEN (SELECT n FROM level_n) = 2 THEN (SELECT s FROM share) END AS term_shares
                FROM matched) totals
        LEFT JOIN LATERAL (
          SELECT id, kind, coverage, score, updated_at FROM matched
@@ -346,7 +366,7 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
   const values = [...filterParams(q.filters), q.offset, q.limit, q.keys, q.wholeKey, q.pattern, q.terms, q.level, q.prefilter,
     q.keyWeights, q.candidateCap, q.signature.hits, q.signature.known,
     w.exact, w.substring, w.coverage, w.title, w.signature, w.prior, q.minTerms, q.nearlyAll,
-    q.filters.disputed ?? null, w.trust, q.pairs, q.needle, q.allTerms, q.fallBack, q.strictCap];
+    q.filters.disputed ?? null, w.trust, q.pairs, q.needle, q.allTerms, q.fallBack, q.strictCap, q.prefilterRarest ?? null];
   const r = await queryPrepared<PageRow>(db, options.prepared ? 'ak_search_match' : undefined, text, values);
   return toDocumentPage(r.rows);
 }
