@@ -129,7 +129,7 @@ const TOTALS = `count(*)::int AS total,
   (count(*) FILTER (WHERE type = 'discussion'))::int AS discussions`;
 
 /** What ranking reads of a candidate, carried from the index scan that found it. */
-const CANDIDATE_COLUMNS = `d.id, d.type, d.family, d.updated_at, d.exact_keys, d.tsv, d.title_tsv, d.text_norm,
+const CANDIDATE_COLUMNS = `d.id, d.type, d.family, d.snippet, d.updated_at, d.exact_keys, d.tsv, d.title_tsv, d.text_norm,
   d.worked, d.partially_worked, d.did_not_work`;
 
 /** What a candidate shows, read only for the rows of the page. */
@@ -310,7 +310,10 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
               CASE WHEN cardinality($15::text[]) > 0 THEN
                 (SELECT coalesce(sum(CASE WHEN fam.snippet ~* s.hit THEN 1 WHEN fam.snippet ~* s.known THEN -1 ELSE 0 END), 0)
                    FROM unnest($15::text[], $16::text[]) AS s(hit, known)
-                   JOIN search_documents fam ON fam.id = d.family)::float8
+                  -- A problem (or discussion) heads its own family: its snippet came with it.
+                  CROSS JOIN (SELECT CASE WHEN d.family = d.id THEN d.snippet
+                                          ELSE (SELECT h.snippet FROM search_documents h WHERE h.id = d.family) END AS snippet) fam
+                  )::float8
                 ELSE 0 END AS signature,
               ln(1 + d.worked + 0.5::float8 * d.partially_worked) - ln(1 + d.did_not_work) AS prior,
               ${decayedConfidenceSql('t')} - coalesce(t.disputed, false)::int AS trust
