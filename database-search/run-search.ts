@@ -163,7 +163,10 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
       terms,
       allTerms: allTermsQuery(terms),
       prefilter: looserPrefilterQuery(terms),
-      prefilterRarest: looserPrefilterQuery(terms) === null ? null : rarestPairsSize(terms.length),
+      // Pasted text only (keyword-query.ts, \`rarestPairsSize\`): a literal's first terms are its commonest words.
+      // A symptom keeps its words' order: pairing its rarest reads more of its matches once the cap is hit,
+      // and the second stage does not yet rank those better (the evaluation lost a place on one symptom).
+      prefilterRarest: isPasted(message) && looserPrefilterQuery(terms) !== null ? rarestPairsSize(terms.length) : null,
       minTerms: minimumTerms(terms.length),
       nearlyAll: nearlyAllTermsQuery(terms),
       signature: signatureOf(raw),
@@ -208,7 +211,6 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
       if (minTerms < query.minTerms) {
         const relaxed = await findMatchingDocuments(db, {
           ...query, level: KIND_RANK.keywords, fallBack: false, minTerms, prefilter: prefilterQuery(terms, minTerms),
-          prefilterRarest: rarestPairsSize(terms.length, minTerms),
         }, options);
         if (relaxed.total > found.total) found = relaxed;
       }
