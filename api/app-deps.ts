@@ -17,6 +17,12 @@ export type RecordRequest = (requestId: string, method: string, route: string, s
 export interface AppDeps {
   config: Config;
   pool: pg.Pool;
+  /**
+   * Sessions opened with the search settings, for searches alone (api/routes/search.ts,
+   * `searchWithinLimit`). Unset on the embedded database and where a caller builds the
+   * deps without one: searches then run in a transaction that sets them.
+   */
+  searchPool?: pg.Pool;
   logger: Logger;
   rateLimit: RateLimiter;
   /** The bearer check of every path that needs a credential, failures rate limited per address. */

@@ -28,6 +28,7 @@ import { createFastReads, type FastRead } from './fast-reads.ts';
 import { createRequestRecorder } from './observability.ts';
 import { createFileCache } from './projection-cache.ts';
 import { createWritePipeline } from './write-pipeline.ts';
+import { createSearchPool } from './routes/search.ts';
 
 export interface ApiService {
   port: number;
@@ -93,8 +94,10 @@ export async function createAppDeps(
   const recordRequest = createRequestRecorder(logger, metrics);
   const projectionFiles = createFileCache(config.PROJECTION_CACHE_BYTES);
 
+  // The embedded database has one session for every connection: searches set their settings per transaction there.
+  const searchPool = config.EMBEDDED_DATABASE ? undefined : createSearchPool(config.DATABASE_URL, pool.options.application_name);
   const deps: AppDeps = {
-    config, pool, logger, html, metrics, fence, recordRequest, projectionFiles, oauthFetch: options.oauthFetch,
+    config, pool, searchPool, logger, html, metrics, fence, recordRequest, projectionFiles, oauthFetch: options.oauthFetch,
     queues: { commit: queue, render: renderQueue, searchIndex: searchIndexQueue },
     rateLimit: createRateLimiter(counts.counter, config.QUEUE_PREFIX),
     authenticate: createCredentialCheck(pool, config, counts.counter, config.QUEUE_PREFIX),
@@ -116,6 +119,7 @@ export async function createAppDeps(
       sweeper?.stop();
       await Promise.allSettled([queue.close(), renderQueue.close(), searchIndexQueue.close(), events?.close()]);
       redis?.disconnect();
+      await searchPool?.end();
     },
   };
 }

@@ -22,9 +22,15 @@ export async function queryPrepared<R extends pg.QueryResultRow = any>(
 /**
  * `applicationName` names the pool's sessions in pg_stat_activity (and so to
  * an operator, or a bench attributing the server's CPU to its clients).
+ * `sessionOptions` (`-c name=value …`, PostgreSQL's startup `options`) sets
+ * every session of the pool from its first statement, at no round trip.
  */
-export function createPool(connectionString: string, max = 10, applicationName?: string): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, ...(applicationName ? { application_name: applicationName } : {}) });
+export function createPool(connectionString: string, max = 10, applicationName?: string, sessionOptions?: string): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString, max,
+    ...(applicationName ? { application_name: applicationName } : {}),
+    ...(sessionOptions ? { options: sessionOptions } : {}),
+  });
   // An idle client losing its server (a restart) must not crash the process.
   pool.on('error', () => {});
   return pool;

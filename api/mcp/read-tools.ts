@@ -111,7 +111,7 @@ export const READ_TOOLS: readonly ReadTool[] = [
     description: `Paste an exact error literal or a short symptom. Same parameters, bounds and answer as GET /api/search (candidates with match kind, coverage, outcome signals and trust, plus coverage of the whole query; disputed=false leaves disputed records out). ${UNTRUSTED_CONTENT}`,
     schema: SearchArgsSchema,
     output: SearchResultSchema,
-    read: async ({ pool, config }, args) => ({ content_trust: 'untrusted', ...(await searchWithinLimit(pool, args, config)) }),
+    read: async (deps, args) => ({ content_trust: 'untrusted', ...(await searchWithinLimit(deps, args)) }),
   }),
   defineReadTool({
     name: 'list_changes',
