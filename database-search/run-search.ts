@@ -126,7 +126,7 @@ function toCandidate(row: DocumentRow, trust: Map<string, CandidateTrust>): Sear
 /**
  * `now` is the clock candidates' confidence decays by (tests inject it).
  * `prepared`: its statements run named, planned once per connection
- * (db/pool.ts, `queryPrepared`); the API's search transactions ask for it.
+ * (db/pool.ts, `queryPrepared`); the API's searches ask for it.
  */
 export async function runSearch(db: Queryable, params: SearchParams, now = new Date(), options: { prepared?: boolean } = {}): Promise<SearchResult> {
   const filters: SearchFilters = {

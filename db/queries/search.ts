@@ -181,7 +181,7 @@ export async function findQueryTerms(db: Queryable, words: string, max: number, 
 }
 
 /**
- * The settings of a search transaction: each statement is bounded (a search
+ * The settings of a search (a search session's, or a transaction's on the embedded database): each statement is bounded (a search
  * that would run longer is cancelled, SQLSTATE 57014, rather than hold a
  * connection), reads through its indexes, and the search statement, named
  * (`findMatchingDocuments`), runs on its generic plan, so a connection plans
@@ -212,7 +212,7 @@ function searchSettingValues(ms: number): Record<string, string> {
   return { statement_timeout: String(Math.max(1, Math.trunc(ms))), enable_seqscan: 'off', plan_cache_mode: 'force_generic_plan', jit: 'off' };
 }
 
-/** Applies `searchSettings` to the current transaction (the API opens its search transactions with them: `BEGIN; …`). */
+/** Applies `searchSettings` to the current transaction (on the embedded database the API opens its search transactions with them: `BEGIN; …`). */
 export async function limitSearchStatements(db: Queryable, ms: number): Promise<void> {
   await db.query(searchSettings(ms));
 }
