@@ -9,6 +9,8 @@
  * counts the terms each candidate holds.
  */
 
+import { termOperand } from './term-aliases.ts';
+
 /** Terms a keyword match must hold: half of them, rounded up, and two of two. */
 export function minimumTerms(termCount: number): number {
   return Math.max(Math.ceil(termCount / 2), Math.min(termCount, 2));
@@ -51,9 +53,11 @@ function combinations<T>(items: readonly T[], k: number): T[][] {
  * source is capped before ranking, and rows it reads in vain take the
  * places of matches (a symptom of ten terms read "2 of the first 7" and
  * filled its 200 rows with records holding four).
- * `terms` are single-term tsquery texts as PostgreSQL prints them ('postgr').
+ * `terms` are single-term tsquery texts as PostgreSQL prints them ('postgr'),
+ * or an alias group of them ('postgr' | 'postgresql', term-aliases.ts).
  */
-export function prefilterQuery(terms: readonly string[], k = minimumTerms(terms.length)): string | null {
+export function prefilterQuery(queryTerms: readonly string[], k = minimumTerms(queryTerms.length)): string | null {
+  const terms = queryTerms.map(termOperand);
   const n = terms.length;
   if (n === 0) return null;
   if (k === 1) return terms[0]!;
@@ -78,7 +82,7 @@ function groupsQuery(groups: string[][]): string {
 export function nearlyAllTermsQuery(terms: readonly string[]): string | null {
   const n = terms.length;
   if (n < 4) return null;
-  return combinations(terms, n - 1).map((group) => `(${group.join(' & ')})`).join(' | ');
+  return combinations(terms.map(termOperand), n - 1).map((group) => `(${group.join(' & ')})`).join(' | ');
 }
 
 /**
@@ -88,7 +92,7 @@ export function nearlyAllTermsQuery(terms: readonly string[]): string | null {
  * makes it read every posting of every term.
  */
 export function allTermsQuery(terms: readonly string[]): string | null {
-  return terms.length === 0 ? null : terms.join(' & ');
+  return terms.length === 0 ? null : terms.map(termOperand).join(' & ');
 }
 
 /** The prefilter as a source of its own: null when a match must hold every term, which `allTermsQuery` already reads. */

@@ -30,6 +30,7 @@ import { withoutLogPrefixes } from './log-prefix.ts';
 import { rerankByLiteral, rerankByTermWeight } from './rerank.ts';
 import { keyHash, normalizeLiteral, queryKeys } from './normalize.ts';
 import { pairKeys } from './substring-query.ts';
+import { withAliases } from './term-aliases.ts';
 
 export interface SearchCandidate {
   type: DocumentType;
@@ -141,7 +142,8 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
   } else {
     // A pasted line's log prefix (timestamp, level, container, pod, host) is the pasting machine's, not the error's.
     const message = withoutLogPrefixes(normalized);
-    const terms = await findQueryTerms(db, message, MAX_TERMS, options);
+    // A term an agent spells one way and a record another (`postgres`, `PostgreSQL`) matches either.
+    const terms = withAliases(await findQueryTerms(db, message, MAX_TERMS, options));
     const keys = queryKeys(normalized);
     const words = Math.max(1, keyWords(message));
     // The exact source reads keys in this order, so the longest (highest-scoring) matches come first.

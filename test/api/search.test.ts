@@ -367,6 +367,23 @@ describe('search freshness', () => {
   });
 });
 
+describe('search term aliases', () => {
+  it('matches a short name to the record spelling the long one, and counts the two spellings as one term', async () => {
+    const pg = await create('/api/problems', {
+      title: 'PostgreSQL wombat replica lags behind', body: 'The wombat replica of the PostgreSQL cluster falls behind.', product: 'wombatdb',
+    });
+    const k8s = await create('/api/problems', {
+      title: 'Kubernetes wombat operator loops', body: 'The wombat operator reconciles the same object forever.', product: 'wombat-operator',
+    });
+    const byShortName = await search({ q: 'postgres wombat replica lags', mode: 'keywords' });
+    expect(byShortName.body.items[0]).toMatchObject({ id: pg, match: { kind: 'keywords', coverage: 1 } });
+    const byBoth = await search({ q: 'postgres postgresql wombat replica', mode: 'keywords' });
+    expect(byBoth.body.items[0]).toMatchObject({ id: pg, match: { coverage: 1 } });
+    const k8sShort = await search({ q: 'k8s wombat operator loops', mode: 'keywords' });
+    expect(k8sShort.body.items[0]).toMatchObject({ id: k8s, match: { coverage: 1 } });
+  });
+});
+
 describe('search as an HTTP read', () => {
   it.each(['/api/v1/search', '/api/search'])('%s answers with a strong ETag, 304 on If-None-Match, and HEAD without a body', async (endpoint) => {
     const url = `${endpoint}?q=ECONNREFUSED`;
