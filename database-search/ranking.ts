@@ -12,7 +12,7 @@
  *   queries: what a record is about is in its title); weighed less for
  *   pasted text (`weightsFor`).
  * - `signature`: discriminating raw tokens the normalizer erases, read from
- *   the raw query and the record's raw snippet: ports (a well-known service
+ *   the raw query and the record's raw title and snippet: ports (a well-known service
  *   port anywhere, 5432 is PostgreSQL and 6379 Redis; any port bound to an
  *   address, `127.0.0.1:8080`, `port 22732`), the IPv6 against the IPv4
  *   loopback, the IPv6 against the IPv4 any-address (`[::]:80`, `:::3000`

@@ -276,10 +276,11 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
                    THEN (SELECT count(*) FROM unnest($10::text[]::tsquery[]) AS term
                           WHERE d.title_tsv @@ term)::float8 / cardinality($10::text[])
                    ELSE 0 END AS title_share,
-              -- Read from the family's head (a solution's problem), whose snippet is its raw literal; only when
-              -- the query has such tokens (a generic plan would otherwise read the head first).
+              -- Read from the family's head (a solution's problem): its title and its snippet, the raw literal (a
+              -- record titled 'waitress cannot bind port 80' carries port 80 though its literal names none); only
+              -- when the query has such tokens (a generic plan would otherwise read the head first).
               CASE WHEN cardinality($15::text[]) > 0 THEN
-                (SELECT coalesce(sum(CASE WHEN fam.snippet ~* s.hit THEN 1 WHEN fam.snippet ~* s.known THEN -1 ELSE 0 END), 0)
+                (SELECT coalesce(sum(CASE WHEN (fam.title || ' ' || fam.snippet) ~* s.hit THEN 1 WHEN (fam.title || ' ' || fam.snippet) ~* s.known THEN -1 ELSE 0 END), 0)
                    FROM unnest($15::text[], $16::text[]) AS s(hit, known)
                    JOIN search_documents fam ON fam.id = d.family)::float8
                 ELSE 0 END AS signature,

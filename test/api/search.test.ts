@@ -367,6 +367,21 @@ describe('search freshness', () => {
   });
 });
 
+describe('search signature in the title', () => {
+  it('counts a port the record names in its title as one it carries, not only one in its literal', async () => {
+    const titled = await create('/api/problems', {
+      title: 'Quetzal server cannot bind port 80', body: 'Another web server already listens there.', product: 'quetzal',
+      error_literal: 'OSError: [Errno 98] Address already in use',
+    });
+    const other = await create('/api/problems', {
+      title: 'Quetzal address already in use on port 80 at startup', body: 'Two proxies start together.', product: 'quetzal-proxy',
+      error_literal: 'bind() to 0.0.0.0:80 failed (98: Address already in use)',
+    });
+    const res = await search({ q: 'quetzal server port 80 address already in use', mode: 'keywords' });
+    expect(idsOf(res.body).slice(0, 2)).toEqual([titled, other]);
+  });
+});
+
 describe('search term aliases', () => {
   it('matches a short name to the record spelling the long one, and counts the two spellings as one term', async () => {
     const pg = await create('/api/problems', {
