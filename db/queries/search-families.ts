@@ -16,14 +16,14 @@ export const familyLiteralSql = (d: string) => `(SELECT r.error_literal FROM pro
       WHERE p.id = ${d}.family AND r.error_literal IS NOT NULL AND btrim(r.error_literal) <> '')`;
 
 /**
- * The query's terms as lexemes with their position (`lexeme`, `n`), for
- * `termCountsSql`; `terms` is a text[] of single-term tsquery texts
- * (`findQueryTerms`, 'postgr'), or of alias groups ('postgr' | 'postgresql',
- * database-search/term-aliases.ts), which give a row per lexeme.
+ * The query's terms as their lexemes with their position (`lexemes`, `n`),
+ * one row per term, for `termCountsSql`; `terms` is a text[] of single-term
+ * tsquery texts (`findQueryTerms`, 'postgr'), or of alias groups
+ * ('postgr' | 'postgresql', database-search/term-aliases.ts), whose row
+ * holds each of the group's lexemes.
  */
 export const termLexemesSql = (terms: string) =>
-  `SELECT lexeme, n FROM unnest(${terms}::text[]) WITH ORDINALITY AS q(t, n)
-     CROSS JOIN LATERAL unnest(tsvector_to_array(t::tsvector)) AS lexeme WHERE lexeme <> '|'`;
+  `SELECT array_remove(tsvector_to_array(t::tsvector), '|') AS lexemes, n FROM unnest(${terms}::text[]) WITH ORDINALITY AS q(t, n)`;
 
 /**
  * How often each query term (the relation `term`, from `termLexemesSql`)
@@ -33,10 +33,10 @@ export const termLexemesSql = (terms: string) =>
  * `in_text`, `in_title`, `length`.
  */
 export const termCountsSql = (d: string, term: string) => `
-       ARRAY(SELECT coalesce(sum(cardinality(u.positions)), 0)::int FROM ${term} LEFT JOIN unnest(${d}.tsv) u ON u.lexeme = ${term}.lexeme
-              GROUP BY ${term}.n ORDER BY ${term}.n) AS in_text,
-       ARRAY(SELECT coalesce(sum(cardinality(u.positions)), 0)::int FROM ${term} LEFT JOIN unnest(${d}.title_tsv) u ON u.lexeme = ${term}.lexeme
-              GROUP BY ${term}.n ORDER BY ${term}.n) AS in_title,
+       ARRAY(SELECT coalesce((SELECT sum(cardinality(u.positions)) FROM unnest(${d}.tsv) u WHERE u.lexeme = ANY(${term}.lexemes)), 0)::int
+               FROM ${term} ORDER BY ${term}.n) AS in_text,
+       ARRAY(SELECT coalesce((SELECT sum(cardinality(u.positions)) FROM unnest(${d}.title_tsv) u WHERE u.lexeme = ANY(${term}.lexemes)), 0)::int
+               FROM ${term} ORDER BY ${term}.n) AS in_title,
        (SELECT coalesce(sum(cardinality(u.positions)), 0) FROM unnest(${d}.tsv) u)::int AS length`;
 
 /**
@@ -50,8 +50,9 @@ export const termCountsSql = (d: string, term: string) => `
  * (never analyzed).
  */
 export const termSharesSql = (terms: string) => `(
-  SELECT ARRAY(SELECT least(1, sum(coalesce(s.freqs[array_position(s.elems, l.lexeme)], s.freqs[cardinality(s.elems) + 1] / 2)))
-                 FROM (${termLexemesSql(terms)}) l GROUP BY l.n ORDER BY l.n)
+  SELECT ARRAY(SELECT least(1, (SELECT sum(coalesce(s.freqs[array_position(s.elems, lexeme)], s.freqs[cardinality(s.elems) + 1] / 2))
+                                   FROM unnest(l.lexemes) AS lexeme))
+                 FROM (${termLexemesSql(terms)}) l ORDER BY l.n)
     FROM (SELECT most_common_elems::text::text[] AS elems, most_common_elem_freqs AS freqs
             FROM pg_stats
            WHERE schemaname = current_schema() AND tablename = 'search_documents' AND attname = 'tsv'
