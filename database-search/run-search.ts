@@ -25,7 +25,7 @@ import { MATCH_KINDS, type MatchKind, type SearchMode, type SearchParams } from 
 import { loadCandidateTrust, type CandidateTrust } from './candidate-trust.ts';
 import { allTermsQuery, looserPrefilterQuery, minimumTerms, nearlyAllTermsQuery, prefilterQuery, relaxedMinimumTerms } from './keyword-query.ts';
 import { redactText } from '../core/redact-secrets.ts';
-import { isPasted, isPlainWords, keyWords, RANKING_WEIGHTS, signatureOf, weightsFor } from './ranking.ts';
+import { isPasted, isPlainWords, keyWords, RANKING_WEIGHTS, signatureOf, signatureReadsTitle, weightsFor } from './ranking.ts';
 import { withoutLogPrefixes } from './log-prefix.ts';
 import { rerankByLiteral, rerankByTermWeight } from './rerank.ts';
 import { keyHash, normalizeLiteral, queryKeys } from './normalize.ts';
@@ -165,6 +165,7 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
       minTerms: minimumTerms(terms.length),
       nearlyAll: nearlyAllTermsQuery(terms),
       signature: signatureOf(raw),
+      signatureTitle: signatureReadsTitle(message),
       weights: weightsFor(message),
       candidateCap: SEARCH_CANDIDATE_CAP,
       strictCap: STRICT_CANDIDATE_CAP,

@@ -66,6 +66,8 @@ export interface MatchQuery {
   nearlyAll: string | null;
   /** Discriminating raw tokens of the query as patterns over a record's snippet (database-search/ranking.ts). */
   signature: { hits: string[]; known: string[] };
+  /** Whether the signature reads the record's title too: for a symptom in words (`signatureReadsTitle`). */
+  signatureTitle: boolean;
   weights: RankingWeights;
   /** Candidates read by the keyword sources before ranking: the bound on the work. */
   candidateCap: number;
@@ -276,13 +278,15 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
                    THEN (SELECT count(*) FROM unnest($10::text[]::tsquery[]) AS term
                           WHERE d.title_tsv @@ term)::float8 / cardinality($10::text[])
                    ELSE 0 END AS title_share,
-              -- Read from the family's head (a solution's problem): its title and its snippet, the raw literal (a
-              -- record titled 'waitress cannot bind port 80' carries port 80 though its literal names none); only
-              -- when the query has such tokens (a generic plan would otherwise read the head first).
+              -- Read from the family's head (a solution's problem): its snippet, the raw literal, and for a symptom
+              -- in words ($32) its title too (a record titled 'waitress cannot bind port 80' carries port 80 though
+              -- its literal names none); only when the query has such tokens (a generic plan would otherwise read
+              -- the head first).
               CASE WHEN cardinality($15::text[]) > 0 THEN
-                (SELECT coalesce(sum(CASE WHEN (fam.title || ' ' || fam.snippet) ~* s.hit THEN 1 WHEN (fam.title || ' ' || fam.snippet) ~* s.known THEN -1 ELSE 0 END), 0)
+                (SELECT coalesce(sum(CASE WHEN raw.text ~* s.hit THEN 1 WHEN raw.text ~* s.known THEN -1 ELSE 0 END), 0)
                    FROM unnest($15::text[], $16::text[]) AS s(hit, known)
-                   JOIN search_documents fam ON fam.id = d.family)::float8
+                   JOIN search_documents fam ON fam.id = d.family
+                  CROSS JOIN LATERAL (SELECT CASE WHEN $32::boolean THEN fam.title || ' ' || fam.snippet ELSE fam.snippet END AS text) raw)::float8
                 ELSE 0 END AS signature,
               ln(1 + d.worked + 0.5::float8 * d.partially_worked) - ln(1 + d.did_not_work) AS prior,
               ${decayedConfidenceSql('t')} - coalesce(t.disputed, false)::int AS trust
@@ -337,7 +341,7 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
   const values = [...filterParams(q.filters), q.offset, q.limit, q.keys, q.wholeKey, q.pattern, q.terms, q.level, q.prefilter,
     q.keyWeights, q.candidateCap, q.signature.hits, q.signature.known,
     w.exact, w.substring, w.coverage, w.title, w.signature, w.prior, q.minTerms, q.nearlyAll,
-    q.filters.disputed ?? null, w.trust, q.pairs, q.needle, q.allTerms, q.fallBack, q.strictCap];
+    q.filters.disputed ?? null, w.trust, q.pairs, q.needle, q.allTerms, q.fallBack, q.strictCap, q.signatureTitle];
   const r = await queryPrepared<PageRow>(db, options.prepared ? 'ak_search_match' : undefined, text, values);
   return toDocumentPage(r.rows);
 }
