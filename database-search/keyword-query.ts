@@ -52,7 +52,7 @@ function combinations<T>(items: readonly T[], k: number): T[][] {
  * records the prefilter lets through that then hold too few terms: its
  * source is capped before ranking, and rows it reads in vain take the
  * places of matches (a symptom of ten terms read "2 of the first 7" and
- * filled its 200 rows with records holding four).
+ * filled its 200 rows with records holding fewer than five).
  * `terms` are single-term tsquery texts as PostgreSQL prints them ('postgr'),
  * or an alias group of them ('postgr' | 'postgresql', term-aliases.ts).
  */
