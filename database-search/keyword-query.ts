@@ -72,6 +72,21 @@ function groupsQuery(groups: string[][]): string {
 }
 
 /**
+ * When "k of n" (`prefilterQuery`) takes more groups than a tsquery should
+ * hold, the prefilter is "2 of n−k+2 terms": the size of that subset, else
+ * null. Any subset of that size will do (a record holding k of all n terms
+ * misses at most n−k, so holds two of any n−k+2), and the rarest terms
+ * leave the fewest candidates: the search statement picks them by the
+ * planner's statistics (db/queries/search.ts). Taking the first terms
+ * instead, the prefilter of a pasted literal of 16 terms can pair `fail`,
+ * `pull`, `imag` and `error`, and match a fifth of all records.
+ */
+export function rarestPairsSize(termCount: number, k = minimumTerms(termCount)): number | null {
+  if (termCount === 0 || k === 1 || binomial(termCount, k) <= MAX_COMBINATIONS) return null;
+  return termCount - k + 2;
+}
+
+/**
  * A tsquery for records holding all of the query's terms but one (null
  * under four terms, where `prefilterQuery` is already that strict). The
  * loose prefilter of a long query matches thousands of records, and its

@@ -17,19 +17,22 @@
  */
 import type { Queryable } from '../db/pool.ts';
 import {
-  findMatchingDocuments, findQueryTerms, KIND_RANK, listNewestDocuments,
+  findMatchingDocuments, KIND_RANK, listNewestDocuments,
   type DocumentPage, type DocumentRow, type DocumentType, type KindRank, type MatchQuery, type SearchFilters,
 } from '../db/queries/search.ts';
 import { recordLinks, type ResourceLinks } from '../core/types.ts';
 import { MATCH_KINDS, type MatchKind, type SearchMode, type SearchParams } from '../core/schemas/search-params.ts';
 import { loadCandidateTrust, type CandidateTrust } from './candidate-trust.ts';
-import { allTermsQuery, looserPrefilterQuery, minimumTerms, nearlyAllTermsQuery, prefilterQuery, relaxedMinimumTerms } from './keyword-query.ts';
+import {
+  allTermsQuery, looserPrefilterQuery, minimumTerms, nearlyAllTermsQuery, prefilterQuery, rarestPairsSize, relaxedMinimumTerms,
+} from './keyword-query.ts';
 import { redactText } from '../core/redact-secrets.ts';
 import { isPasted, isPlainWords, keyWords, RANKING_WEIGHTS, signatureOf, signatureReadsTitle, weightsFor } from './ranking.ts';
 import { withoutLogPrefixes } from './log-prefix.ts';
 import { rerankByLiteral, rerankByTermWeight } from './rerank.ts';
 import { keyHash, normalizeLiteral, queryKeys } from './normalize.ts';
 import { pairKeys } from './substring-query.ts';
+import { queryTerms } from './query-terms.ts';
 import { withAliases } from './term-aliases.ts';
 
 export interface SearchCandidate {
@@ -143,7 +146,7 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
     // A pasted line's log prefix (timestamp, level, container, pod, host) is the pasting machine's, not the error's.
     const message = withoutLogPrefixes(normalized);
     // A term an agent spells one way and a record another (`postgres`, `PostgreSQL`) matches either.
-    const terms = withAliases(await findQueryTerms(db, message, MAX_TERMS, options));
+    const terms = withAliases(await queryTerms(db, message, MAX_TERMS, options));
     const keys = queryKeys(normalized);
     const words = Math.max(1, keyWords(message));
     // The exact source reads keys in this order, so the longest (highest-scoring) matches come first.
@@ -162,6 +165,10 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
       terms,
       allTerms: allTermsQuery(terms),
       prefilter: looserPrefilterQuery(terms),
+      // Pasted text only (keyword-query.ts, \`rarestPairsSize\`): a literal's first terms are its commonest words.
+      // A symptom keeps its words' order: pairing its rarest reads more of its matches once the cap is hit,
+      // and the second stage does not yet rank those better (the evaluation lost a place on one symptom).
+      prefilterRarest: isPasted(message) && looserPrefilterQuery(terms) !== null ? rarestPairsSize(terms.length) : null,
       minTerms: minimumTerms(terms.length),
       nearlyAll: nearlyAllTermsQuery(terms),
       signature: signatureOf(raw),

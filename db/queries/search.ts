@@ -62,6 +62,11 @@ export interface MatchQuery {
   prefilter: string | null;
   /** Terms a keyword match must hold. */
   minTerms: number;
+  /**
+   * When `prefilter` is "2 of the first m terms" (keyword-query.ts, `rarestPairsSize`): m, and the
+   * statement builds it from the m rarest terms instead; else null.
+   */
+  prefilterRarest?: number | null;
   /** A tsquery for records holding all terms but one (keyword-query.ts), or null under four terms. */
   nearlyAll: string | null;
   /** Discriminating raw tokens of the query as patterns over a record's snippet (database-search/ranking.ts). */
@@ -124,6 +129,17 @@ const TOTALS = `count(*)::int AS total,
   (count(*) FILTER (WHERE type = 'problem'))::int AS problems,
   (count(*) FILTER (WHERE type = 'solution'))::int AS solutions,
   (count(*) FILTER (WHERE type = 'discussion'))::int AS discussions`;
+
+/** What ranking reads of a candidate, carried from the index scan that found it. */
+const CANDIDATE_COLUMNS = `d.id, d.type, d.family, d.title, d.snippet, d.updated_at, d.exact_keys, d.tsv, d.title_tsv, d.text_norm,
+  d.worked, d.partially_worked, d.did_not_work`;
+
+/**
+ * How many of the query's alias groups (the CTE `lexemes`, its `groups`) the vector `tsv` holds: 0 without
+ * reading anything when the query has none.
+ */
+const aliasGroupsHeld = (tsv: string) => `CASE WHEN cardinality((SELECT groups FROM lexemes)) = 0 THEN 0
+                        ELSE (SELECT count(*)::int FROM unnest((SELECT groups FROM lexemes)) AS g WHERE ${tsv} @@ g) END`;
 
 /** What a candidate shows, read only for the rows of the page. */
 const DOCUMENT_COLUMNS = `d.id, d.type, d.title, d.snippet, d.product, d.status, d.worked, d.partially_worked, d.did_not_work`;
@@ -224,13 +240,21 @@ export async function limitSearchStatements(db: Queryable, ms: number): Promise<
 export async function findMatchingDocuments(db: Queryable, q: MatchQuery, options: { prepared?: boolean } = {}): Promise<DocumentPage> {
   const w = q.weights;
   const text = `WITH term AS MATERIALIZED (${termLexemesSql('$10')}),
+     -- The terms as one array of lexemes: a document holds as many of them as ts_delete removes from its
+     -- vector, counted in one pass rather than one tsquery match per term. An alias group (one term of two
+     -- spellings, database-search/term-aliases.ts) is matched as its tsquery instead, so a record holding
+     -- both spellings holds the term once.
+     lexemes AS MATERIALIZED (
+       SELECT coalesce(array_agg(t.lexemes[1]) FILTER (WHERE cardinality(t.lexemes) = 1), '{}') AS a,
+              coalesce(array_agg(($10::text[])[t.n::int]::tsquery) FILTER (WHERE cardinality(t.lexemes) > 1), '{}') AS groups
+         FROM term t),
      exact_hits AS MATERIALIZED (
        -- Records equal to the whole query (or one of its lines equal to theirs) first: they score highest.
-       SELECT id, 1 AS src FROM (
-         (SELECT d.id FROM search_documents d
+       SELECT e.*, 1 AS src FROM (
+         (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
            WHERE $8::text = ANY($7::text[]) AND d.exact_keys @> ARRAY[$8::text] AND ${filtersOn('$25')} LIMIT $31::int)
          UNION ALL
-         (SELECT d.id FROM search_documents d
+         (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
            WHERE cardinality($7::text[]) > 0 AND d.exact_keys && $7::text[]
              AND NOT ($8::text = ANY($7::text[]) AND d.exact_keys @> ARRAY[$8::text])
              AND ${filtersOn('$25')} LIMIT $31::int)) e
@@ -239,11 +263,11 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
      -- Substrings: through the query's pair keys when it has any, checked with strpos (which the
      -- trigram index cannot serve, so the planner reads the keys' index alone); else through trigrams.
      substring_hits AS MATERIALIZED (
-       (SELECT d.id, 2 AS src FROM search_documents d
+       (SELECT ${CANDIDATE_COLUMNS}, 2 AS src FROM search_documents d
          WHERE $11::int >= 1 AND $9::text IS NOT NULL AND cardinality($27::text[]) > 0
            AND d.pair_keys @> $27::text[] AND strpos(d.text_norm, $28::text) > 0 AND ${filtersOn('$25')} LIMIT $31::int)
        UNION ALL
-       (SELECT d.id, 2 AS src FROM search_documents d
+       (SELECT ${CANDIDATE_COLUMNS}, 2 AS src FROM search_documents d
          WHERE $11::int >= 1 AND $9::text IS NOT NULL AND cardinality($27::text[]) = 0
            AND d.text_norm LIKE $9::text AND ${filtersOn('$25')} LIMIT $31::int)
      ),
@@ -251,46 +275,66 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
        SELECT $30::boolean AND NOT EXISTS (SELECT FROM exact_hits) AND NOT EXISTS (SELECT FROM substring_hits) AS fell_back
      ),
      level_n AS MATERIALIZED (SELECT fell_back, CASE WHEN fell_back THEN 2 ELSE $11::int END AS n FROM level),
+     -- The share of all documents holding each term (planner statistics): the second stage's weights, and
+     -- which terms a long query's prefilter pairs: any m of them will do (keyword-query.ts), the rarest
+     -- leave the fewest candidates (in query order without statistics).
+     share AS MATERIALIZED (SELECT ${termSharesSql('$10')} AS s),
+     rarest AS MATERIALIZED (
+       SELECT q.t, q.n FROM unnest($10::text[]) WITH ORDINALITY AS q(t, n) CROSS JOIN share
+        WHERE $32::int IS NOT NULL ORDER BY share.s[q.n], q.n LIMIT $32::int
+     ),
+     looser AS MATERIALIZED (
+       SELECT CASE WHEN $32::int IS NULL THEN $12::text
+                   ELSE (SELECT string_agg(format('((%s) & (%s))', a.t, b.t), ' | ' ORDER BY a.n, b.n)
+                           FROM rarest a JOIN rarest b ON a.n < b.n) END AS q
+     ),
+     -- Each tsquery is parsed once (a subquery), not again for every row the heap scan rechecks.
      -- Keywords, strictest first: every term, all but one, then the prefilter (k of n); each excludes
      -- what a stricter one reads, and the outer LIMIT stops before a looser one when the cap is full.
      word_hits AS MATERIALIZED (
-       SELECT id, 3 AS src FROM (
-         (SELECT d.id FROM search_documents d
-           WHERE $29::text IS NOT NULL AND d.tsv @@ $29::text::tsquery AND ${filtersOn('$25')} LIMIT $14::int)
+       SELECT k.*, 3 AS src FROM (
+         (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
+           WHERE $29::text IS NOT NULL AND d.tsv @@ (SELECT $29::text::tsquery) AND ${filtersOn('$25')} LIMIT $14::int)
          UNION ALL
-         (SELECT d.id FROM search_documents d
-           WHERE $24::text IS NOT NULL AND d.tsv @@ $24::text::tsquery AND NOT d.tsv @@ $29::text::tsquery
+         (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
+           WHERE $24::text IS NOT NULL AND d.tsv @@ (SELECT $24::text::tsquery) AND NOT d.tsv @@ (SELECT $29::text::tsquery)
              AND ${filtersOn('$25')} LIMIT $14::int)
          UNION ALL
-         (SELECT d.id FROM search_documents d
-           WHERE $12::text IS NOT NULL AND d.tsv @@ $12::text::tsquery AND NOT d.tsv @@ coalesce($24::text, $29::text)::tsquery
+         (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
+           WHERE (SELECT q FROM looser) IS NOT NULL AND d.tsv @@ (SELECT q::tsquery FROM looser)
+             AND NOT d.tsv @@ (SELECT coalesce($24::text, $29::text)::tsquery)
              AND ${filtersOn('$25')} LIMIT $14::int)) k
         WHERE (SELECT n FROM level_n) = 2
         LIMIT $14::int
      ),
-     -- Which source read each id: one that stopped at its cap makes the totals a lower bound.
+     -- Which source read each id: one that stopped at its cap makes the totals a lower bound. Each source
+     -- carries the columns ranking reads, so no candidate is looked up again; a record the substring
+     -- source read is kept from that one, which says it contains the query.
      hits AS (SELECT * FROM exact_hits UNION ALL SELECT * FROM substring_hits UNION ALL SELECT * FROM word_hits),
-     source AS MATERIALIZED (SELECT id, bool_or(src = 2) AS contains FROM hits GROUP BY id),
+     source AS MATERIALIZED (SELECT DISTINCT ON (id) *, src = 2 AS contains FROM hits ORDER BY id, src = 2 DESC),
      feature AS MATERIALIZED (
        SELECT d.id, d.type, d.updated_at, exact, held.n AS held, c.contains,
               CASE WHEN exact > 0 THEN 0 WHEN c.contains THEN 1 ELSE 2 END AS kind,
               CASE WHEN l.n = 2 AND cardinality($10::text[]) > 0
-                   THEN (SELECT count(*) FROM unnest($10::text[]::tsquery[]) AS term
-                          WHERE d.title_tsv @@ term)::float8 / cardinality($10::text[])
+                   THEN (length(d.title_tsv) - length(ts_delete(d.title_tsv, (SELECT a FROM lexemes)))
+                         + ${aliasGroupsHeld('d.title_tsv')})::float8 / cardinality($10::text[])
                    ELSE 0 END AS title_share,
               -- Read from the family's head (a solution's problem): its snippet, the raw literal, and for a symptom
-              -- in words ($32) its title too (a record titled 'waitress cannot bind port 80' carries port 80 though
+              -- in words ($33) its title too (a record titled 'waitress cannot bind port 80' carries port 80 though
               -- its literal names none); only when the query has such tokens (a generic plan would otherwise read
               -- the head first).
               CASE WHEN cardinality($15::text[]) > 0 THEN
                 (SELECT coalesce(sum(CASE WHEN raw.text ~* s.hit THEN 1 WHEN raw.text ~* s.known THEN -1 ELSE 0 END), 0)
                    FROM unnest($15::text[], $16::text[]) AS s(hit, known)
-                   JOIN search_documents fam ON fam.id = d.family
-                  CROSS JOIN LATERAL (SELECT CASE WHEN $32::boolean THEN fam.title || ' ' || fam.snippet ELSE fam.snippet END AS text) raw)::float8
+                  -- A problem (or discussion) heads its own family: its snippet (and title) came with it.
+                  CROSS JOIN (SELECT CASE WHEN d.family = d.id THEN CASE WHEN $33::boolean THEN d.title || ' ' || d.snippet ELSE d.snippet END
+                                          ELSE (SELECT CASE WHEN $33::boolean THEN h.title || ' ' || h.snippet ELSE h.snippet END
+                                                  FROM search_documents h WHERE h.id = d.family) END AS text) raw
+                  )::float8
                 ELSE 0 END AS signature,
               ln(1 + d.worked + 0.5::float8 * d.partially_worked) - ln(1 + d.did_not_work) AS prior,
               ${decayedConfidenceSql('t')} - coalesce(t.disputed, false)::int AS trust
-         FROM source JOIN search_documents d USING (id)
+         FROM source d
         CROSS JOIN level_n l
          LEFT JOIN record_trust t ON t.record_type = d.type AND t.record_id = d.id
         CROSS JOIN LATERAL (SELECT d.exact_keys @> ARRAY[$8::text] AS whole) w
@@ -303,13 +347,13 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
         -- (OFFSET 0 keeps the count from being inlined into every expression that reads it).
         CROSS JOIN LATERAL (
           SELECT CASE WHEN whole THEN cardinality($10::text[])
-                      ELSE (SELECT count(*)::int FROM unnest($10::text[]::tsquery[]) AS term WHERE d.tsv @@ term)
+                      ELSE length(d.tsv) - length(ts_delete(d.tsv, (SELECT a FROM lexemes))) + ${aliasGroupsHeld('d.tsv')}
                  END AS n OFFSET 0) held
         -- Whether it contains the whole query: the substring source checked its own rows; of the others only
         -- records holding all terms but one (a last word cut short) can, and none when the substring level
         -- already found nothing.
         CROSS JOIN LATERAL (
-          SELECT whole OR source.contains
+          SELECT whole OR d.contains
                  OR (NOT l.fell_back AND $9::text IS NOT NULL AND (l.n = 1 OR held.n >= cardinality($10::text[]) - 1)
                      AND strpos(d.text_norm, $28::text) > 0) AS contains) c
      ), matched AS MATERIALIZED (
@@ -328,7 +372,7 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
                     (SELECT count(*) FROM exact_hits) < $31::int AND (SELECT count(*) FROM substring_hits) < $31::int
                       AND (SELECT count(*) FROM word_hits) < $14::int AS total_exact,
                     (SELECT fell_back FROM level) AS fell_back,
-                    CASE WHEN (SELECT n FROM level_n) = 2 THEN ${termSharesSql('$10')} END AS term_shares
+                    CASE WHEN (SELECT n FROM level_n) = 2 THEN (SELECT s FROM share) END AS term_shares
                FROM matched) totals
        LEFT JOIN LATERAL (
          SELECT id, kind, coverage, score, updated_at FROM matched
@@ -336,12 +380,14 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
           OFFSET $5::int LIMIT $6::int
        ) page ON true
        LEFT JOIN search_documents d ON d.id = page.id
-       LEFT JOIN LATERAL (SELECT ${termCountsSql('d', 'term')} WHERE page.kind = 2) counts ON true
+       -- OFFSET 0 keeps the condition a gate, checked before the counts are computed, not a filter after.
+       LEFT JOIN LATERAL (SELECT ${termCountsSql('d', 'term')} WHERE page.kind = 2 OFFSET 0) counts ON true
       ORDER BY page.score DESC, page.updated_at DESC, page.id DESC`;
   const values = [...filterParams(q.filters), q.offset, q.limit, q.keys, q.wholeKey, q.pattern, q.terms, q.level, q.prefilter,
     q.keyWeights, q.candidateCap, q.signature.hits, q.signature.known,
     w.exact, w.substring, w.coverage, w.title, w.signature, w.prior, q.minTerms, q.nearlyAll,
-    q.filters.disputed ?? null, w.trust, q.pairs, q.needle, q.allTerms, q.fallBack, q.strictCap, q.signatureTitle];
+    q.filters.disputed ?? null, w.trust, q.pairs, q.needle, q.allTerms, q.fallBack, q.strictCap, q.prefilterRarest ?? null,
+    q.signatureTitle];
   const r = await queryPrepared<PageRow>(db, options.prepared ? 'ak_search_match' : undefined, text, values);
   return toDocumentPage(r.rows);
 }
