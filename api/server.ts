@@ -7,7 +7,7 @@ import { startApiService } from './service.ts';
 
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, 'api');
-const pool = createPool(config.DATABASE_URL, 20);
+const pool = createPool(config.DATABASE_URL, 20, 'ak-api');
 const service = await startApiService(config, pool, logger);
 logger.info({ port: service.port, origin: config.PUBLIC_ORIGIN }, 'api listening');
 

@@ -19,6 +19,7 @@ import { admit } from '../test/helpers/client.ts';
 import { freePort } from '../test/helpers/ports.ts';
 import { createWorkerProcess } from '../test/helpers/worker-process.ts';
 import { runClient } from './lib/child.ts';
+import { serviceGroups, startCpuSampler } from './lib/cpu.ts';
 import { commitDirect } from './lib/direct-commit.ts';
 import { runClosedLoop, type LoopResult } from './lib/closed-loop.ts';
 import { phaseDelta, type PhaseMean } from './lib/phases.ts';
@@ -35,14 +36,15 @@ const DRAIN_MS = 40_000;
 const PGBENCH_SCRIPT = fileURLToPath(new URL('./sql/create-problem.pgbench.sql', import.meta.url));
 
 /** pgbench's tps over `seconds`, 16 clients, the same four INSERTs. */
-async function pgbench(databaseUrl: string, agentId: string, seconds: number): Promise<{ tps: number; latencyMs: number }> {
+async function pgbench(databaseUrl: string, agentId: string, seconds: number): Promise<{ tps: number; latencyMs: number; transactions: number }> {
   const { stdout } = await promisify(execFile)('pgbench', [
     '-n', '-c', String(CONCURRENCY), '-j', '2', '-T', String(seconds), '-f', PGBENCH_SCRIPT, '-D', `agent='${agentId}'`, databaseUrl,
   ], { timeout: (seconds + 30) * 1000 });
   const tps = /tps = ([0-9.]+)/.exec(stdout);
   const latency = /latency average = ([0-9.]+) ms/.exec(stdout);
-  if (!tps || !latency) throw new Error(`pgbench printed no tps:\n${stdout}`);
-  return { tps: Number(tps[1]), latencyMs: Number(latency[1]) };
+  const processed = /number of transactions actually processed: ([0-9]+)/.exec(stdout);
+  if (!tps || !latency || !processed) throw new Error(`pgbench printed no tps:\n${stdout}`);
+  return { tps: Number(tps[1]), latencyMs: Number(latency[1]), transactions: Number(processed[1]) };
 }
 
 async function scrape(url: string): Promise<string> {
@@ -82,9 +84,30 @@ export const writeThroughput: Bench = {
     const limits = { concurrency: CONCURRENCY, seconds: SECONDS, max: MAX_WRITES };
     ctx.log(`${CONCURRENCY} writers, ${SECONDS} s each (at most ${MAX_WRITES} writes); a commit worker process (concurrency ${CONCURRENCY}) and a render worker process`);
 
+    // CPU per write by process, against pgbench's per transaction: what the
+    // pipeline spends beyond the floor's four INSERTs, and where.
+    // Each pool names its sessions (application_name): the server's CPU is put down to the process it worked for.
+    const applications = new Map<number, string>();
+    const watchSessions = setInterval(() => {
+      stack.pool.query<{ pid: number; application_name: string }>(
+        'SELECT pid, application_name FROM pg_stat_activity WHERE datname = current_database()',
+      ).then((r) => r.rows.forEach((row) => row.application_name && applications.set(row.pid, row.application_name)), () => {});
+    }, 200);
+    ctx.defer(() => clearInterval(watchSessions));
+    const groups = serviceGroups(new URL(stack.config.DATABASE_URL).pathname.slice(1), (pid) => applications.get(pid));
+    const perWrite = (cpu: Record<string, number>, writes: number) => Object.fromEntries(
+      Object.entries(cpu).filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, round(v / writes, 2)]));
+    const showCpu = (label: string, cpu: Record<string, number>) => {
+      const total = Object.entries(cpu).filter(([k]) => k !== 'other' && k !== 'postgres, other databases').reduce((sum, [, v]) => sum + v, 0);
+      ctx.log(`${label}: ${round(total, 2)} ms (${Object.entries(cpu).map(([k, v]) => `${k} ${v}`).join(', ')})`);
+    };
+
     // The floors first, so the pipeline's render backlog cannot slow them.
+    const floorCpu = startCpuSampler(groups);
     const floor = await pgbench(stack.config.DATABASE_URL, agent.id, SECONDS);
+    const floorCpuPerTx = perWrite(floorCpu.stop(), floor.transactions);
     ctx.log(`pgbench        ${round(floor.tps, 1)} tx/s, latency average ${round(floor.latencyMs)} ms (16 clients, the same 4 INSERTs)`);
+    showCpu('  CPU ms per pgbench transaction', floorCpuPerTx);
     const direct = await runClosedLoop(limits, (i) => commitDirect(stack.pool, agent.id, `bench:${run}-direct-${i}`, problemContent(`${run}-direct`, i)));
     const show = (label: string, r: LoopResult) => {
       const s = summarize(r.latenciesMs);
@@ -96,6 +119,7 @@ export const writeThroughput: Bench = {
 
     const apiBefore = await stack.api.metrics.registry.metrics();
     const workerBefore = await workerMetrics();
+    const pipelineCpu = startCpuSampler(groups);
     const started = performance.now();
     const pipeline = await runClient<LoopResult>('write-load', { ...limits, base: stack.base, secret: agent.secret, run }, (SECONDS + 30) * 1000);
     const pipelineLatency = show('HTTP write', pipeline);
@@ -105,6 +129,7 @@ export const writeThroughput: Bench = {
     const drainSeconds = await rendersCaughtUp(stack.pool, DRAIN_MS).catch(() => null);
     const left = drainSeconds === null ? await countUnrenderedChanges(stack.pool) : 0;
     const renderedPerSecond = drainSeconds === null ? Number.NaN : pipeline.completed / ((performance.now() - started) / 1000);
+    const pipelineCpuPerWrite = perWrite(pipelineCpu.stop(), pipeline.completed);
     ctx.log(drainSeconds === null
       ? `render backlog: ${backlog} changes at the last receipt, ${left} still unrendered ${DRAIN_MS / 1000} s later`
       : `render backlog: ${backlog} changes at the last receipt, cleared ${round(drainSeconds, 1)} s later: ${round(renderedPerSecond, 1)} committed-and-rendered writes/s`);
@@ -126,6 +151,9 @@ export const writeThroughput: Bench = {
     ctx.log('  (no idempotency look-up before queueing any more: the commit claims the key and answers replays;');
     ctx.log('  completion_event = commit_wait in the API minus the worker\'s pickup and transaction; render_enqueue (after the receipt) and');
     ctx.log('  render_after_commit (commit → its projections written) are not part of the receipt)');
+    showCpu('CPU ms per committed-and-rendered write, load to last render', pipelineCpuPerWrite);
+    ctx.log('  (postgres: the backends of this run\'s database; postgres background and redis serve every database on the machine;');
+    ctx.log('  "other" is everything else running, other sessions\' work included, and is left out of the total)');
 
     const directLabel = 'the same transaction direct from Node, 16 at a time';
     return {
@@ -141,6 +169,8 @@ export const writeThroughput: Bench = {
         pipeline: { completed: pipeline.completed, failed: pipeline.failed, seconds: round(pipeline.seconds), perSecond: round(pipeline.perSecond), latencyMs: roundAll(pipelineLatency) },
         direct: { completed: direct.completed, failed: direct.failed, seconds: round(direct.seconds), perSecond: round(direct.perSecond), latencyMs: roundAll(directLatency) },
         breakdownMs: roundAll(breakdown),
+        cpuMsPerWrite: pipelineCpuPerWrite,
+        cpuMsPerPgbenchTransaction: floorCpuPerTx,
         phases: { api, worker: work },
         renderBacklogAtLastReceipt: backlog,
         renderBacklogClearedSeconds: drainSeconds === null ? null : round(drainSeconds),

@@ -19,8 +19,12 @@ export async function queryPrepared<R extends pg.QueryResultRow = any>(
   return name === undefined ? db.query<R>(text, values) : (db as pg.ClientBase).query<R>({ name, text, values });
 }
 
-export function createPool(connectionString: string, max = 10): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max });
+/**
+ * `applicationName` names the pool's sessions in pg_stat_activity (and so to
+ * an operator, or a bench attributing the server's CPU to its clients).
+ */
+export function createPool(connectionString: string, max = 10, applicationName?: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max, ...(applicationName ? { application_name: applicationName } : {}) });
   // An idle client losing its server (a restart) must not crash the process.
   pool.on('error', () => {});
   return pool;

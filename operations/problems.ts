@@ -5,7 +5,7 @@ import { CreateProblemSchema, EditProblemSchema } from '../core/schemas/knowledg
 import { recordLinks } from '../core/types.ts';
 import type { Queryable } from '../db/pool.ts';
 import {
-  findProblem, findProblemRevision, insertProblem, insertProblemRevision, setProblemRevision,
+  findProblem, findProblemRevision, insertProblemRevision, insertProblemWithFirstRevision, setProblemRevision,
   type ProblemContent,
 } from '../db/queries/problems.ts';
 import { refuseDuplicateProblem } from './duplicates.ts';
@@ -30,8 +30,7 @@ export async function createProblem(tx: Queryable, job: CommitJob, at: Date): Pr
     environment: body.environment ?? {},
     tags: body.tags ?? [],
   };
-  await insertProblem(tx, { id, authorId: job.identityId, at });
-  await insertProblemRevision(tx, { problemId: id, revision: 1, authorId: job.identityId, at, content });
+  await insertProblemWithFirstRevision(tx, { id, authorId: job.identityId, at, content });
   const ref = { type: 'problem', id } as const;
   return {
     ok: true,

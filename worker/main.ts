@@ -8,7 +8,7 @@ import { startWorker } from './runtime.ts';
 
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, 'worker');
-const pool = createPool(config.DATABASE_URL, config.WORKER_CONCURRENCY + 4);
+const pool = createPool(config.DATABASE_URL, config.WORKER_CONCURRENCY + 4, `ak-worker-${config.WORKER_ROLES}`);
 const starting = startWorker({ config, pool, logger });
 let metricsServer: Awaited<ReturnType<typeof serveWorkerMetrics>> | null = null;
 

@@ -127,22 +127,23 @@ export async function startWorker({ config, pool, logger, commitQueue = true, fe
     });
   };
 
-  /** Render requests still being queued; close() waits for them. */
-  const enqueuing = new Set<Promise<void>>();
-  const requestRender = () => {
-    if (!commitQueue) return renderSoon();
-    // Not awaited: the receipt never waited for the render, and need not wait
-    // for asking for it either. If this add is lost (a crash right here), the
-    // sweep renders the change, as it would if the crash came before the add.
+  /**
+   * Render requests, one in flight at a time (createCoalescedRun): commits
+   * that finish while one is being queued get one more after it, which
+   * covers them all, so a stream of commits costs a Redis round trip per
+   * turn instead of one per commit. Not awaited by the commit: the receipt
+   * never waited for the render, nor need it wait for asking for it. If a
+   * request is lost (a crash right here), the sweep renders the change, as it
+   * would if the crash came before the request.
+   */
+  const renderRequests = createCoalescedRun(async () => {
     const enqueued = performance.now();
-    const adding: Promise<void> = renderQueue.add(RENDER_JOB, {}, {
+    await renderQueue.add(RENDER_JOB, {}, {
       deduplication: { id: RENDER_DEDUPLICATION_ID, keepLastIfActive: true }, removeOnComplete: true, removeOnFail: 1000,
-    }).then(
-      () => metrics.commitPhase.observe({ phase: 'render_enqueue' }, (performance.now() - enqueued) / 1000),
-      (error: unknown) => logger.warn({ err: error }, 'render job not queued; the sweep will render'),
-    ).finally(() => enqueuing.delete(adding));
-    enqueuing.add(adding);
-  };
+    });
+    metrics.commitPhase.observe({ phase: 'render_enqueue' }, (performance.now() - enqueued) / 1000);
+  }, 0, (error) => logger.warn({ err: error }, 'render job not queued; the sweep will render'));
+  const requestRender = () => (commitQueue ? renderRequests.request() : renderSoon());
 
   const commit = async (data: CommitJob): Promise<CommitResult> => {
     const started = performance.now();
@@ -228,7 +229,9 @@ export async function startWorker({ config, pool, logger, commitQueue = true, fe
       // Worker.close() waits for active jobs to finish: nothing is cut mid-way.
       await Promise.all([commitWorker?.close(), renderWorker?.close()]);
       await localPass;
-      await Promise.all(enqueuing);
+      // What the last commits asked for; if it fails, the next start's catch-up renders.
+      await renderRequests.flush().catch(() => {});
+      await renderRequests.close();
       // What the last passes asked for; if it fails, the next start catches up.
       await sitemaps.flush().catch((error: unknown) => logger.warn({ err: error }, 'sitemap update failed at shutdown'));
       await sitemaps.close();

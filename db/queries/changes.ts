@@ -19,14 +19,17 @@ export interface NewChange {
  * take (`listPublicChanges`), so a reader never skips one.
  */
 export async function appendChange(db: Queryable, change: NewChange): Promise<string> {
-  const r = await db.query<{ cursor: string }>(
-    `INSERT INTO changes (kind, resource_type, resource_id, revision, affects, public, committed_at)
-     VALUES ($1::text, $2::text, $3::text, $4::int, $5::jsonb, $6::boolean, $7::timestamptz)
-     RETURNING cursor`,
-    [change.kind, change.resourceType, change.resourceId, change.revision, JSON.stringify(change.affects),
-      change.public ?? true, change.at],
-  );
+  const r = await db.query<{ cursor: string }>(`${INSERT_CHANGE} RETURNING cursor`, changeParams(change));
   return r.rows[0]!.cursor;
+}
+
+/** The INSERT of one change, its values $1–$7 (`changeParams`); shared with statements that append a change and do more. */
+export const INSERT_CHANGE = `INSERT INTO changes (kind, resource_type, resource_id, revision, affects, public, committed_at)
+     VALUES ($1::text, $2::text, $3::text, $4::int, $5::jsonb, $6::boolean, $7::timestamptz)`;
+
+export function changeParams(change: NewChange): unknown[] {
+  return [change.kind, change.resourceType, change.resourceId, change.revision, JSON.stringify(change.affects),
+    change.public ?? true, change.at];
 }
 
 export interface PendingChange {

@@ -59,7 +59,7 @@ export async function startStack(overrides: Record<string, string> = {}, options
   const logger = options.captureLogs
     ? createLogger('trace', 'test', sink)
     : createLogger(config.LOG_LEVEL, 'test', logFile ?? undefined);
-  const pool = createPool(config.DATABASE_URL, 20);
+  const pool = createPool(config.DATABASE_URL, 20, 'ak-api');
   const api = await startApiService(config, pool, logger, { oauthFetch: options.oauthFetch });
   const base = `http://127.0.0.1:${api.port}`;
   // The admission handler reads the origin from this same object on each request.

@@ -12,7 +12,7 @@ import type { CommitJob, CommitResult } from '../../core/queue-contract.ts';
 import type { OperationReceipt } from '../../core/types.ts';
 import { withTransaction, type Queryable } from '../../db/pool.ts';
 import { appendChange } from '../../db/queries/changes.ts';
-import { claimOperation, findOperation, saveReceipt } from '../../db/queries/operations.ts';
+import { appendChangeAndSaveReceipt, claimOperation, findOperation, saveReceipt } from '../../db/queries/operations.ts';
 import { operationNamed } from '../../operations/registry.ts';
 
 /**
@@ -50,10 +50,7 @@ export async function commitOperation(pool: pg.Pool, job: CommitJob): Promise<Co
       }
       const outcome = await operation.handler(tx, job, at);
       if (!outcome.ok) throw new Rollback(outcome.error);
-      // An edit that changes nothing logs no change: nothing to render, no cursor.
-      const cursor = outcome.change ? await appendChange(tx, { ...outcome.change, ...operation.change, at }) : null;
-      for (const followUp of outcome.followUps ?? []) await appendChange(tx, { ...followUp, at });
-      const receipt: OperationReceipt = {
+      const receiptWith = (cursor: string | null): OperationReceipt => ({
         operation: job.operation,
         idempotency_key: job.idempotencyKey,
         status: 'committed',
@@ -63,8 +60,19 @@ export async function commitOperation(pool: pg.Pool, job: CommitJob): Promise<Co
         change_cursor: cursor,
         committed_at: at.toISOString(),
         redacted: job.redacted ?? [],
-      };
-      await saveReceipt(tx, job.identityId, job.idempotencyKey, receipt);
+      });
+      const followUps = outcome.followUps ?? [];
+      let cursor: string | null;
+      if (outcome.change && followUps.length === 0) {
+        // The common case, one change: appended with the receipt in one statement, which sets the cursor.
+        cursor = await appendChangeAndSaveReceipt(tx, job.identityId, job.idempotencyKey, { ...outcome.change, ...operation.change, at }, receiptWith(null));
+      } else {
+        // An edit that changes nothing logs no change: nothing to render, no cursor.
+        cursor = outcome.change ? await appendChange(tx, { ...outcome.change, ...operation.change, at }) : null;
+        for (const followUp of followUps) await appendChange(tx, { ...followUp, at });
+        await saveReceipt(tx, job.identityId, job.idempotencyKey, receiptWith(cursor));
+      }
+      const receipt = receiptWith(cursor);
       return { ok: true, receipt, requestHash, requestId: job.requestId, replayed: false };
     });
   } catch (error) {
