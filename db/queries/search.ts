@@ -297,7 +297,7 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
      ),
      nearly AS MATERIALIZED (
        SELECT string_agg(g.q, ' | ' ORDER BY g.n)::tsquery AS q FROM (
-         SELECT x.n, '(' || string_agg(o.t, ' & ' ORDER BY o.n) || ')' AS q
+         SELECT x.n, '(' || string_agg('(' || o.t || ')', ' & ' ORDER BY o.n) || ')' AS q
            FROM rarest_four x JOIN rarest_four o ON o.n <> x.n GROUP BY x.n) g
      ),
      -- Each tsquery is parsed once (a subquery), not again for every row the heap scan rechecks.
@@ -310,14 +310,15 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
          UNION ALL
          (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
            WHERE $24::text IS NOT NULL AND d.tsv @@ (SELECT q FROM nearly)
-             AND length(d.tsv) - length(ts_delete(d.tsv, (SELECT a FROM lexemes))) >= cardinality($10::text[]) - 1
+             AND length(d.tsv) - length(ts_delete(d.tsv, (SELECT a FROM lexemes))) + ${aliasGroupsHeld('d.tsv')}
+                   >= cardinality($10::text[]) - 1
              AND NOT d.tsv @@ (SELECT $29::text::tsquery)
              AND ${filtersOn('$25')} LIMIT $14::int)
          UNION ALL
          (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
            WHERE (SELECT q FROM looser) IS NOT NULL AND d.tsv @@ (SELECT q::tsquery FROM looser)
              -- Not read by a stricter source: holds fewer terms than all but one (than all under four terms).
-             AND length(d.tsv) - length(ts_delete(d.tsv, (SELECT a FROM lexemes)))
+             AND length(d.tsv) - length(ts_delete(d.tsv, (SELECT a FROM lexemes))) + ${aliasGroupsHeld('d.tsv')}
                    < cardinality($10::text[]) - CASE WHEN $24::text IS NULL THEN 0 ELSE 1 END
              AND ${filtersOn('$25')} LIMIT $14::int)) k
         WHERE (SELECT n FROM level_n) = 2

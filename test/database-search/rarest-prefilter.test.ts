@@ -94,7 +94,7 @@ describe('records holding all of a query\'s terms but one', () => {
     const query: MatchQuery = {
       level: KIND_RANK.keywords, fallBack: false, keys: [], keyWeights: [], wholeKey: keyHash(message), pattern: null,
       needle: message, pairs: [], terms, allTerms: allTermsQuery(terms), prefilter: null, minTerms: 5,
-      nearlyAll: nearlyAllTermsQuery(terms), signature: { hits: [], known: [] }, weights: RANKING_WEIGHTS,
+      nearlyAll: nearlyAllTermsQuery(terms), signature: { hits: [], known: [] }, signatureTitle: false, weights: RANKING_WEIGHTS,
       candidateCap: 50, strictCap: 50, filters: {}, offset: 0, limit: 20,
     };
     const found = await findMatchingDocuments(pool, query);
