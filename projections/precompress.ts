@@ -9,7 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import { ENCODING_SUFFIX, ENCODINGS, encode, isCompressible } from '../core/encodings.ts';
-import { holdsBytes, removeProjectionFileSync, writeProjectionFileSync, type WriteResult } from './publish-file.ts';
+import { holdsBytes, removeProjectionFileSync, writeFreshProjectionFileSync, writeProjectionFileSync, type WriteResult } from './publish-file.ts';
 import { pathInside } from './safe-path.ts';
 
 /** Writes `relative` and its compressed siblings; unchanged bytes cost no compression. */
@@ -27,6 +27,19 @@ export function writeProjectionWithSiblings(dir: string, relative: string, bytes
     }
   }
   return writeProjectionFileSync(dir, relative, bytes, same);
+}
+
+/**
+ * The same files as writeProjectionWithSiblings, same bytes and stamps, for
+ * a folder no reader sees yet (a rebuild's staging folder): each written
+ * straight to its name, with nothing to compare against.
+ */
+export function writeFreshProjectionWithSiblings(root: string, relative: string, bytes: Uint8Array, contentType: string): WriteResult {
+  if (isCompressible(contentType, bytes.byteLength)) {
+    for (const encoding of ENCODINGS) writeFreshProjectionFileSync(root, relative + ENCODING_SUFFIX[encoding], encode(bytes, encoding, 'static'));
+  }
+  writeFreshProjectionFileSync(root, relative, bytes);
+  return 'written';
 }
 
 /** Removes `relative` and its siblings; true when the file itself existed. */

@@ -92,6 +92,24 @@ export function moveProjectionFileSync(dir: string, relative: string, source: st
   return 'written';
 }
 
+/**
+ * Writes `relative` straight to its name, stamped, in a folder that no
+ * reader sees yet (a rebuild's staging folder, worker/jobs/rebuild-staging.ts):
+ * no temp file, no rename, no look at an existing file. Refuses to replace
+ * one ('wx'), so a name written twice is a loud error, never a silent mix.
+ */
+export function writeFreshProjectionFileSync(root: string, relative: string, bytes: Uint8Array): void {
+  const target = pathInside(root, relative);
+  const mtime = contentMtime(bytes);
+  const fd = inFolderOf(target, () => openSync(target, 'wx'));
+  try {
+    writeFileSync(fd, bytes);
+    futimesSync(fd, mtime, mtime);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Removes `relative`; true when it existed. */
 export function removeProjectionFileSync(dir: string, relative: string): boolean {
   const target = pathInside(dir, relative);

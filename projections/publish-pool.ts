@@ -7,28 +7,52 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { removeProjectionWithSiblings, writeProjectionWithSiblings } from './precompress.ts';
+import { removeProjectionWithSiblings, writeFreshProjectionWithSiblings, writeProjectionWithSiblings } from './precompress.ts';
 import type { WriteResult } from './publish-file.ts';
 
+/** One file to publish: its path under the directory, its bytes and its media type. */
+export interface ProjectionFile {
+  relative: string;
+  bytes: Uint8Array;
+  contentType: string;
+}
+
+export interface WriteOptions {
+  /**
+   * `dir` is a staging folder that no reader sees and that holds none of
+   * these files yet: each is written straight to its name (no temp file,
+   * no rename, no compare). See worker/jobs/rebuild-staging.ts.
+   */
+  fresh?: boolean;
+}
+
 export interface ProjectionWriter {
-  /** Writes `relative` and its compressed siblings (unchanged bytes are left alone). */
-  write(dir: string, relative: string, bytes: Buffer, contentType: string): Promise<WriteResult>;
-  /** Removes `relative` and its siblings; true when the file existed. */
-  remove(dir: string, relative: string): Promise<boolean>;
+  /** Writes each file and its compressed siblings (unchanged bytes are left alone); one result per file. */
+  write(dir: string, files: ProjectionFile[], options?: WriteOptions): Promise<WriteResult[]>;
+  /** Removes each file and its siblings; true for each file that existed. */
+  remove(dir: string, relatives: string[]): Promise<boolean[]>;
   close(): Promise<void>;
 }
 
+/** One message to a writer thread: a record's files at once, so a rebuild sends a third of the messages. */
 type Task =
-  | { op: 'write'; dir: string; relative: string; bytes: Uint8Array; contentType: string }
-  | { op: 'remove'; dir: string; relative: string };
+  | { op: 'write'; dir: string; files: ProjectionFile[]; fresh: boolean }
+  | { op: 'remove'; dir: string; relatives: string[] };
 export type PublishTask = Task & { id: number };
 export type PublishReply =
-  | { id: number; result: WriteResult | boolean }
+  | { id: number; result: WriteResult[] | boolean[] }
   | { id: number; error: { name: string; message: string } };
 
+/** Carries out one task where it is called: inline, or in a writer thread (publish-thread.ts). */
+export function runPublishTask(task: Task): WriteResult[] | boolean[] {
+  if (task.op === 'remove') return task.relatives.map((relative) => removeProjectionWithSiblings(task.dir, relative));
+  const write = task.fresh ? writeFreshProjectionWithSiblings : writeProjectionWithSiblings;
+  return task.files.map((file) => write(task.dir, file.relative, file.bytes, file.contentType));
+}
+
 export const inlineWriter: ProjectionWriter = {
-  write: async (dir, relative, bytes, contentType) => writeProjectionWithSiblings(dir, relative, bytes, contentType),
-  remove: async (dir, relative) => removeProjectionWithSiblings(dir, relative),
+  write: async (dir, files, options) => runPublishTask({ op: 'write', dir, files, fresh: options?.fresh ?? false }) as WriteResult[],
+  remove: async (dir, relatives) => runPublishTask({ op: 'remove', dir, relatives }) as boolean[],
   close: async () => {},
 };
 
@@ -36,7 +60,7 @@ export const inlineWriter: ProjectionWriter = {
 export const defaultWriterThreads = (): number => availableParallelism();
 
 interface Pending {
-  resolve(value: WriteResult | boolean): void;
+  resolve(value: WriteResult[] | boolean[]): void;
   reject(error: Error): void;
 }
 
@@ -67,7 +91,7 @@ export function createThreadedWriter(threads = defaultWriterThreads()): Projecti
     worker.on('exit', (code) => { if (pending.size) fail(new Error(`projection writer thread exited with code ${code}`)); });
     return { worker, pending };
   });
-  const send = (task: Task): Promise<WriteResult | boolean> => {
+  const send = (task: Task): Promise<WriteResult[] | boolean[]> => {
     if (failure) return Promise.reject(failure);
     const lane = lanes.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
     const id = nextId++;
@@ -77,8 +101,8 @@ export function createThreadedWriter(threads = defaultWriterThreads()): Projecti
     });
   };
   return {
-    write: (dir, relative, bytes, contentType) => send({ op: 'write', dir, relative, bytes, contentType }) as Promise<WriteResult>,
-    remove: (dir, relative) => send({ op: 'remove', dir, relative }) as Promise<boolean>,
+    write: (dir, files, options) => send({ op: 'write', dir, files, fresh: options?.fresh ?? false }) as Promise<WriteResult[]>,
+    remove: (dir, relatives) => send({ op: 'remove', dir, relatives }) as Promise<boolean[]>,
     async close() {
       await Promise.all(lanes.map((l) => l.worker.terminate()));
     },

@@ -274,6 +274,18 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
                    ELSE (SELECT string_agg(format('(%s & %s)', a.t, b.t), ' | ' ORDER BY a.n, b.n)
                            FROM rarest a JOIN rarest b ON a.n < b.n) END AS q
      ),
+     -- Records holding all terms but one hold three of any four; the index is asked for three of the four
+     -- rarest (which reads four posting lists, where the OR of every all-but-one group reads every term's)
+     -- and each row's terms are then counted: the same rows, in the same order.
+     rarest_four AS MATERIALIZED (
+       SELECT q.t, q.n FROM unnest($10::text[]) WITH ORDINALITY AS q(t, n) CROSS JOIN share
+        WHERE $24::text IS NOT NULL ORDER BY share.s[q.n], q.n LIMIT 4
+     ),
+     nearly AS MATERIALIZED (
+       SELECT string_agg(g.q, ' | ' ORDER BY g.n)::tsquery AS q FROM (
+         SELECT x.n, '(' || string_agg(o.t, ' & ' ORDER BY o.n) || ')' AS q
+           FROM rarest_four x JOIN rarest_four o ON o.n <> x.n GROUP BY x.n) g
+     ),
      -- Each tsquery is parsed once (a subquery), not again for every row the heap scan rechecks.
      -- Keywords, strictest first: every term, all but one, then the prefilter (k of n); each excludes
      -- what a stricter one reads, and the outer LIMIT stops before a looser one when the cap is full.
@@ -283,12 +295,16 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
            WHERE $29::text IS NOT NULL AND d.tsv @@ (SELECT $29::text::tsquery) AND ${filtersOn('$25')} LIMIT $14::int)
          UNION ALL
          (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
-           WHERE $24::text IS NOT NULL AND d.tsv @@ (SELECT $24::text::tsquery) AND NOT d.tsv @@ (SELECT $29::text::tsquery)
+           WHERE $24::text IS NOT NULL AND d.tsv @@ (SELECT q FROM nearly)
+             AND length(d.tsv) - length(ts_delete(d.tsv, (SELECT a FROM lexemes))) >= cardinality($10::text[]) - 1
+             AND NOT d.tsv @@ (SELECT $29::text::tsquery)
              AND ${filtersOn('$25')} LIMIT $14::int)
          UNION ALL
          (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
            WHERE (SELECT q FROM looser) IS NOT NULL AND d.tsv @@ (SELECT q::tsquery FROM looser)
-             AND NOT d.tsv @@ (SELECT coalesce($24::text, $29::text)::tsquery)
+             -- Not read by a stricter source: holds fewer terms than all but one (than all under four terms).
+             AND length(d.tsv) - length(ts_delete(d.tsv, (SELECT a FROM lexemes)))
+                   < cardinality($10::text[]) - CASE WHEN $24::text IS NULL THEN 0 ELSE 1 END
              AND ${filtersOn('$25')} LIMIT $14::int)) k
         WHERE (SELECT n FROM level_n) = 2
         LIMIT $14::int

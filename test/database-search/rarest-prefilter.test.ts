@@ -78,3 +78,27 @@ describe('a long query of common and rare terms', () => {
     expect(found.rows[0]!.coverage).toBe(0.5);
   });
 });
+
+describe('records holding all of a query\'s terms but one', () => {
+  it('are all read, whichever term each one lacks, and no record lacking two', async () => {
+    const words = ['quokkaz', 'rheax', 'serowq', 'takinz', 'urialx', 'vicunaq'];
+    const lacking = await Promise.all(words.map((missing) => createProblem(words.filter((w) => w !== missing).join(' '))));
+    await createProblem(words.slice(2).join(' '));
+    // Common words beside them: the statistics rank the terms, so the record lacking the rarest is read too.
+    for (let i = 0; i < 10; i++) await createProblem(`${words[0]} ${words[1]} ${words[2]} filler ${i}`);
+    await pool.query('ANALYZE search_documents');
+
+    const message = words.join(' ');
+    const terms = await queryTerms(pool, message, 16);
+    expect(terms).toHaveLength(6);
+    const query: MatchQuery = {
+      level: KIND_RANK.keywords, fallBack: false, keys: [], keyWeights: [], wholeKey: keyHash(message), pattern: null,
+      needle: message, pairs: [], terms, allTerms: allTermsQuery(terms), prefilter: null, minTerms: 5,
+      nearlyAll: nearlyAllTermsQuery(terms), signature: { hits: [], known: [] }, weights: RANKING_WEIGHTS,
+      candidateCap: 50, strictCap: 50, filters: {}, offset: 0, limit: 20,
+    };
+    const found = await findMatchingDocuments(pool, query);
+    expect(found.rows.map((row) => row.id).sort()).toEqual([...lacking].sort());
+    expect(found.rows.every((row) => Math.abs(row.coverage - 5 / 6) < 1e-9)).toBe(true);
+  });
+});

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -96,7 +96,11 @@ describe('full rebuild', () => {
         const a = await readFile(path.join(fresh, file));
         const b = await readFile(projectionPath(file));
         expect(a.equals(b), file).toBe(true);
+        // The same stamp, so nginx and the API give the file the same ETag whichever way it was written.
+        expect((await stat(path.join(fresh, file))).mtimeMs, file).toBe((await stat(projectionPath(file))).mtimeMs);
       }
+      // The empty directory was built in a staging folder and renamed into place: nothing of it is left.
+      expect((await readdir(fresh)).filter((name) => name.startsWith('.rebuild-'))).toEqual([]);
       const again = await rebuildAll(stack.pool, html, stack.config.PROJECTIONS_DIR);
       expect(again).toMatchObject({ written: 0, removed: 0, unchanged: projections.length });
     } finally {

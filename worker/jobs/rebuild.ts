@@ -17,6 +17,7 @@ import { pathInside } from '../../projections/safe-path.ts';
 import { emptyCounts, renderRecords, type RenderCounts } from '../render/render-record.ts';
 import { notePendingRecords } from '../../static-search/tiers.ts';
 import { createThreadedWriter } from '../../projections/publish-pool.ts';
+import { abandonStaging, finishStaging, prepareStaging, stagingWriter } from './rebuild-staging.ts';
 
 export interface RebuildProgress {
   done: number;
@@ -59,7 +60,9 @@ const BATCHES_IN_FLIGHT = 2;
  * Renders the target's records in batches of REBUILD_BATCH (each under its
  * records' locks, as incremental renders take them, so a rebuild never
  * overwrites a newer render with an older read). The files are compressed
- * and written by worker threads (projections/publish-pool.ts). A full
+ * and written by worker threads (projections/publish-pool.ts); a kind whose
+ * folder is missing or empty is written into a staging folder and renamed
+ * into place at the end (rebuild-staging.ts). A full
  * rebuild also removes projections of records that no longer exist; a
  * targeted one removes a missing record's.
  */
@@ -70,7 +73,10 @@ export async function rebuild(
   const records = target.type && !target.id ? all.filter((r) => r.type === target.type) : all;
   const counts = emptyCounts();
   onProgress({ done: 0, total: records.length });
-  const writer = createThreadedWriter();
+  // A full or per-kind rebuild stages the kinds whose folders are missing or empty (rebuild-staging.ts).
+  const staging = target.id ? null : prepareStaging(dir, records.map((r) => r.type));
+  const threads = createThreadedWriter();
+  const writer = staging ? stagingWriter(threads, staging) : threads;
   try {
     let next = 0;
     let done = 0;
@@ -84,9 +90,13 @@ export async function rebuild(
       }
     };
     await Promise.all(Array.from({ length: BATCHES_IN_FLIGHT }, lane));
+  } catch (error) {
+    if (staging) abandonStaging(staging);
+    throw error;
   } finally {
     await writer.close();
   }
+  if (staging) await finishStaging(pool, html, dir, staging, counts);
   if (!target.type && !target.id) counts.removed += await removeOrphans(dir, new Set(records.map((r) => r.id)));
   // The static search re-indexes what changed: one record, or (any wider rebuild) a new base.
   if (counts.written + counts.removed > 0) await notePendingRecords(dir, records.length === 1 ? records : 'all');

@@ -33,12 +33,14 @@ export async function publishView(
   html: HtmlRenderer, dir: string, ref: RecordRef, view: RecordView | null, counts = emptyCounts(), writer: ProjectionWriter = inlineWriter,
 ): Promise<RenderCounts> {
   if (!view) {
-    const removed = await Promise.all(FORMATS.map((format) => writer.remove(dir, projectionFile(ref, format))));
+    const removed = await writer.remove(dir, FORMATS.map((format) => projectionFile(ref, format)));
     counts.removed += removed.filter(Boolean).length;
     return counts;
   }
   const rendered = await renderProjections(html, view);
-  const results = await Promise.all(FORMATS.map((format) => writer.write(dir, projectionFile(ref, format), rendered[format], MEDIA_TYPE[format])));
+  const results = await writer.write(dir, FORMATS.map((format) => ({
+    relative: projectionFile(ref, format), bytes: rendered[format], contentType: MEDIA_TYPE[format],
+  })));
   for (const result of results) counts[result]++;
   return counts;
 }

@@ -1,0 +1,120 @@
+/**
+ * A rebuild of a kind whose folder is missing or empty writes it in a
+ * staging folder and renames it into place (worker/jobs/rebuild-staging.ts).
+ * These check what a reader and the worker rely on: nothing shows before the
+ * folder is whole, a render the worker made meanwhile is never replaced by an
+ * older one, and the files are the ones an in-place write gives.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedRecords } from '../../bench/seed/seed-records.ts';
+import type { RecordRef } from '../../core/types.ts';
+import { loadHtmlRenderer, type HtmlRenderer } from '../../projections/html.ts';
+import { writeFreshProjectionFileSync } from '../../projections/publish-file.ts';
+import { inlineWriter } from '../../projections/publish-pool.ts';
+import { PathOutsideRootError } from '../../projections/safe-path.ts';
+import { listAllRecords } from '../../worker/jobs/rebuild.ts';
+import { abandonStaging, finishStaging, prepareStaging, stagingWriter } from '../../worker/jobs/rebuild-staging.ts';
+import { emptyCounts, renderRecords } from '../../worker/render/render-record.ts';
+import { startStack, type Stack } from '../helpers/stack.ts';
+
+let stack: Stack;
+let html: HtmlRenderer;
+let problems: RecordRef[];
+const dirs: string[] = [];
+
+beforeAll(async () => {
+  stack = await startStack({}, { worker: false });
+  await seedRecords(stack.pool, { records: 20 });
+  html = await loadHtmlRenderer(stack.config.ASTRO_ENTRY);
+  problems = (await listAllRecords(stack.pool)).filter((r) => r.type === 'problem').slice(0, 2);
+});
+afterAll(async () => {
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+  await stack.close();
+});
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'ak-staging-'));
+  dirs.push(dir);
+  return dir;
+}
+
+/** Every file of `folder` with its bytes and mtime. */
+async function snapshot(dir: string, folder: string): Promise<Record<string, { bytes: string; mtimeMs: number }>> {
+  const out: Record<string, { bytes: string; mtimeMs: number }> = {};
+  for (const name of (await readdir(path.join(dir, folder))).sort()) {
+    const file = path.join(dir, folder, name);
+    out[name] = { bytes: (await readFile(file)).toString('base64'), mtimeMs: (await stat(file)).mtimeMs };
+  }
+  return out;
+}
+
+describe('a rebuild staging an empty folder', () => {
+  it('shows nothing until the folder is whole, then the same files and stamps as writes in place', async () => {
+    const dir = await tempDir();
+    const staging = prepareStaging(dir, problems.map((r) => r.type))!;
+    expect([...staging.folders]).toEqual(['problems']);
+    const counts = emptyCounts();
+    await renderRecords(stack.pool, html, dir, problems, counts, stagingWriter(inlineWriter, staging));
+    expect(existsSync(path.join(dir, 'problems'))).toBe(false);
+
+    await finishStaging(stack.pool, html, dir, staging, counts);
+    expect(counts).toEqual({ written: 6, unchanged: 0, removed: 0 });
+    const reference = await tempDir();
+    await renderRecords(stack.pool, html, reference, problems);
+    expect(await snapshot(dir, 'problems')).toEqual(await snapshot(reference, 'problems'));
+    expect(await readdir(dir)).toEqual(['problems']);
+  });
+
+  it('merges into a live folder the worker wrote to meanwhile, rendering those records again from their current state', async () => {
+    const dir = await tempDir();
+    const [a, b] = problems as [RecordRef, RecordRef];
+    const staging = prepareStaging(dir, ['problem'])!;
+    const counts = emptyCounts();
+    await renderRecords(stack.pool, html, dir, [a, b], counts, stagingWriter(inlineWriter, staging));
+    // A render of `a` landed in the live folder while the rebuild ran (here: bytes the rebuild would not give).
+    await mkdir(path.join(dir, 'problems'));
+    await writeFile(path.join(dir, 'problems', `${a.id}.json`), 'another render');
+
+    await finishStaging(stack.pool, html, dir, staging, counts);
+    expect(counts).toEqual({ written: 6, unchanged: 0, removed: 0 });
+    const reference = await tempDir();
+    await renderRecords(stack.pool, html, reference, [a, b]);
+    expect(await snapshot(dir, 'problems')).toEqual(await snapshot(reference, 'problems'));
+    expect(await readdir(dir)).toEqual(['problems']);
+  });
+
+  it('leaves folders that have files in place and removes staging folders of rebuilds that died', async () => {
+    const dir = await tempDir();
+    await mkdir(path.join(dir, 'problems'));
+    await writeFile(path.join(dir, 'problems', 'prb_00000000000000000000000000.json'), '{}');
+    const dead = path.join(dir, '.rebuild-dead');
+    await mkdir(path.join(dead, 'problems'), { recursive: true });
+    const hoursAgo = new Date(Date.now() - 2 * 3600_000);
+    for (const p of [path.join(dead, 'problems'), dead]) await utimes(p, hoursAgo, hoursAgo);
+    const running = path.join(dir, '.rebuild-running');
+    await mkdir(path.join(running, 'problems'), { recursive: true });
+
+    expect(prepareStaging(dir, ['problem'])).toBeNull();
+    const staging = prepareStaging(dir, ['problem', 'solution'])!;
+    expect([...staging.folders]).toEqual(['solutions']);
+    expect(existsSync(dead)).toBe(false);
+    expect(existsSync(running)).toBe(true);
+    abandonStaging(staging);
+    expect(existsSync(staging.root)).toBe(false);
+  });
+});
+
+describe('a fresh write', () => {
+  it('refuses to replace a file, and any path outside its root', async () => {
+    const dir = await tempDir();
+    writeFreshProjectionFileSync(dir, 'problems/x.json', Buffer.from('one'));
+    expect(() => writeFreshProjectionFileSync(dir, 'problems/x.json', Buffer.from('two'))).toThrow(/EEXIST/);
+    expect(await readFile(path.join(dir, 'problems/x.json'), 'utf8')).toBe('one');
+    expect(() => writeFreshProjectionFileSync(dir, '../x.json', Buffer.from('three'))).toThrow(PathOutsideRootError);
+  });
+});
