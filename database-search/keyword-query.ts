@@ -9,6 +9,8 @@
  * counts the terms each candidate holds.
  */
 
+import { termOperand } from './term-aliases.ts';
+
 /** Terms a keyword match must hold: half of them, rounded up, and two of two. */
 export function minimumTerms(termCount: number): number {
   return Math.max(Math.ceil(termCount / 2), Math.min(termCount, 2));
@@ -44,17 +46,28 @@ function combinations<T>(items: readonly T[], k: number): T[][] {
 /**
  * A tsquery (text) that every record holding `k` of `terms` (by default
  * `minimumTerms`) satisfies: exactly "k of n" (an OR of k-term ANDs) while
- * that stays small, else "2 of the first n−k+2 terms", which any record
- * holding k of all n terms also satisfies (it misses at most n−k of them).
- * `terms` are single-term tsquery texts as PostgreSQL prints them ('postgr').
+ * that stays small, else "j of the first n−k+j terms" for the largest j
+ * (at least 2) that stays small, which any record holding k of all n terms
+ * also satisfies (it misses at most n−k of them). The larger j, the fewer
+ * records the prefilter lets through that then hold too few terms: its
+ * source is capped before ranking, and rows it reads in vain take the
+ * places of matches (a symptom of ten terms read "2 of the first 7" and
+ * filled its 200 rows with records holding fewer than five).
+ * `terms` are single-term tsquery texts as PostgreSQL prints them ('postgr'),
+ * or an alias group of them ('postgr' | 'postgresql', term-aliases.ts).
  */
-export function prefilterQuery(terms: readonly string[], k = minimumTerms(terms.length)): string | null {
+export function prefilterQuery(queryTerms: readonly string[], k = minimumTerms(queryTerms.length)): string | null {
+  const terms = queryTerms.map(termOperand);
   const n = terms.length;
   if (n === 0) return null;
   if (k === 1) return terms[0]!;
-  const groups = binomial(n, k) <= MAX_COMBINATIONS
-    ? combinations(terms, k)
-    : combinations(terms.slice(0, n - k + 2), 2);
+  if (binomial(n, k) <= MAX_COMBINATIONS) return groupsQuery(combinations(terms, k));
+  let j = 2;
+  while (j + 1 < k && binomial(n - k + j + 1, j + 1) <= MAX_COMBINATIONS) j++;
+  return groupsQuery(combinations(terms.slice(0, n - k + j), j));
+}
+
+function groupsQuery(groups: string[][]): string {
   return groups.map((group) => `(${group.join(' & ')})`).join(' | ');
 }
 
@@ -84,7 +97,7 @@ export function rarestPairsSize(termCount: number, k = minimumTerms(termCount)):
 export function nearlyAllTermsQuery(terms: readonly string[]): string | null {
   const n = terms.length;
   if (n < 4) return null;
-  return combinations(terms, n - 1).map((group) => `(${group.join(' & ')})`).join(' | ');
+  return combinations(terms.map(termOperand), n - 1).map((group) => `(${group.join(' & ')})`).join(' | ');
 }
 
 /**
@@ -94,7 +107,7 @@ export function nearlyAllTermsQuery(terms: readonly string[]): string | null {
  * makes it read every posting of every term.
  */
 export function allTermsQuery(terms: readonly string[]): string | null {
-  return terms.length === 0 ? null : terms.join(' & ');
+  return terms.length === 0 ? null : terms.map(termOperand).join(' & ');
 }
 
 /** The prefilter as a source of its own: null when a match must hold every term, which `allTermsQuery` already reads. */

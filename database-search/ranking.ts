@@ -12,7 +12,8 @@
  *   queries: what a record is about is in its title); weighed less for
  *   pasted text (`weightsFor`).
  * - `signature`: discriminating raw tokens the normalizer erases, read from
- *   the raw query and the record's raw snippet: ports (a well-known service
+ *   the raw query and the record's raw snippet (and title, for a symptom in
+ *   words: `signatureReadsTitle`): ports (a well-known service
  *   port anywhere, 5432 is PostgreSQL and 6379 Redis; any port bound to an
  *   address, `127.0.0.1:8080`, `port 22732`), the IPv6 against the IPv4
  *   loopback, the IPv6 against the IPv4 any-address (`[::]:80`, `:::3000`
@@ -92,6 +93,18 @@ export const PASTED_TITLE_WEIGHT = 0.3;
  */
 export function weightsFor(normalizedQuery: string): RankingWeights {
   return isPasted(normalizedQuery) ? { ...RANKING_WEIGHTS, title: PASTED_TITLE_WEIGHT } : RANKING_WEIGHTS;
+}
+
+/**
+ * Whether the signature reads a record's title beside its literal: for a
+ * symptom in words (not pasted), which names a port or host the way a
+ * title does (`waitress serve port 80 address already in use` against the
+ * record titled `waitress cannot bind port 80`, whose traceback names no
+ * port). A pasted literal is compared with the literal a record holds, and
+ * reading titles would cost each of its candidates a longer regex match.
+ */
+export function signatureReadsTitle(normalizedQuery: string): boolean {
+  return !isPasted(normalizedQuery);
 }
 
 /**

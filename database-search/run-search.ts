@@ -27,12 +27,13 @@ import {
   allTermsQuery, looserPrefilterQuery, minimumTerms, nearlyAllTermsQuery, prefilterQuery, rarestPairsSize, relaxedMinimumTerms,
 } from './keyword-query.ts';
 import { redactText } from '../core/redact-secrets.ts';
-import { isPasted, isPlainWords, keyWords, RANKING_WEIGHTS, signatureOf, weightsFor } from './ranking.ts';
+import { isPasted, isPlainWords, keyWords, RANKING_WEIGHTS, signatureOf, signatureReadsTitle, weightsFor } from './ranking.ts';
 import { withoutLogPrefixes } from './log-prefix.ts';
 import { rerankByLiteral, rerankByTermWeight } from './rerank.ts';
 import { keyHash, normalizeLiteral, queryKeys } from './normalize.ts';
 import { pairKeys } from './substring-query.ts';
 import { queryTerms } from './query-terms.ts';
+import { withAliases } from './term-aliases.ts';
 
 export interface SearchCandidate {
   type: DocumentType;
@@ -144,7 +145,8 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
   } else {
     // A pasted line's log prefix (timestamp, level, container, pod, host) is the pasting machine's, not the error's.
     const message = withoutLogPrefixes(normalized);
-    const terms = await queryTerms(db, message, MAX_TERMS, options);
+    // A term an agent spells one way and a record another (`postgres`, `PostgreSQL`) matches either.
+    const terms = withAliases(await queryTerms(db, message, MAX_TERMS, options));
     const keys = queryKeys(normalized);
     const words = Math.max(1, keyWords(message));
     // The exact source reads keys in this order, so the longest (highest-scoring) matches come first.
@@ -170,6 +172,7 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
       minTerms: minimumTerms(terms.length),
       nearlyAll: nearlyAllTermsQuery(terms),
       signature: signatureOf(raw),
+      signatureTitle: signatureReadsTitle(message),
       weights: weightsFor(message),
       candidateCap: SEARCH_CANDIDATE_CAP,
       strictCap: STRICT_CANDIDATE_CAP,

@@ -16,23 +16,26 @@ export const familyLiteralSql = (d: string) => `(SELECT r.error_literal FROM pro
       WHERE p.id = ${d}.family AND r.error_literal IS NOT NULL AND btrim(r.error_literal) <> '')`;
 
 /**
- * The query's terms as lexemes with their position (`lexeme`, `n`), for
- * `termCountsSql`; `terms` is a text[] of single-term tsquery texts
- * (`findQueryTerms`, 'postgr').
+ * The query's terms as their lexemes with their position (`lexemes`, `n`),
+ * one row per term, for `termCountsSql`; `terms` is a text[] of single-term
+ * tsquery texts (`findQueryTerms`, 'postgr'), or of alias groups
+ * ('postgr' | 'postgresql', database-search/term-aliases.ts), whose row
+ * holds each of the group's lexemes.
  */
 export const termLexemesSql = (terms: string) =>
-  `SELECT (tsvector_to_array(t::tsvector))[1] AS lexeme, n FROM unnest(${terms}::text[]) WITH ORDINALITY AS q(t, n)`;
+  `SELECT array_remove(tsvector_to_array(t::tsvector), '|') AS lexemes, n FROM unnest(${terms}::text[]) WITH ORDINALITY AS q(t, n)`;
 
 /**
  * How often each query term (the relation `term`, from `termLexemesSql`)
  * occurs in document `d`'s text and title, aligned with the terms, and the
  * text's length in words: read from its stored `tsv` and `title_tsv` (a few
- * dozen lexemes each). Columns `in_text`, `in_title`, `length`.
+ * dozen lexemes each). An alias group counts its lexemes together. Columns
+ * `in_text`, `in_title`, `length`.
  */
 export const termCountsSql = (d: string, term: string) => `
-       ARRAY(SELECT coalesce((SELECT cardinality(u.positions) FROM unnest(${d}.tsv) u WHERE u.lexeme = ${term}.lexeme), 0)
+       ARRAY(SELECT coalesce((SELECT sum(cardinality(u.positions)) FROM unnest(${d}.tsv) u WHERE u.lexeme = ANY(${term}.lexemes)), 0)::int
                FROM ${term} ORDER BY ${term}.n) AS in_text,
-       ARRAY(SELECT coalesce((SELECT cardinality(u.positions) FROM unnest(${d}.title_tsv) u WHERE u.lexeme = ${term}.lexeme), 0)
+       ARRAY(SELECT coalesce((SELECT sum(cardinality(u.positions)) FROM unnest(${d}.title_tsv) u WHERE u.lexeme = ANY(${term}.lexemes)), 0)::int
                FROM ${term} ORDER BY ${term}.n) AS in_title,
        (SELECT coalesce(sum(cardinality(u.positions)), 0) FROM unnest(${d}.tsv) u)::int AS length`;
 
@@ -42,12 +45,14 @@ export const termCountsSql = (d: string, term: string) => `
  * most common lexemes and their frequencies, which ANALYZE and autovacuum
  * keep): no scan, one catalog row. A term not among them is rarer than the
  * least of them and gets half its frequency, as the planner estimates it.
- * Null while the table has no statistics yet (never analyzed).
+ * An alias group's share is its lexemes' summed (at most 1: a record
+ * rarely holds two spellings). Null while the table has no statistics yet
+ * (never analyzed).
  */
 export const termSharesSql = (terms: string) => `(
-  SELECT ARRAY(SELECT coalesce(s.freqs[array_position(s.elems, (tsvector_to_array(q.t::tsvector))[1])],
-                               s.freqs[cardinality(s.elems) + 1] / 2)
-                 FROM unnest(${terms}::text[]) WITH ORDINALITY AS q(t, n) ORDER BY q.n)
+  SELECT ARRAY(SELECT least(1, (SELECT sum(coalesce(s.freqs[array_position(s.elems, lexeme)], s.freqs[cardinality(s.elems) + 1] / 2))
+                                   FROM unnest(l.lexemes) AS lexeme))
+                 FROM (${termLexemesSql(terms)}) l ORDER BY l.n)
     FROM (SELECT most_common_elems::text::text[] AS elems, most_common_elem_freqs AS freqs
             FROM pg_stats
            WHERE schemaname = current_schema() AND tablename = 'search_documents' AND attname = 'tsv'

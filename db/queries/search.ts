@@ -71,6 +71,8 @@ export interface MatchQuery {
   nearlyAll: string | null;
   /** Discriminating raw tokens of the query as patterns over a record's snippet (database-search/ranking.ts). */
   signature: { hits: string[]; known: string[] };
+  /** Whether the signature reads the record's title too: for a symptom in words (`signatureReadsTitle`). */
+  signatureTitle: boolean;
   weights: RankingWeights;
   /** Candidates read by the keyword sources before ranking: the bound on the work. */
   candidateCap: number;
@@ -129,8 +131,15 @@ const TOTALS = `count(*)::int AS total,
   (count(*) FILTER (WHERE type = 'discussion'))::int AS discussions`;
 
 /** What ranking reads of a candidate, carried from the index scan that found it. */
-const CANDIDATE_COLUMNS = `d.id, d.type, d.family, d.snippet, d.updated_at, d.exact_keys, d.tsv, d.title_tsv, d.text_norm,
+const CANDIDATE_COLUMNS = `d.id, d.type, d.family, d.title, d.snippet, d.updated_at, d.exact_keys, d.tsv, d.title_tsv, d.text_norm,
   d.worked, d.partially_worked, d.did_not_work`;
+
+/**
+ * How many of the query's alias groups (the CTE `lexemes`, its `groups`) the vector `tsv` holds: 0 without
+ * reading anything when the query has none.
+ */
+const aliasGroupsHeld = (tsv: string) => `CASE WHEN cardinality((SELECT groups FROM lexemes)) = 0 THEN 0
+                        ELSE (SELECT count(*)::int FROM unnest((SELECT groups FROM lexemes)) AS g WHERE ${tsv} @@ g) END`;
 
 /** What a candidate shows, read only for the rows of the page. */
 const DOCUMENT_COLUMNS = `d.id, d.type, d.title, d.snippet, d.product, d.status, d.worked, d.partially_worked, d.did_not_work`;
@@ -232,8 +241,13 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
   const w = q.weights;
   const text = `WITH term AS MATERIALIZED (${termLexemesSql('$10')}),
      -- The terms as one array of lexemes: a document holds as many of them as ts_delete removes from its
-     -- vector, counted in one pass rather than one tsquery match per term.
-     lexemes AS MATERIALIZED (SELECT coalesce(array_agg(lexeme), '{}') AS a FROM term),
+     -- vector, counted in one pass rather than one tsquery match per term. An alias group (one term of two
+     -- spellings, database-search/term-aliases.ts) is matched as its tsquery instead, so a record holding
+     -- both spellings holds the term once.
+     lexemes AS MATERIALIZED (
+       SELECT coalesce(array_agg(t.lexemes[1]) FILTER (WHERE cardinality(t.lexemes) = 1), '{}') AS a,
+              coalesce(array_agg(($10::text[])[t.n::int]::tsquery) FILTER (WHERE cardinality(t.lexemes) > 1), '{}') AS groups
+         FROM term t),
      exact_hits AS MATERIALIZED (
        -- Records equal to the whole query (or one of its lines equal to theirs) first: they score highest.
        SELECT e.*, 1 AS src FROM (
@@ -271,7 +285,7 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
      ),
      looser AS MATERIALIZED (
        SELECT CASE WHEN $32::int IS NULL THEN $12::text
-                   ELSE (SELECT string_agg(format('(%s & %s)', a.t, b.t), ' | ' ORDER BY a.n, b.n)
+                   ELSE (SELECT string_agg(format('((%s) & (%s))', a.t, b.t), ' | ' ORDER BY a.n, b.n)
                            FROM rarest a JOIN rarest b ON a.n < b.n) END AS q
      ),
      -- Records holding all terms but one hold three of any four; the index is asked for three of the four
@@ -283,7 +297,7 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
      ),
      nearly AS MATERIALIZED (
        SELECT string_agg(g.q, ' | ' ORDER BY g.n)::tsquery AS q FROM (
-         SELECT x.n, '(' || string_agg(o.t, ' & ' ORDER BY o.n) || ')' AS q
+         SELECT x.n, '(' || string_agg('(' || o.t || ')', ' & ' ORDER BY o.n) || ')' AS q
            FROM rarest_four x JOIN rarest_four o ON o.n <> x.n GROUP BY x.n) g
      ),
      -- Each tsquery is parsed once (a subquery), not again for every row the heap scan rechecks.
@@ -296,14 +310,15 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
          UNION ALL
          (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
            WHERE $24::text IS NOT NULL AND d.tsv @@ (SELECT q FROM nearly)
-             AND length(d.tsv) - length(ts_delete(d.tsv, (SELECT a FROM lexemes))) >= cardinality($10::text[]) - 1
+             AND length(d.tsv) - length(ts_delete(d.tsv, (SELECT a FROM lexemes))) + ${aliasGroupsHeld('d.tsv')}
+                   >= cardinality($10::text[]) - 1
              AND NOT d.tsv @@ (SELECT $29::text::tsquery)
              AND ${filtersOn('$25')} LIMIT $14::int)
          UNION ALL
          (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
            WHERE (SELECT q FROM looser) IS NOT NULL AND d.tsv @@ (SELECT q::tsquery FROM looser)
              -- Not read by a stricter source: holds fewer terms than all but one (than all under four terms).
-             AND length(d.tsv) - length(ts_delete(d.tsv, (SELECT a FROM lexemes)))
+             AND length(d.tsv) - length(ts_delete(d.tsv, (SELECT a FROM lexemes))) + ${aliasGroupsHeld('d.tsv')}
                    < cardinality($10::text[]) - CASE WHEN $24::text IS NULL THEN 0 ELSE 1 END
              AND ${filtersOn('$25')} LIMIT $14::int)) k
         WHERE (SELECT n FROM level_n) = 2
@@ -318,17 +333,20 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
        SELECT d.id, d.type, d.updated_at, exact, held.n AS held, c.contains,
               CASE WHEN exact > 0 THEN 0 WHEN c.contains THEN 1 ELSE 2 END AS kind,
               CASE WHEN l.n = 2 AND cardinality($10::text[]) > 0
-                   THEN (length(d.title_tsv) - length(ts_delete(d.title_tsv, (SELECT a FROM lexemes))))::float8
-                        / cardinality($10::text[])
+                   THEN (length(d.title_tsv) - length(ts_delete(d.title_tsv, (SELECT a FROM lexemes)))
+                         + ${aliasGroupsHeld('d.title_tsv')})::float8 / cardinality($10::text[])
                    ELSE 0 END AS title_share,
-              -- Read from the family's head (a solution's problem), whose snippet is its raw literal; only when
-              -- the query has such tokens (a generic plan would otherwise read the head first).
+              -- Read from the family's head (a solution's problem): its snippet, the raw literal, and for a symptom
+              -- in words ($33) its title too (a record titled 'waitress cannot bind port 80' carries port 80 though
+              -- its literal names none); only when the query has such tokens (a generic plan would otherwise read
+              -- the head first).
               CASE WHEN cardinality($15::text[]) > 0 THEN
-                (SELECT coalesce(sum(CASE WHEN fam.snippet ~* s.hit THEN 1 WHEN fam.snippet ~* s.known THEN -1 ELSE 0 END), 0)
+                (SELECT coalesce(sum(CASE WHEN raw.text ~* s.hit THEN 1 WHEN raw.text ~* s.known THEN -1 ELSE 0 END), 0)
                    FROM unnest($15::text[], $16::text[]) AS s(hit, known)
-                  -- A problem (or discussion) heads its own family: its snippet came with it.
-                  CROSS JOIN (SELECT CASE WHEN d.family = d.id THEN d.snippet
-                                          ELSE (SELECT h.snippet FROM search_documents h WHERE h.id = d.family) END AS snippet) fam
+                  -- A problem (or discussion) heads its own family: its snippet (and title) came with it.
+                  CROSS JOIN (SELECT CASE WHEN d.family = d.id THEN CASE WHEN $33::boolean THEN d.title || ' ' || d.snippet ELSE d.snippet END
+                                          ELSE (SELECT CASE WHEN $33::boolean THEN h.title || ' ' || h.snippet ELSE h.snippet END
+                                                  FROM search_documents h WHERE h.id = d.family) END AS text) raw
                   )::float8
                 ELSE 0 END AS signature,
               ln(1 + d.worked + 0.5::float8 * d.partially_worked) - ln(1 + d.did_not_work) AS prior,
@@ -346,7 +364,7 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
         -- (OFFSET 0 keeps the count from being inlined into every expression that reads it).
         CROSS JOIN LATERAL (
           SELECT CASE WHEN whole THEN cardinality($10::text[])
-                      ELSE length(d.tsv) - length(ts_delete(d.tsv, (SELECT a FROM lexemes)))
+                      ELSE length(d.tsv) - length(ts_delete(d.tsv, (SELECT a FROM lexemes))) + ${aliasGroupsHeld('d.tsv')}
                  END AS n OFFSET 0) held
         -- Whether it contains the whole query: the substring source checked its own rows; of the others only
         -- records holding all terms but one (a last word cut short) can, and none when the substring level
@@ -385,7 +403,8 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
   const values = [...filterParams(q.filters), q.offset, q.limit, q.keys, q.wholeKey, q.pattern, q.terms, q.level, q.prefilter,
     q.keyWeights, q.candidateCap, q.signature.hits, q.signature.known,
     w.exact, w.substring, w.coverage, w.title, w.signature, w.prior, q.minTerms, q.nearlyAll,
-    q.filters.disputed ?? null, w.trust, q.pairs, q.needle, q.allTerms, q.fallBack, q.strictCap, q.prefilterRarest ?? null];
+    q.filters.disputed ?? null, w.trust, q.pairs, q.needle, q.allTerms, q.fallBack, q.strictCap, q.prefilterRarest ?? null,
+    q.signatureTitle];
   const r = await queryPrepared<PageRow>(db, options.prepared ? 'ak_search_match' : undefined, text, values);
   return toDocumentPage(r.rows);
 }

@@ -367,6 +367,38 @@ describe('search freshness', () => {
   });
 });
 
+describe('search signature in the title', () => {
+  it('counts a port the record names in its title as one it carries, not only one in its literal', async () => {
+    const titled = await create('/api/problems', {
+      title: 'Quetzal server cannot bind port 80', body: 'Another web server already listens there.', product: 'quetzal',
+      error_literal: 'OSError: [Errno 98] Address already in use',
+    });
+    const other = await create('/api/problems', {
+      title: 'Quetzal address already in use on port 80 at startup', body: 'Two proxies start together.', product: 'quetzal-proxy',
+      error_literal: 'bind() to 0.0.0.0:80 failed (98: Address already in use)',
+    });
+    const res = await search({ q: 'quetzal server port 80 address already in use', mode: 'keywords' });
+    expect(idsOf(res.body).slice(0, 2)).toEqual([titled, other]);
+  });
+});
+
+describe('search term aliases', () => {
+  it('matches a short name to the record spelling the long one, and counts the two spellings as one term', async () => {
+    const pg = await create('/api/problems', {
+      title: 'PostgreSQL wombat replica lags behind', body: 'The wombat replica of the PostgreSQL cluster falls behind.', product: 'wombatdb',
+    });
+    const k8s = await create('/api/problems', {
+      title: 'Kubernetes wombat operator loops', body: 'The wombat operator reconciles the same object forever.', product: 'wombat-operator',
+    });
+    const byShortName = await search({ q: 'postgres wombat replica lags', mode: 'keywords' });
+    expect(byShortName.body.items[0]).toMatchObject({ id: pg, match: { kind: 'keywords', coverage: 1 } });
+    const byBoth = await search({ q: 'postgres postgresql wombat replica', mode: 'keywords' });
+    expect(byBoth.body.items[0]).toMatchObject({ id: pg, match: { coverage: 1 } });
+    const k8sShort = await search({ q: 'k8s wombat operator loops', mode: 'keywords' });
+    expect(k8sShort.body.items[0]).toMatchObject({ id: k8s, match: { coverage: 1 } });
+  });
+});
+
 describe('search as an HTTP read', () => {
   it.each(['/api/v1/search', '/api/search'])('%s answers with a strong ETag, 304 on If-None-Match, and HEAD without a body', async (endpoint) => {
     const url = `${endpoint}?q=ECONNREFUSED`;

@@ -202,7 +202,7 @@ describe('search totals', () => {
     const key = keyHash(normalizeLiteral(literal));
     const query = (candidateCap: number): MatchQuery => ({
       level: KIND_RANK.exact, fallBack: false, keys: [key], keyWeights: [1], wholeKey: key, pattern: null, needle: normalizeLiteral(literal),
-      pairs: [], terms: [], allTerms: null, prefilter: null, minTerms: 0, nearlyAll: null, signature: { hits: [], known: [] },
+      pairs: [], terms: [], allTerms: null, prefilter: null, minTerms: 0, nearlyAll: null, signature: { hits: [], known: [] }, signatureTitle: false,
       weights: RANKING_WEIGHTS, candidateCap, strictCap: candidateCap, filters: {}, offset: 0, limit: 7,
     });
     const all = await findMatchingDocuments(pool, query(5));

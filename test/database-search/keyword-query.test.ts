@@ -58,3 +58,18 @@ describe('prefilterQuery', () => {
     }
   });
 });
+
+describe('prefilterQuery beyond its combinations', () => {
+  it.each([[10, 5, 4], [12, 6, 3], [16, 8, 2], [10, 4, 3]])(
+    'of %i terms with k=%i asks for %i of the first terms, so a record holding fewer does not take a capped row', (n, k, j) => {
+      const terms = termsOf(n);
+      const prefilter = prefilterQuery(terms, k)!;
+      expect(prefilter.split(' | ').length).toBeLessThanOrEqual(128);
+      expect(prefilter.split(' | ')[0]!.split(' & ').length).toBe(j);
+      // Holding j − 1 of them and nothing else is not enough; holding the first j is.
+      expect(satisfies(prefilter, new Set(terms.slice(0, j - 1)))).toBe(false);
+      expect(satisfies(prefilter, new Set(terms.slice(0, j)))).toBe(true);
+      // Every record holding k of the n terms still passes, whichever it misses.
+      expect(satisfies(prefilter, new Set(terms.slice(n - k)))).toBe(true);
+    });
+});

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { withoutLogPrefix } from '../../database-search/log-prefix.ts';
 import { normalizeLiteral, queryKeys } from '../../database-search/normalize.ts';
-import { isPlainWords, signatureOf, weightsFor, RANKING_WEIGHTS, PASTED_TITLE_WEIGHT } from '../../database-search/ranking.ts';
+import { isPlainWords, signatureOf, signatureReadsTitle, weightsFor, RANKING_WEIGHTS, PASTED_TITLE_WEIGHT } from '../../database-search/ranking.ts';
 import { rerankByLiteral, rerankByTermWeight } from '../../database-search/rerank.ts';
 
 /** Whether a record's raw text carries the query's tokens (+1 per kind), only others (-1), or none of the kind (0), as the statement scores it. */
@@ -37,6 +37,13 @@ describe('signatureOf: raw tokens the normalizer erases', () => {
     expect(signatureScore('nginx: [emerg] bind() to [::]:80 failed (98: Address already in use)', 'nginx: [emerg] bind() to 0.0.0.0:80 failed')).toBe(0);
     expect(signatureScore('nginx: [emerg] bind() to [::]:80 failed (98: Address already in use)', 'nginx: [emerg] bind() to [::]:80 failed')).toBe(2);
     expect(signatureScore('Error: listen EADDRINUSE: address already in use :::3000', 'bind 0.0.0.0:3000')).toBe(0);
+  });
+});
+
+describe('signatureReadsTitle', () => {
+  it('reads a record\'s title for a symptom in words, only its literal for a pasted one', () => {
+    expect(signatureReadsTitle(normalizeLiteral('waitress serve port 80 address already in use vps'))).toBe(true);
+    expect(signatureReadsTitle(normalizeLiteral('nginx: [emerg] bind() to 0.0.0.0:80 failed (98: Address already in use)'))).toBe(false);
   });
 });
 

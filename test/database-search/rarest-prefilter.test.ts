@@ -71,7 +71,7 @@ describe('a long query of common and rare terms', () => {
       level: KIND_RANK.keywords, fallBack: false, keys: [], keyWeights: [], wholeKey: keyHash(message), pattern: null,
       needle: message, pairs: [], terms, allTerms: allTermsQuery(terms), prefilter: looserPrefilterQuery(terms),
       prefilterRarest: rarestPairsSize(terms.length), minTerms: minimumTerms(terms.length), nearlyAll: nearlyAllTermsQuery(terms),
-      signature: { hits: [], known: [] }, weights: RANKING_WEIGHTS, candidateCap: 5, strictCap: 5, filters: {}, offset: 0, limit: 7,
+      signature: { hits: [], known: [] }, signatureTitle: false, weights: RANKING_WEIGHTS, candidateCap: 5, strictCap: 5, filters: {}, offset: 0, limit: 7,
     };
     const found = await findMatchingDocuments(pool, query);
     expect(found.rows.map((row) => row.id)).toEqual([sought]);
@@ -94,7 +94,7 @@ describe('records holding all of a query\'s terms but one', () => {
     const query: MatchQuery = {
       level: KIND_RANK.keywords, fallBack: false, keys: [], keyWeights: [], wholeKey: keyHash(message), pattern: null,
       needle: message, pairs: [], terms, allTerms: allTermsQuery(terms), prefilter: null, minTerms: 5,
-      nearlyAll: nearlyAllTermsQuery(terms), signature: { hits: [], known: [] }, weights: RANKING_WEIGHTS,
+      nearlyAll: nearlyAllTermsQuery(terms), signature: { hits: [], known: [] }, signatureTitle: false, weights: RANKING_WEIGHTS,
       candidateCap: 50, strictCap: 50, filters: {}, offset: 0, limit: 20,
     };
     const found = await findMatchingDocuments(pool, query);
