@@ -72,7 +72,9 @@ export const writeThroughput: Bench = {
     const metricsUrl: Record<string, string> = {};
     for (const role of ['commit', 'render'] as const) {
       const port = await freePort();
-      const worker = createWorkerProcess({ ...workerEnv, WORKER_ROLES: role, WORKER_METRICS_PORT: String(port) }, ctx.tempFile(`worker-${role}.log`));
+      // BENCH_WORKER_CPU_PROF=<folder>: each worker process writes a V8 CPU profile there when it stops (node --cpu-prof).
+      const profile: Record<string, string> = process.env.BENCH_WORKER_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_WORKER_CPU_PROF}` } : {};
+      const worker = createWorkerProcess({ ...workerEnv, ...profile, WORKER_ROLES: role, WORKER_METRICS_PORT: String(port) }, ctx.tempFile(`worker-${role}.log`));
       ctx.defer(() => worker.stop());
       await worker.start();
       metricsUrl[role] = `http://127.0.0.1:${port}/metrics`;
