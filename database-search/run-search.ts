@@ -91,7 +91,7 @@ const RERANK_WINDOW = 20;
  * matches score alike, and the whole query's keys are read first).
  */
 export const SEARCH_CANDIDATE_CAP = 200;
-export const STRICT_CANDIDATE_CAP = 100;
+export const STRICT_CANDIDATE_CAP = 50;
 
 /**
  * Coverage and keyword matching count the first 16 distinct terms: a symptom
