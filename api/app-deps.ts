@@ -38,7 +38,7 @@ export interface AppDeps {
   /** Whether writes are fenced (operator or read-only database), read at most a second old. */
   fence: ServingFence;
   /** The commit, render and search-index queues, for depth metrics, operator jobs and status. */
-  queues: { commit: Queue; render: Queue; searchIndex: Queue };
+  queues: { commit: Queue; render: Queue; searchIndex: Queue; searchCompact: Queue };
   /**
    * How the authorization server fetches what it does not serve (Client ID
    * Metadata Documents). Unset in the service: oidc-provider's own fetch,

@@ -14,6 +14,9 @@ import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
 import { errorBody, errorInfo, type ErrorInfo } from '../core/errors.ts';
 import { ApiIndexSchema } from '../core/schemas/api-index.ts';
+import { FenceChangeSchema, FenceCommandSchema, FenceStatusSchema } from '../core/schemas/fence.ts';
+import { OperatorStatusSchema, RebuildQueuedSchema } from '../core/schemas/operator.ts';
+import { RebuildJobSchema } from '../core/queue-contract.ts';
 import { AdmissionSchema } from '../core/schemas/identity.ts';
 import { ChangesParamsSchema, CollectionParamsSchema, InboxParamsSchema, RecordParamsSchema } from '../core/schemas/read-params.ts';
 import {
@@ -354,23 +357,40 @@ export function buildOpenApiDocument(): Json {
       responses: { ...COMMON_ERRORS, ...responses } as never,
     } as ZodOpenApiOperationObject, [...path.matchAll(/\{(\w+)\}/g)].map((m) => pathParameter(m[1]!, 'The id in the path.')));
   }
+  const OPERATOR_REFUSALS = {
+    ...COMMON_ERRORS, 401: problem('No or a wrong operator token.'), 403: problem('Operator endpoints are disabled.'),
+    406: problem('The Accept header excludes application/json.'),
+  };
+  const operatorAnswer = (description: string, schema: z.ZodType) => ({
+    description, headers: headers('RequestId', 'CacheControl'), content: { 'application/json': { schema } },
+  });
+  const operator = { tags: ['operator'], security: [{ operator: [] }], description: 'Needs the operator token (OPERATOR_TOKEN_SHA256).' };
   add('/api/ops/rebuild', 'post', {
-    operationId: 'operator_rebuild', tags: ['operator'], security: [{ operator: [] }],
-    summary: 'Queue a re-render: everything, one type, or one record.', description: 'Needs the operator token (OPERATOR_TOKEN_SHA256).',
-    requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { type: { type: 'string' }, id: { type: 'string' } } } } } },
+    ...operator, operationId: 'operator_rebuild',
+    summary: 'Queue a re-render: everything, one type, or one record.',
+    requestBody: { required: true, content: { 'application/json': { schema: RebuildJobSchema } } },
     responses: {
-      202: { description: 'Queued.', headers: headers('RequestId'), content: { 'application/json': { schema: { type: 'object' } } } },
-      ...COMMON_ERRORS, 401: problem('No or a wrong operator token.'), 403: problem('Operator endpoints are disabled.'),
-      406: problem('The Accept header excludes application/json.'), 413: problem('Body over 1 MiB.'), 415: problem('JSON required.'),
+      202: operatorAnswer('Queued on the render queue.', RebuildQueuedSchema),
+      ...OPERATOR_REFUSALS, 413: problem('Body over 1 MiB.'), 415: problem('JSON required.'),
     },
   });
   add('/api/ops/status', 'get', {
-    operationId: 'operator_status', tags: ['operator'], security: [{ operator: [] }],
-    summary: 'Queue depths, render lag and search-index lag.', description: 'Needs the operator token (OPERATOR_TOKEN_SHA256).',
+    ...operator, operationId: 'operator_status',
+    summary: 'Queue depths, render lag, search-index and compaction lag, and the serving fence.',
+    responses: { 200: operatorAnswer('OK.', OperatorStatusSchema), ...OPERATOR_REFUSALS },
+  });
+  add('/api/ops/fence', 'get', {
+    ...operator, operationId: 'operator_fence',
+    summary: 'The serving fence: whether writes are open, who raised the fence, when and why.',
+    responses: { 200: operatorAnswer('OK.', FenceStatusSchema), ...OPERATOR_REFUSALS },
+  });
+  add('/api/ops/fence', 'post', {
+    ...operator, operationId: 'operator_fence_change',
+    summary: 'Raise (`{"state": "on", "reason": "…"}`) or lower (`{"state": "off"}`) the serving fence.',
+    requestBody: { required: true, content: { 'application/json': { schema: FenceCommandSchema } } },
     responses: {
-      200: { description: 'OK.', headers: headers('RequestId', 'CacheControl'), content: { 'application/json': { schema: { type: 'object' } } } },
-      ...COMMON_ERRORS, 401: problem('No or a wrong operator token.'), 403: problem('Operator endpoints are disabled.'),
-      406: problem('The Accept header excludes application/json.'),
+      200: operatorAnswer('Changed; every process acts on it by `effective_by`.', FenceChangeSchema),
+      ...OPERATOR_REFUSALS, 413: problem('Body over 1 MiB.'), 415: problem('JSON required.'),
     },
   });
   for (const op of OPERATIONS) {

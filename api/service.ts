@@ -10,7 +10,7 @@ import type pg from 'pg';
 import type { Config } from '../core/config.ts';
 import type { Logger } from '../infra/logger.ts';
 import { createApiMetrics, phaseTimer, type ApiMetrics } from '../infra/metrics.ts';
-import { COMMIT_QUEUE, RENDER_QUEUE, SEARCH_INDEX_QUEUE, type CommitJob, type CommitResult } from '../core/queue-contract.ts';
+import { COMMIT_QUEUE, RENDER_QUEUE, SEARCH_COMPACT_QUEUE, SEARCH_INDEX_QUEUE, type CommitJob, type CommitResult } from '../core/queue-contract.ts';
 import { createQueue, createQueueEvents, queueBackendOf } from '../infra/queues.ts';
 import { redisConnectionOptions } from '../infra/redis.ts';
 import { loadHtmlRenderer } from '../projections/html.ts';
@@ -86,6 +86,7 @@ export async function createAppDeps(
   const queue = createQueue(backend, COMMIT_QUEUE, true);
   const renderQueue = createQueue(backend, RENDER_QUEUE, true);
   const searchIndexQueue = createQueue(backend, SEARCH_INDEX_QUEUE, true);
+  const searchCompactQueue = createQueue(backend, SEARCH_COMPACT_QUEUE, true);
   const events = await createQueueEvents(backend, COMMIT_QUEUE);
   const fence = options.fence ?? createServingFence(() => readServingFence(pool), { retryAfterSeconds: config.RETRY_AFTER_SECONDS });
   // Pages rendered on demand show the fence banner, whichever kind stands.
@@ -98,7 +99,7 @@ export async function createAppDeps(
   const searchPool = config.EMBEDDED_DATABASE ? undefined : createSearchPool(config.DATABASE_URL, pool.options.application_name);
   const deps: AppDeps = {
     config, pool, searchPool, logger, html, metrics, fence, recordRequest, projectionFiles, oauthFetch: options.oauthFetch,
-    queues: { commit: queue, render: renderQueue, searchIndex: searchIndexQueue },
+    queues: { commit: queue, render: renderQueue, searchIndex: searchIndexQueue, searchCompact: searchCompactQueue },
     rateLimit: createRateLimiter(counts.counter, config.QUEUE_PREFIX),
     authenticate: createCredentialCheck(pool, config, counts.counter, config.QUEUE_PREFIX),
     submitWrite: createWritePipeline({
@@ -117,7 +118,7 @@ export async function createAppDeps(
     fastReads,
     async close() {
       sweeper?.stop();
-      await Promise.allSettled([queue.close(), renderQueue.close(), searchIndexQueue.close(), events?.close()]);
+      await Promise.allSettled([queue.close(), renderQueue.close(), searchIndexQueue.close(), searchCompactQueue.close(), events?.close()]);
       redis?.disconnect();
       await searchPool?.end();
     },

@@ -13,15 +13,15 @@
  * a second after the read began, so a raised fence holds everywhere within a
  * second. The reading itself (SQL) is passed in: this module does no I/O.
  */
+import type { z } from 'zod';
 import { apiError, type ApiError } from './errors.ts';
+import type { FenceChangeSchema, FenceStatusSchema, ServingStateSchema } from './schemas/fence.ts';
 
 /** How long any process may act on a fence state it read. */
 export const FENCE_MAX_AGE_MS = 1000;
 
 /** Retry-After of an operator's fence raised without `--retry-after`. */
 export const DEFAULT_FENCE_RETRY_AFTER_SECONDS = 30;
-
-export const FENCE_REASON_MAX_CHARS = 500;
 
 /** One read of the fence row and of the database's own state (db/queries/serving-fence.ts). */
 export interface FenceReading {
@@ -40,15 +40,7 @@ export interface FenceReading {
 }
 
 /** What `/api/v1` reports and what a refusal is built from. */
-export interface ServingState {
-  writes: 'open' | 'fenced';
-  /** `operator`: raised by an operator; `database`: the database refuses writes. */
-  source: 'operator' | 'database' | null;
-  reason: string | null;
-  /** When the operator raised it, or when this process first saw the database refuse writes. */
-  since: string | null;
-  retry_after_seconds: number | null;
-}
+export type ServingState = z.infer<typeof ServingStateSchema>;
 
 export const OPEN: ServingState = { writes: 'open', source: null, reason: null, since: null, retry_after_seconds: null };
 
@@ -109,20 +101,7 @@ export function readOnlyRefusal(retryAfterSeconds: number): ApiError {
 }
 
 /** What the operator status shows: the state in force, who raised it, when and why, and the database's own state. */
-export interface FenceStatus extends ServingState {
-  /** The operator's fence as stored: the last raise and its lowering. Null if none was ever raised. */
-  operator: {
-    fenced: boolean;
-    reason: string;
-    retry_after_seconds: number;
-    raised_by: string;
-    raised_at: string;
-    lowered_by: string | null;
-    lowered_at: string | null;
-  } | null;
-  /** Whether the database itself takes writes. */
-  database: { in_recovery: boolean; read_only: boolean };
-}
+export type FenceStatus = z.infer<typeof FenceStatusSchema>;
 
 export function fenceStatusOf(row: FenceReading, retryAfterSeconds: number, now = new Date()): FenceStatus {
   return {
@@ -141,11 +120,7 @@ export function fenceStatusOf(row: FenceReading, retryAfterSeconds: number, now 
 }
 
 /** What raising or lowering the fence answers (CLI and operator endpoint). */
-export interface FenceChange {
-  status: FenceStatus;
-  /** When every process acts on the change at the latest (each reads the fence at most a second old). */
-  effective_by: string;
-}
+export type FenceChange = z.infer<typeof FenceChangeSchema>;
 
 export function createServingFence(read: () => Promise<FenceReading>, options: ServingFenceOptions): ServingFence {
   const now = options.now ?? Date.now;

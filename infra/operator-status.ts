@@ -2,25 +2,16 @@
 import type { Queue } from 'bullmq';
 import type { Queryable } from '../db/pool.ts';
 import { readRenderState } from '../db/queries/changes.ts';
-import type { FenceStatus } from '../core/serving-fence.ts';
+import type { OperatorStatus } from '../core/schemas/operator.ts';
 import { readFenceStatus } from '../db/queries/serving-fence.ts';
 
 const STATES = ['waiting', 'active', 'delayed', 'failed', 'completed'] as const;
 
-export interface OperatorStatus {
-  queues: Record<string, Record<string, number>>;
-  render: { last_committed_cursor: string; last_rendered_cursor: string; unrendered_changes: number; lag_seconds: number };
-  /**
-   * The static search index is rebuilt by batched runs (worker/search/indexer.ts):
-   * its lag is how long the oldest run not yet finished has been waiting, 0 when none is.
-   */
-  search_index: { pending_runs: number; lag_seconds: number };
-  fence: FenceStatus;
-}
-
 export interface StatusOptions {
   /** The queue among `queues` whose runs rebuild the search index: it also gives the index lag. */
   searchIndexQueue?: string;
+  /** The queue among `queues` whose jobs compact the recent tier into a new base: its lag is the compaction's. */
+  searchCompactQueue?: string;
   /** Retry-After a self-fence (read-only database) answers with: RETRY_AFTER_SECONDS. */
   retryAfterSeconds: number;
   now?: number;
@@ -28,7 +19,8 @@ export interface StatusOptions {
 
 const seconds = (value: number) => Math.round(value * 10) / 10;
 
-async function readIndexLag(queue: Queue | undefined, now: number): Promise<OperatorStatus['search_index']> {
+/** The static search index is kept by batched runs and compactions (static-search/indexer.ts): a queue's lag is how long its oldest unfinished job has waited. */
+async function readRunLag(queue: Queue | undefined, now: number): Promise<{ pending_runs: number; lag_seconds: number }> {
   if (!queue) return { pending_runs: 0, lag_seconds: 0 };
   const jobs = await queue.getJobs(['waiting', 'delayed', 'active']);
   const oldest = Math.min(...jobs.map((job) => job.timestamp));
@@ -37,10 +29,10 @@ async function readIndexLag(queue: Queue | undefined, now: number): Promise<Oper
 
 /** `queues` are every queue the service runs. */
 export async function readOperatorStatus(
-  db: Queryable, queues: Queue[], { searchIndexQueue, retryAfterSeconds, now = Date.now() }: StatusOptions,
+  db: Queryable, queues: Queue[], { searchIndexQueue, searchCompactQueue, retryAfterSeconds, now = Date.now() }: StatusOptions,
 ): Promise<OperatorStatus> {
-  const depths: Record<string, Record<string, number>> = {};
-  for (const queue of queues) depths[queue.name] = await queue.getJobCounts(...STATES);
+  const depths: OperatorStatus['queues'] = {};
+  for (const queue of queues) depths[queue.name] = await queue.getJobCounts(...STATES) as OperatorStatus['queues'][string];
   const state = await readRenderState(db);
   return {
     queues: depths,
@@ -50,7 +42,10 @@ export async function readOperatorStatus(
       unrendered_changes: state.unrendered,
       lag_seconds: seconds(state.oldest_unrendered_seconds),
     },
-    search_index: await readIndexLag(queues.find((q) => q.name === searchIndexQueue), now),
+    search_index: {
+      ...await readRunLag(queues.find((q) => q.name === searchIndexQueue), now),
+      compaction: await readRunLag(queues.find((q) => q.name === searchCompactQueue), now),
+    },
     fence: await readFenceStatus(db, retryAfterSeconds),
   };
 }

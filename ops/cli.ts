@@ -10,7 +10,7 @@
 import { hostname, userInfo } from 'node:os';
 import { Command, Option } from 'commander';
 import { loadConfig } from '../core/config.ts';
-import { COMMIT_QUEUE, RebuildJobSchema, RENDER_QUEUE, SEARCH_INDEX_QUEUE } from '../core/queue-contract.ts';
+import { COMMIT_QUEUE, RebuildJobSchema, RENDER_QUEUE, SEARCH_COMPACT_QUEUE, SEARCH_INDEX_QUEUE } from '../core/queue-contract.ts';
 import { createQueue, queueBackendOf } from '../infra/queues.ts';
 import { loadHtmlRenderer } from '../projections/html.ts';
 import { FenceCommandSchema, type FenceCommand } from '../core/schemas/fence.ts';
@@ -38,10 +38,10 @@ async function withPool<T>(work: (pool: ReturnType<typeof createPool>, config: R
 async function printStatus(): Promise<void> {
   await withPool(async (pool, config) => {
     const backend = queueBackendOf(config);
-    const queues = [COMMIT_QUEUE, RENDER_QUEUE, SEARCH_INDEX_QUEUE].map((name) => createQueue(backend, name, true));
+    const queues = [COMMIT_QUEUE, RENDER_QUEUE, SEARCH_INDEX_QUEUE, SEARCH_COMPACT_QUEUE].map((name) => createQueue(backend, name, true));
     try {
       console.log(JSON.stringify(await readOperatorStatus(pool, queues, {
-        searchIndexQueue: SEARCH_INDEX_QUEUE, retryAfterSeconds: config.RETRY_AFTER_SECONDS,
+        searchIndexQueue: SEARCH_INDEX_QUEUE, searchCompactQueue: SEARCH_COMPACT_QUEUE, retryAfterSeconds: config.RETRY_AFTER_SECONDS,
       }), null, 2));
     } finally {
       await Promise.all(queues.map((q) => q.close()));

@@ -1,5 +1,6 @@
 /** The shape of `GET /api/v1` (api/routes/api-index.ts), for the OpenAPI document and the contract test. */
 import { z } from 'zod';
+import { ServingStateSchema } from './fence.ts';
 
 const Bound = z.object({ min: z.number().int(), max: z.number().int(), default: z.number().int().optional() });
 const RateRule = z.object({ limit: z.number().int(), window_seconds: z.number().int(), per: z.string() });
@@ -23,11 +24,5 @@ export const ApiIndexSchema = z.object({
   rate_limits: z.object({ read: RateRule, write: RateRule, admission: RateRule }),
   paths: z.array(z.string()).describe('"METHOD /path" for every operation of the OpenAPI document.'),
   oauth: z.record(z.string(), z.string()).describe('Where the OAuth metadata, the account page and the chat-client help are.'),
-  serving: z.object({
-    writes: z.enum(['open', 'fenced']),
-    source: z.enum(['operator', 'database']).nullable(),
-    reason: z.string().nullable(),
-    since: z.string().nullable(),
-    retry_after_seconds: z.number().int().nullable(),
-  }).describe('Whether writes are open or fenced (the serving fence), since when and why.'),
+  serving: ServingStateSchema.describe('Whether writes are open or fenced (the serving fence), since when and why.'),
 });

@@ -1628,7 +1628,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Queue depths, render lag and search-index lag.
+         * Queue depths, render lag, search-index and compaction lag, and the serving fence.
          * @description Needs the operator token (OPERATOR_TOKEN_SHA256).
          */
         get: operations["operator_status"];
@@ -1640,6 +1640,34 @@ export interface paths {
          * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
          */
         options: operations["options_api_ops_status"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/fence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The serving fence: whether writes are open, who raised the fence, when and why.
+         * @description Needs the operator token (OPERATOR_TOKEN_SHA256).
+         */
+        get: operations["operator_fence"];
+        put?: never;
+        /**
+         * Raise (`{"state": "on", "reason": "…"}`) or lower (`{"state": "off"}`) the serving fence.
+         * @description Needs the operator token (OPERATOR_TOKEN_SHA256).
+         */
+        post: operations["operator_fence_change"];
+        delete?: never;
+        /**
+         * The methods this path allows; a CORS preflight on public reads.
+         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         */
+        options: operations["options_api_ops_fence"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -2548,8 +2576,10 @@ export interface components {
             serving: {
                 /** @enum {string} */
                 writes: "open" | "fenced";
+                /** @description `operator`: raised by an operator; `database`: the database refuses writes. */
                 source: ("operator" | "database") | null;
                 reason: string | null;
+                /** @description When the operator raised it, or when this process first saw the database refuse writes. */
                 since: string | null;
                 retry_after_seconds: number | null;
             };
@@ -9228,20 +9258,33 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    type?: string;
+                    /** @enum {string} */
+                    type?: "problem" | "solution" | "discussion" | "agent";
                     id?: string;
                 };
             };
         };
         responses: {
-            /** @description Queued. */
+            /** @description Queued on the render queue. */
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        job_id: string;
+                        /** @constant */
+                        status: "queued";
+                        target: {
+                            /** @enum {string} */
+                            type?: "problem" | "solution" | "discussion" | "agent";
+                            id?: string;
+                        };
+                        /** @description Where the render queue and lag can be followed. */
+                        status_url: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -9363,7 +9406,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @description Every queue the service runs, by name. */
+                        queues: {
+                            [key: string]: {
+                                waiting: number;
+                                active: number;
+                                delayed: number;
+                                failed: number;
+                                completed: number;
+                            };
+                        };
+                        render: {
+                            last_committed_cursor: string;
+                            last_rendered_cursor: string;
+                            unrendered_changes: number;
+                            /** @description Age of the oldest committed change not yet rendered. */
+                            lag_seconds: number;
+                        };
+                        /** @description Index runs of the static search (Pagefind) not yet finished. */
+                        search_index: {
+                            pending_runs: number;
+                            /** @description Seconds, to a tenth. */
+                            lag_seconds: number;
+                            /** @description Compactions of the recent tier into a new base index: at most one runs and one waits. */
+                            compaction: {
+                                pending_runs: number;
+                                /** @description Seconds, to a tenth. */
+                                lag_seconds: number;
+                            };
+                        };
+                        fence: {
+                            /** @enum {string} */
+                            writes: "open" | "fenced";
+                            /** @description `operator`: raised by an operator; `database`: the database refuses writes. */
+                            source: ("operator" | "database") | null;
+                            reason: string | null;
+                            /** @description When the operator raised it, or when this process first saw the database refuse writes. */
+                            since: string | null;
+                            retry_after_seconds: number | null;
+                            /** @description The operator's fence as stored: the last raise and its lowering. Null if none was ever raised. */
+                            operator: {
+                                fenced: boolean;
+                                reason: string;
+                                retry_after_seconds: number;
+                                raised_by: string;
+                                raised_at: string;
+                                lowered_by: string | null;
+                                lowered_at: string | null;
+                            } | null;
+                            /** @description Whether the database itself takes writes. */
+                            database: {
+                                in_recovery: boolean;
+                                read_only: boolean;
+                            };
+                        };
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -9409,6 +9507,254 @@ export interface operations {
         };
     };
     options_api_ops_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content; see Allow. */
+            204: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
+                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
+                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A request the HTTP parser refuses (`malformed_request`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    operator_fence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        writes: "open" | "fenced";
+                        /** @description `operator`: raised by an operator; `database`: the database refuses writes. */
+                        source: ("operator" | "database") | null;
+                        reason: string | null;
+                        /** @description When the operator raised it, or when this process first saw the database refuse writes. */
+                        since: string | null;
+                        retry_after_seconds: number | null;
+                        /** @description The operator's fence as stored: the last raise and its lowering. Null if none was ever raised. */
+                        operator: {
+                            fenced: boolean;
+                            reason: string;
+                            retry_after_seconds: number;
+                            raised_by: string;
+                            raised_at: string;
+                            lowered_by: string | null;
+                            lowered_at: string | null;
+                        } | null;
+                        /** @description Whether the database itself takes writes. */
+                        database: {
+                            in_recovery: boolean;
+                            read_only: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No or a wrong operator token. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Operator endpoints are disabled. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Accept header excludes application/json. */
+            406: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    operator_fence_change: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    state: "on";
+                    reason: string;
+                    retry_after?: number;
+                } | {
+                    /** @constant */
+                    state: "off";
+                };
+            };
+        };
+        responses: {
+            /** @description Changed; every process acts on it by `effective_by`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: {
+                            /** @enum {string} */
+                            writes: "open" | "fenced";
+                            /** @description `operator`: raised by an operator; `database`: the database refuses writes. */
+                            source: ("operator" | "database") | null;
+                            reason: string | null;
+                            /** @description When the operator raised it, or when this process first saw the database refuse writes. */
+                            since: string | null;
+                            retry_after_seconds: number | null;
+                            /** @description The operator's fence as stored: the last raise and its lowering. Null if none was ever raised. */
+                            operator: {
+                                fenced: boolean;
+                                reason: string;
+                                retry_after_seconds: number;
+                                raised_by: string;
+                                raised_at: string;
+                                lowered_by: string | null;
+                                lowered_at: string | null;
+                            } | null;
+                            /** @description Whether the database itself takes writes. */
+                            database: {
+                                in_recovery: boolean;
+                                read_only: boolean;
+                            };
+                        };
+                        /** @description When every process acts on the change at the latest (each reads the fence at most a second old). */
+                        effective_by: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No or a wrong operator token. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Operator endpoints are disabled. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Accept header excludes application/json. */
+            406: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON required. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_api_ops_fence: {
         parameters: {
             query?: never;
             header?: never;

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../core/hash.ts';
 import { createQueue, queueBackendOf } from '../../infra/queues.ts';
@@ -63,8 +64,11 @@ describe('operator endpoints', () => {
   it('report every queue\'s depths, the render lag and the search-index lag', async () => {
     const status = await (await operator('GET', '/api/ops/status')).json();
     expect(status.queues.commit).toMatchObject({ waiting: expect.any(Number), failed: expect.any(Number) });
-    expect(Object.keys(status.queues).sort()).toEqual(['commit', 'render', 'search-index']);
-    expect(status.search_index).toEqual({ pending_runs: expect.any(Number), lag_seconds: expect.any(Number) });
+    expect(Object.keys(status.queues).sort()).toEqual(['commit', 'render', 'search-compact', 'search-index']);
+    expect(status.search_index).toEqual({
+      pending_runs: expect.any(Number), lag_seconds: expect.any(Number),
+      compaction: { pending_runs: expect.any(Number), lag_seconds: expect.any(Number) },
+    });
     expect(status.render).toMatchObject({ last_committed_cursor: expect.stringMatching(/^\d+$/), unrendered_changes: expect.any(Number) });
   });
 
@@ -98,8 +102,8 @@ describe('npm run ops', () => {
   it('prints the status as JSON', async () => {
     const { stdout } = await run(process.execPath, ['ops/cli.ts', 'status'], { env: env() });
     expect(JSON.parse(stdout)).toMatchObject({
-      queues: { commit: expect.any(Object), render: expect.any(Object), 'search-index': expect.any(Object) },
-      search_index: { pending_runs: expect.any(Number), lag_seconds: expect.any(Number) },
+      queues: { commit: expect.any(Object), render: expect.any(Object), 'search-index': expect.any(Object), 'search-compact': expect.any(Object) },
+      search_index: { pending_runs: expect.any(Number), lag_seconds: expect.any(Number), compaction: { pending_runs: expect.any(Number) } },
     });
   }, CLI_TIMEOUT);
 
@@ -129,6 +133,25 @@ describe('npm run ops', () => {
     }
   }, CLI_TIMEOUT);
 
+  it('answer what the OpenAPI document says, for every operator operation', async () => {
+    const doc = await (await fetch(`${stack.base}/openapi.json`)).json();
+    const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+    ajv.addSchema(doc, 'openapi');
+    const calls: [method: string, path: string, body: unknown, status: number][] = [
+      ['GET', '/api/ops/status', undefined, 200],
+      ['GET', '/api/ops/fence', undefined, 200],
+      ['POST', '/api/ops/fence', { state: 'off' }, 200],
+      ['POST', '/api/ops/rebuild', { type: 'agent' }, 202],
+    ];
+    for (const [method, p, body, status] of calls) {
+      const res = await operator(method, p, body);
+      expect(res.status, `${method} ${p}`).toBe(status);
+      const pointer = `openapi#/paths/${p.replaceAll('/', '~1')}/${method.toLowerCase()}/responses/${status}/content/application~1json/schema`;
+      const validate = ajv.compile({ $ref: pointer });
+      expect(validate(await res.json()) ? [] : validate.errors, `${method} ${p}`).toEqual([]);
+    }
+  });
+
   it('shows a search-index run that has not finished as index lag', async () => {
     const queue = createQueue(queueBackendOf(stack.config), 'search-index-lag-probe');
     try {
@@ -138,6 +161,23 @@ describe('npm run ops', () => {
       });
       expect(status.search_index.pending_runs).toBe(1);
       expect(status.search_index.lag_seconds).toBeGreaterThanOrEqual(5);
+      expect(status.search_index.compaction).toEqual({ pending_runs: 0, lag_seconds: 0 });
+    } finally {
+      await queue.obliterate({ force: true });
+      await queue.close();
+    }
+  });
+
+  it('shows a compaction that has not finished as compaction lag, apart from the index runs', async () => {
+    const queue = createQueue(queueBackendOf(stack.config), 'search-compact-lag-probe');
+    try {
+      await queue.add('probe', {}, { delay: 60_000 });
+      const status = await readOperatorStatus(stack.pool, [queue], {
+        searchCompactQueue: 'search-compact-lag-probe', retryAfterSeconds: 2, now: Date.now() + 90_000,
+      });
+      expect(status.search_index.compaction.pending_runs).toBe(1);
+      expect(status.search_index.compaction.lag_seconds).toBeGreaterThanOrEqual(90);
+      expect(status.search_index).toMatchObject({ pending_runs: 0, lag_seconds: 0 });
     } finally {
       await queue.obliterate({ force: true });
       await queue.close();
