@@ -20,6 +20,22 @@ export function isCompressible(contentType: string, bytes: number): boolean {
 }
 
 /**
+ * Brotli quality of files written once and served many times (the
+ * projections' `.br` siblings). 5, not 9, measured with
+ * bench/compression-levels.ts over a seeded 10k rebuild's output (2,000
+ * files per format; HTML 2.9 KB, JSON 1.7 KB, Markdown 1.1 KB on average):
+ * quality 9 took 0.119 / 0.074 / 0.056 ms per HTML / JSON / Markdown file and
+ * quality 5 0.068 / 0.048 / 0.040 ms (load 1.9); fastest of 5 rounds at
+ * load 10: 0.088 / 0.063 / 0.052 against 0.077 / 0.054 / 0.041 ms. So 15-37 %
+ * less Brotli CPU for the same bytes within 0.2 % (1,092 → 1,091, 613 → 614,
+ * 510 → 511 B). Quality 4 gives 6 % larger files; 11 took 3.9 ms per HTML
+ * file (33× quality 9) for 14 % less. gzip 6 and 9 cost and weigh the same
+ * on files this small, so gzip stays at 9. Like 9, quality 5 is
+ * deterministic (same bytes in, same bytes out).
+ */
+const STATIC_BROTLI_QUALITY = 5;
+
+/**
  * `quality: 'static'` for files written once and served many times (the
  * worker's projections); `'dynamic'` for answers compressed per request.
  * Both are deterministic: the same bytes give the same output, so the
@@ -29,7 +45,7 @@ export function encode(bytes: Uint8Array, encoding: Encoding, quality: 'static' 
   if (encoding === 'gzip') return gzipSync(bytes, { level: quality === 'static' ? 9 : 6 });
   return brotliCompressSync(bytes, {
     params: {
-      [constants.BROTLI_PARAM_QUALITY]: quality === 'static' ? 9 : 4,
+      [constants.BROTLI_PARAM_QUALITY]: quality === 'static' ? STATIC_BROTLI_QUALITY : 4,
       [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
       [constants.BROTLI_PARAM_LGWIN]: brotliWindowBits(bytes.byteLength),
     },
