@@ -96,11 +96,17 @@ function watchCommit(queue: Queue, queueEvents: QueueEvents, jobId: string): Com
   let timer: NodeJS.Timeout | undefined;
   let resolve!: (result: CommitResult) => void;
   let reject!: (error: Error) => void;
+  let settled = false;
   const outcome = new Promise<CommitResult>((res, rej) => {
     resolve = res;
     reject = rej;
   });
+  // An outcome may come while the add is still in flight, before `wait` is
+  // called (a failed attempt of a duplicate's job): handled here, it is not an
+  // unhandled rejection that would end the process; `wait` still sees it.
+  outcome.catch(() => {});
   const stop = () => {
+    settled = true;
     clearTimeout(timer);
     events.off(completed, onCompleted);
     events.off(failed, onFailed);
@@ -133,7 +139,7 @@ function watchCommit(queue: Queue, queueEvents: QueueEvents, jobId: string): Com
   events.on(duplicated, onDuplicated);
   return {
     wait(ms) {
-      timer = setTimeout(() => onFailed({ failedReason: 'commit not known in time' }), ms);
+      if (!settled) timer = setTimeout(() => onFailed({ failedReason: 'commit not known in time' }), ms);
       return outcome;
     },
     stop,
