@@ -8,7 +8,6 @@
  * scored again by BM25F (`rerankByTermWeight`); everything else keeps the
  * statement's order.
  */
-import { normalizeLiteral } from './normalize.ts';
 import { TERM_WEIGHTING } from './ranking.ts';
 
 export interface Rerankable {
@@ -18,16 +17,14 @@ export interface Rerankable {
 /**
  * Candidates whose family's literal, normalized, equals the query's message
  * (the normalized query without its log prefixes) first, in their order;
- * then the rest, in theirs.
+ * then the rest, in theirs. `literalEquals`: the ids of those candidates,
+ * as the search statement tells them (each document keeps the key of its
+ * family's normalized literal, db/migrations/000015.sql).
  */
-export function rerankByLiteral<T extends Rerankable>(rows: T[], message: string, familyLiterals: Map<string, string>): T[] {
-  const equal = (row: T) => {
-    const literal = familyLiterals.get(row.id);
-    return literal !== undefined && normalizeLiteral(literal) === message;
-  };
-  const first = rows.filter(equal);
+export function rerankByLiteral<T extends Rerankable>(rows: T[], literalEquals: ReadonlySet<string>): T[] {
+  const first = rows.filter((row) => literalEquals.has(row.id));
   if (first.length === 0 || first.length === rows.length) return rows;
-  return [...first, ...rows.filter((row) => !equal(row))];
+  return [...first, ...rows.filter((row) => !literalEquals.has(row.id))];
 }
 
 export interface KeywordRow extends Rerankable {

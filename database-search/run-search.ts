@@ -218,11 +218,11 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
         if (relaxed.total > found.total) found = relaxed;
       }
     }
-    const literals = new Map(found.rows.flatMap((row) => (row.literal === null ? [] : [[row.id, row.literal] as const])));
+    const literalEquals = new Set(found.rows.flatMap((row) => (row.literal_equal ? [row.id] : [])));
     const counts = new Map(found.rows.flatMap((row) => (row.in_text === null || row.in_title === null
       ? [] : [[row.id, { inText: row.in_text, inTitle: row.in_title, length: row.length ?? 0 }] as const])));
     const weighted = rerankByTermWeight(found.rows, terms.length, counts, found.termShares, query.weights);
-    found = { ...found, rows: rerankByLiteral(weighted, message, literals).slice(offset, offset + params.limit) };
+    found = { ...found, rows: rerankByLiteral(weighted, literalEquals).slice(offset, offset + params.limit) };
   }
   const trust = await loadCandidateTrust(db, found.rows, now, options);
   return {

@@ -8,7 +8,7 @@
  */
 import type { Signal } from '../../core/schemas/fields.ts';
 import { queryPrepared, type Queryable } from '../pool.ts';
-import { familyLiteralSql, termCountsSql, termLexemesSql, termSharesOf, termSharesSql } from './search-families.ts';
+import { termCountsSql, termLexemesSql, termSharesOf, termSharesSql } from './search-families.ts';
 import { decayedConfidenceSql, isDisputedSql } from './trust.ts';
 
 /** The weight of each ranking term; the values are database-search/ranking.ts's RANKING_WEIGHTS. */
@@ -97,8 +97,8 @@ export interface DocumentRow {
   worked: number;
   partially_worked: number;
   did_not_work: number;
-  /** The family head's error literal (rerank.ts), null when it has none. */
-  literal: string | null;
+  /** Whether the family's error literal, normalized, equals the query's message (rerank.ts); null when it has none. */
+  literal_equal: boolean | null;
   /** Keyword matches: how often each of the query's terms occurs in its text and title, and its length in words. */
   in_text: number[] | null;
   in_title: number[] | null;
@@ -232,7 +232,8 @@ export async function limitSearchStatements(db: Queryable, ms: number): Promise<
  * kind and its coverage (the share of the query's full-text terms it holds;
  * 1 when it holds the whole normalized query), and totals over the
  * candidates read; for the page's rows also what the second stage
- * (rerank.ts) needs: the family's literal and which terms each holds.
+ * (rerank.ts) needs: whether the family's literal is the query's message, and
+ * which terms each holds.
  *
  * Each source is read through its own index and capped at `candidateCap`
  * rows before anything is ranked or counted, and reads its best matches
@@ -395,9 +396,9 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
                  FROM feature f WHERE kind <= (SELECT n FROM level_n) AND (kind < 2 OR held >= $23::int)) scored
      )
      SELECT totals.*, page.kind, page.coverage, page.score, ${DOCUMENT_COLUMNS},
-            -- What the second stage reads of the page's rows: the family's literal, and (keyword matches)
-            -- how often each term occurs in its text and title.
-            ${familyLiteralSql('d')} AS literal, counts.in_text, counts.in_title, counts.length
+            -- What the second stage reads of the page's rows: whether the family's literal is the query's
+            -- message (its key, $8), and (keyword matches) how often each term occurs in its text and title.
+            d.literal_key = $8::text AS literal_equal, counts.in_text, counts.in_title, counts.length
        FROM (SELECT ${TOTALS},
                     (SELECT count(*) FROM exact_hits) < $31::int AND (SELECT count(*) FROM substring_hits) < $31::int
                       AND (SELECT count(*) FROM word_hits) < $14::int AS total_exact,
@@ -438,7 +439,7 @@ export async function listNewestDocuments(
        SELECT d.type FROM search_documents d WHERE ${filtersOn('$8')} ORDER BY d.created_at DESC, d.id DESC LIMIT $7::int) d) totals
      LEFT JOIN LATERAL (
        SELECT ${KIND_RANK.keywords} AS kind, 0 AS coverage, 0 AS score, ${DOCUMENT_COLUMNS},
-              NULL::text AS literal, NULL::int[] AS in_text, NULL::int[] AS in_title, NULL::int AS length
+              NULL::boolean AS literal_equal, NULL::int[] AS in_text, NULL::int[] AS in_title, NULL::int AS length
          FROM search_documents d WHERE ${filtersOn('$8')}
         ORDER BY d.created_at DESC, d.id DESC OFFSET $5::int LIMIT $6::int
      ) page ON true`,

@@ -84,6 +84,13 @@ describe('search documents', () => {
       keyHash(normalizeLiteral(LITERAL)), keyHash('connect econnrefused <ip>:<n>'), keyHash('postgres refuses connections at start'),
     ]));
     expect(doc.tsv).toContain("'econnrefus'");
+    // The second ranking stage reads whether a candidate's literal equals the query's message by this key.
+    expect(doc.literal_key).toBe(keyHash(normalizeLiteral(LITERAL)));
+  });
+
+  it('key a family by its literal only when it has one', async () => {
+    const id = await withTransaction(pool, (tx) => createProblem(tx, { literal: '   ' }));
+    expect((await documentOf(id)).literal_key).toBeNull();
   });
 
   it('give a solution its problem title and literal, and follow edits of the problem', async () => {
@@ -94,6 +101,7 @@ describe('search documents', () => {
       snippet: 'Wait for pg_isready before starting.',
     });
     expect((await documentOf(solutionId)).exact_keys).toContain(keyHash('connect econnrefused <ip>:<n>'));
+    expect((await documentOf(solutionId)).literal_key).toBe(keyHash(normalizeLiteral(LITERAL)));
 
     await withTransaction(pool, async (tx) => {
       const at = new Date();
@@ -110,6 +118,7 @@ describe('search documents', () => {
       expect(doc).toMatchObject({ title: 'Connection refused by Postgres in Compose', product: 'postgres' });
       expect(doc.exact_keys).toContain(keyHash('the database system is starting up'));
       expect(doc.exact_keys).not.toContain(keyHash('connect econnrefused <ip>:<n>'));
+      expect(doc.literal_key).toBe(keyHash(normalizeLiteral('FATAL: the database system is starting up')));
     }
   });
 

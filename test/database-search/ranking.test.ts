@@ -87,14 +87,15 @@ describe('isPlainWords', () => {
 });
 
 describe('rerankByLiteral', () => {
-  it('puts the record whose whole literal is the message before one that holds it as a line, and keeps the rest in order', () => {
-    const rows = [{ id: 'trace' }, { id: 'other' }, { id: 'exact' }];
-    const literals = new Map([
-      ['trace', 'Traceback (most recent call last):\nUnicodeDecodeError: \'utf-8\' codec can\'t decode byte 0x80 in position 64: invalid start byte'],
-      ['exact', "UnicodeDecodeError: 'utf-8' codec can't decode byte 0x80 in position 64: invalid start byte"],
-    ]);
-    const message = normalizeLiteral("UnicodeDecodeError: 'utf-8' codec can't decode byte 0x9c in position 12: invalid start byte");
-    expect(rerankByLiteral(rows, message, literals).map((r) => r.id)).toEqual(['exact', 'trace', 'other']);
+  it('puts the records whose literal equals the message before the others, each group in its order', () => {
+    const rows = [{ id: 'trace' }, { id: 'other' }, { id: 'exact' }, { id: 'exact2' }];
+    expect(rerankByLiteral(rows, new Set(['exact2', 'exact'])).map((r) => r.id)).toEqual(['exact', 'exact2', 'trace', 'other']);
+  });
+
+  it('keeps the order when none or all of them equal it', () => {
+    const rows = [{ id: 'a' }, { id: 'b' }];
+    expect(rerankByLiteral(rows, new Set()).map((r) => r.id)).toEqual(['a', 'b']);
+    expect(rerankByLiteral(rows, new Set(['b', 'a'])).map((r) => r.id)).toEqual(['a', 'b']);
   });
 });
 
