@@ -25,7 +25,7 @@ export function createCredentialCheck(db: Queryable, config: Config, counter: Co
   const rule = { limit: config.AUTH_FAILURE_LIMIT, windowSeconds: config.AUTH_FAILURE_WINDOW_SECONDS };
   return async function checkCredential(c, authorization, channel = 'http') {
     try {
-      return await authenticate(db, authorization, channel);
+      return await authenticate(db, authorization, channel, { prepared: !config.EMBEDDED_DATABASE });
     } catch (error) {
       if (!(error instanceof ApiError) || !FAILED.has(error.info.reason)) throw error;
       const address = clientAddress(c, config.TRUSTED_PROXY_HOPS);

@@ -55,13 +55,16 @@ export function credentialError(problem: CredentialProblem, channel: Channel = '
   });
 }
 
-export async function authenticate(db: Queryable, authorization: string | undefined, channel: Channel = 'http'): Promise<AuthenticatedCredential> {
+/** `prepared`: look the credential up with a named statement (not on the embedded database). */
+export async function authenticate(
+  db: Queryable, authorization: string | undefined, channel: Channel = 'http', options: { prepared?: boolean } = {},
+): Promise<AuthenticatedCredential> {
   const refuse = (problem: CredentialProblem) => credentialError(problem, channel);
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization ?? '');
   if (!authorization || !match) throw refuse(authorization ? 'invalid' : 'missing');
   const secret = match[1]!;
   if (!SECRET_SHAPE.test(secret)) throw refuse('invalid');
-  const credential = await findCredentialByHash(db, credentialHash(secret));
+  const credential = await findCredentialByHash(db, credentialHash(secret), options);
   if (!credential) throw refuse('invalid');
   if (credential.revoked_at) throw refuse('revoked');
   if (credential.expires_at.getTime() <= Date.now()) throw refuse('expired');

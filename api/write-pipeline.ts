@@ -67,40 +67,65 @@ function fromLog(row: OperationRow, requestHash: string): WriteAnswer {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Listens for one commit job's outcome; see `watchCommit`. */
+interface CommitWatch {
+  /** The job's result once it completes; rejects when it fails or is not known `ms` after this call. */
+  wait(ms: number): Promise<CommitResult>;
+  /** Stops listening (the job was never queued). */
+  stop(): void;
+}
+
 /**
- * Waits for a commit job to finish, through QueueEvents, for at most `ms`.
+ * Listens for a commit job's outcome through QueueEvents, from before the job
+ * is queued: a job queued after its listeners are on cannot finish unheard,
+ * so a new job costs no look-up of its state. Only a job that was there
+ * already (a concurrent or repeated request with the same key and body; the
+ * queue then emits "duplicated") may have finished before, and only then is
+ * its state read, one round trip.
  * Not `Job.waitUntilFinished`: that checks whether the job already finished
  * inside a promise executor, so a Redis error at that moment (the connection
  * dropping right after the add) is an unhandled rejection, which ends the
  * process. Here that check may fail quietly; the events or the timeout decide.
  */
-function waitForCommit(queue: Queue, queueEvents: QueueEvents, jobId: string, ms: number): Promise<CommitResult> {
+function watchCommit(queue: Queue, queueEvents: QueueEvents, jobId: string): CommitWatch {
   // QueueEvents also emits per-job events ("completed:<id>") its typings do not list.
   const events = queueEvents as unknown as EventEmitter;
-  return new Promise((resolve, reject) => {
-    const completed = `completed:${jobId}`;
-    const failed = `failed:${jobId}`;
-    const stop = () => {
-      clearTimeout(timer);
-      events.off(completed, onCompleted);
-      events.off(failed, onFailed);
-    };
-    const onCompleted = ({ returnvalue }: { returnvalue: unknown }) => {
-      // Every commit job returns a result object; anything else is not an answer.
-      if (returnvalue === null || typeof returnvalue !== 'object') return;
-      stop();
-      resolve(returnvalue as CommitResult);
-    };
-    const onFailed = ({ failedReason }: { failedReason: string }) => {
-      stop();
-      reject(new Error(failedReason));
-    };
-    const timer = setTimeout(() => onFailed({ failedReason: 'commit not known in time' }), ms);
-    events.on(completed, onCompleted);
-    events.on(failed, onFailed);
-    // It may have finished before the listeners were on (a concurrent duplicate's job).
-    // State first, then the result: read the other way round, a job finishing
-    // in between would look completed with no result yet.
+  const completed = `completed:${jobId}`;
+  const failed = `failed:${jobId}`;
+  const duplicated = `duplicated:${jobId}`;
+  let timer: NodeJS.Timeout | undefined;
+  let resolve!: (result: CommitResult) => void;
+  let reject!: (error: Error) => void;
+  let settled = false;
+  const outcome = new Promise<CommitResult>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // An outcome may come while the add is still in flight, before `wait` is
+  // called (a failed attempt of a duplicate's job): handled here, it is not an
+  // unhandled rejection that would end the process; `wait` still sees it.
+  outcome.catch(() => {});
+  const stop = () => {
+    settled = true;
+    clearTimeout(timer);
+    events.off(completed, onCompleted);
+    events.off(failed, onFailed);
+    events.off(duplicated, onDuplicated);
+  };
+  const onCompleted = ({ returnvalue }: { returnvalue: unknown }) => {
+    // Every commit job returns a result object; anything else is not an answer.
+    if (returnvalue === null || typeof returnvalue !== 'object') return;
+    stop();
+    resolve(returnvalue as CommitResult);
+  };
+  const onFailed = ({ failedReason }: { failedReason: string }) => {
+    stop();
+    reject(new Error(failedReason));
+  };
+  // The job was there before this request queued it, so it may have finished already.
+  // State first, then the result: read the other way round, a job finishing
+  // in between would look completed with no result yet.
+  const onDuplicated = () => {
     void (async () => {
       const state = await queue.getJobState(jobId);
       // Gone: it failed and was removed (removeOnFail), so no event will come.
@@ -108,7 +133,17 @@ function waitForCommit(queue: Queue, queueEvents: QueueEvents, jobId: string, ms
       if (state === 'failed') return onFailed({ failedReason: 'job failed' });
       if (state === 'completed') onCompleted({ returnvalue: (await Job.fromId(queue, jobId))?.returnvalue });
     })().catch(() => {});
-  });
+  };
+  events.on(completed, onCompleted);
+  events.on(failed, onFailed);
+  events.on(duplicated, onDuplicated);
+  return {
+    wait(ms) {
+      if (!settled) timer = setTimeout(() => onFailed({ failedReason: 'commit not known in time' }), ms);
+      return outcome;
+    },
+    stop,
+  };
 }
 
 /**
@@ -126,9 +161,9 @@ async function pollForCommit(queue: Queue, jobId: string, ms: number): Promise<C
 }
 
 /** The job's result, or null if it did not finish in time or failed. */
-function awaitResult(job: Job, deps: WritePipelineDeps): Promise<CommitResult | null> {
-  if (!deps.events) return pollForCommit(deps.queue, job.id!, deps.commitTimeoutMs);
-  return waitForCommit(deps.queue, deps.events, job.id!, deps.commitTimeoutMs).catch(() => null);
+function awaitResult(job: Job, watch: CommitWatch | null, deps: WritePipelineDeps): Promise<CommitResult | null> {
+  if (!watch) return pollForCommit(deps.queue, job.id!, deps.commitTimeoutMs);
+  return watch.wait(deps.commitTimeoutMs).catch(() => null);
 }
 
 const untimed: PhaseTimer = (_phase, fn) => fn();
@@ -153,10 +188,12 @@ export function createWritePipeline(deps: WritePipelineDeps): SubmitWrite {
     // job, so a round trip per write bought nothing but a faster replay.
     const data: CommitJob = { ...request, requestHash };
     if (deps.commitHere) return answerOf(request, requestHash, await commitHere(deps.commitHere, data, request));
+    const jobId = commitJobId(request.identityId, request.idempotencyKey, requestHash);
+    const watch = deps.events ? watchCommit(deps.queue, deps.events, jobId) : null;
     let job: Job;
     try {
       job = await time('queue_add', () => deps.queue.add(COMMIT_JOB, data, {
-        jobId: commitJobId(request.identityId, request.idempotencyKey, requestHash),
+        jobId,
         attempts: 5,
         backoff: { type: 'exponential', delay: 250 },
         // Finished jobs stay a while so concurrent duplicates read one result;
@@ -165,13 +202,14 @@ export function createWritePipeline(deps: WritePipelineDeps): SubmitWrite {
         removeOnFail: true,
       }));
     } catch {
+      watch?.stop();
       // The queue is away; a write already committed still has its receipt.
       const prior = await lookUp(request);
       if (prior) return fromLog(prior, requestHash);
       throw unavailable('The write queue is not reachable.');
     }
 
-    const result = await time('commit_wait', () => awaitResult(job, deps));
+    const result = await time('commit_wait', () => awaitResult(job, watch, deps));
     if (!result) {
       // Timed out or failed: the operation log is the truth.
       const committed = await lookUp(request);

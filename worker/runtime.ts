@@ -147,7 +147,7 @@ export async function startWorker({ config, pool, logger, commitQueue = true, fe
 
   const commit = async (data: CommitJob): Promise<CommitResult> => {
     const started = performance.now();
-    const result = await commitOperation(pool, data);
+    const result = await commitOperation(pool, data, { prepared: !config.EMBEDDED_DATABASE });
     const seconds = (performance.now() - started) / 1000;
     metrics.commitPhase.observe({ phase: 'transaction' }, seconds);
     metrics.commitLatency.observe({ operation: data.operation, result: result.ok ? 'committed' : result.error.code }, seconds);

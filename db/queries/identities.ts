@@ -1,5 +1,5 @@
 /** SQL for identities and their credentials. */
-import type { Queryable } from '../pool.ts';
+import { queryPrepared, type Queryable } from '../pool.ts';
 
 export interface Identity {
   id: string;
@@ -49,9 +49,13 @@ export async function handleExists(db: Queryable, handle: string): Promise<boole
   return (r.rowCount ?? 0) > 0;
 }
 
-/** The credential with this hash and its identity, whatever its state. */
-export async function findCredentialByHash(db: Queryable, hash: string): Promise<AuthenticatedCredential | null> {
-  const r = await db.query(
+/**
+ * The credential with this hash and its identity, whatever its state.
+ * `prepared`: run named, planned once per connection (every authenticated
+ * request asks this; not on the embedded database, see `queryPrepared`).
+ */
+export async function findCredentialByHash(db: Queryable, hash: string, options: { prepared?: boolean } = {}): Promise<AuthenticatedCredential | null> {
+  const r = await queryPrepared(db, options.prepared ? 'ak_credential_by_hash' : undefined,
     `SELECT c.id, c.identity_id, c.scopes, c.epoch, c.expires_at, c.revoked_at,
             i.kind, i.handle, i.display_name
        FROM credentials c JOIN identities i ON i.id = c.identity_id

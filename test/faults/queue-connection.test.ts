@@ -55,3 +55,30 @@ describe('a write whose queue connection drops right after queueing', () => {
     }
   });
 });
+
+describe('a repeated write whose job has already finished', () => {
+  it('is answered from the finished job in the queue, without the operation log', async () => {
+    const connection = redisConnectionOptions(stack.config.REDIS_URL!);
+    const queue = new Queue(COMMIT_QUEUE, { connection, prefix: stack.config.QUEUE_PREFIX });
+    const events = new QueueEvents(COMMIT_QUEUE, { connection, prefix: stack.config.QUEUE_PREFIX });
+    await events.waitUntilReady();
+    try {
+      // No database: only the queue can answer. The pipeline listens before it queues,
+      // so the repeat's job (already completed) is read back when the queue says "duplicated".
+      const noDatabase = { query: () => Promise.reject(new Error('no database here')) };
+      const submit = createWritePipeline({ db: noDatabase, queue, events, commitTimeoutMs: 5_000, retryAfterSeconds: 1 });
+      const request = {
+        operation: 'create_problem' as const, identityId: agent.id, credentialId: agent.credentialId, scopes: ['knowledge'],
+        idempotencyKey: newKey(), body: problemBody({ title: 'Sent twice, one after the other' }), redacted: [],
+      };
+      const first = await submit({ ...request, requestId: 'req_first' });
+      expect(first.status).toBe(201);
+      const again = await submit({ ...request, requestId: 'req_again' });
+      expect(again.status).toBe(200);
+      expect(again.receipt).toEqual({ ...first.receipt, replayed: true });
+    } finally {
+      await events.close();
+      await queue.close();
+    }
+  });
+});

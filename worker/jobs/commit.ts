@@ -10,7 +10,7 @@ import { errorInfo, type ErrorInfo } from '../../core/errors.ts';
 import { idempotencyMismatch } from '../../core/idempotency.ts';
 import type { CommitJob, CommitResult } from '../../core/queue-contract.ts';
 import type { OperationReceipt } from '../../core/types.ts';
-import { withTransaction, type Queryable } from '../../db/pool.ts';
+import { withNamedStatements, withTransaction, type Queryable } from '../../db/pool.ts';
 import { appendChange } from '../../db/queries/changes.ts';
 import { appendChangeAndSaveReceipt, claimOperation, findOperation, saveReceipt } from '../../db/queries/operations.ts';
 import { operationNamed } from '../../operations/registry.ts';
@@ -32,13 +32,23 @@ class Rollback extends Error {
   }
 }
 
-export async function commitOperation(pool: pg.Pool, job: CommitJob): Promise<CommitResult> {
+export interface CommitOptions {
+  /**
+   * Run the transaction's statements named, planned once per session
+   * (`withNamedStatements`); not on the embedded database, whose connections
+   * share one session.
+   */
+  prepared?: boolean;
+}
+
+export async function commitOperation(pool: pg.Pool, job: CommitJob, options: CommitOptions = {}): Promise<CommitResult> {
   const { requestHash } = job;
   const operation = operationNamed(job.operation);
   // Queued by code that knew an operation this code does not: retrying cannot help.
   if (!operation) throw new UnrecoverableError(`unknown operation ${JSON.stringify(job.operation)}`);
   try {
-    return await withTransaction(pool, async (tx): Promise<CommitResult> => {
+    return await withTransaction(pool, async (client): Promise<CommitResult> => {
+      const tx = options.prepared ? withNamedStatements(client) : client;
       const at = new Date();
       const claimed = await claimOperation(tx, {
         identityId: job.identityId, key: job.idempotencyKey, operation: job.operation, requestHash, at,
