@@ -8,9 +8,18 @@
  * worker threads or inline.
  */
 import { existsSync } from 'node:fs';
-import { ENCODING_SUFFIX, ENCODINGS, encode, isCompressible } from '../core/encodings.ts';
+import { ENCODING_SUFFIX, ENCODINGS, encode, isCompressible, type Encoding } from '../core/encodings.ts';
 import { holdsBytes, removeProjectionFileSync, writeFreshProjectionFileSync, writeProjectionFileSync, type WriteResult } from './publish-file.ts';
 import { pathInside } from './safe-path.ts';
+
+/** The compressed siblings of a file's bytes, one per encoding. */
+export type Siblings = Record<Encoding, Uint8Array>;
+
+/** The siblings `bytes` gets, or undefined when it gets none (too small, or not text). */
+export function siblingsOf(bytes: Uint8Array, contentType: string): Siblings | undefined {
+  if (!isCompressible(contentType, bytes.byteLength)) return undefined;
+  return { br: encode(bytes, 'br', 'static'), gzip: encode(bytes, 'gzip', 'static') };
+}
 
 /** Writes `relative` and its compressed siblings; unchanged bytes cost no compression. */
 export function writeProjectionWithSiblings(dir: string, relative: string, bytes: Uint8Array, contentType: string): WriteResult {
@@ -34,9 +43,12 @@ export function writeProjectionWithSiblings(dir: string, relative: string, bytes
  * a folder no reader sees yet (a rebuild's staging folder): each written
  * straight to its name, with nothing to compare against.
  */
-export function writeFreshProjectionWithSiblings(root: string, relative: string, bytes: Uint8Array, contentType: string): WriteResult {
+export function writeFreshProjectionWithSiblings(
+  root: string, relative: string, bytes: Uint8Array, contentType: string, encoded?: Siblings,
+): WriteResult {
   if (isCompressible(contentType, bytes.byteLength)) {
-    for (const encoding of ENCODINGS) writeFreshProjectionFileSync(root, relative + ENCODING_SUFFIX[encoding], encode(bytes, encoding, 'static'));
+    const siblings = encoded ?? siblingsOf(bytes, contentType)!;
+    for (const encoding of ENCODINGS) writeFreshProjectionFileSync(root, relative + ENCODING_SUFFIX[encoding], siblings[encoding]);
   }
   writeFreshProjectionFileSync(root, relative, bytes);
   return 'written';

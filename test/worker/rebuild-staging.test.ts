@@ -14,7 +14,7 @@ import { seedRecords } from '../../bench/seed/seed-records.ts';
 import type { RecordRef } from '../../core/types.ts';
 import { loadHtmlRenderer, type HtmlRenderer } from '../../projections/html.ts';
 import { writeFreshProjectionFileSync } from '../../projections/publish-file.ts';
-import { inlineWriter } from '../../projections/publish-pool.ts';
+import { createThreadedWriter, inlineWriter } from '../../projections/publish-pool.ts';
 import { PathOutsideRootError } from '../../projections/safe-path.ts';
 import { listAllRecords } from '../../worker/jobs/rebuild.ts';
 import { abandonStaging, finishStaging, prepareStaging, stagingWriter } from '../../worker/jobs/rebuild-staging.ts';
@@ -68,6 +68,26 @@ describe('a rebuild staging an empty folder', () => {
     await renderRecords(stack.pool, html, reference, problems);
     expect(await snapshot(dir, 'problems')).toEqual(await snapshot(reference, 'problems'));
     expect(await readdir(dir)).toEqual(['problems']);
+  });
+
+  it('gives the same files from writer threads, whether the threads or the sender compress', async () => {
+    const reference = await tempDir();
+    await renderRecords(stack.pool, html, reference, problems);
+    // 0: the sender compresses every file; Infinity: the thread compresses every file.
+    for (const compressWhenQueued of [0, Infinity]) {
+      const dir = await tempDir();
+      const staging = prepareStaging(dir, ['problem'])!;
+      const counts = emptyCounts();
+      const writer = stagingWriter(createThreadedWriter(1, { compressWhenQueued }), staging);
+      try {
+        await renderRecords(stack.pool, html, dir, problems, counts, writer);
+      } finally {
+        await writer.close();
+      }
+      await finishStaging(stack.pool, html, dir, staging, counts);
+      expect(counts).toEqual({ written: 6, unchanged: 0, removed: 0 });
+      expect(await snapshot(dir, 'problems')).toEqual(await snapshot(reference, 'problems'));
+    }
   });
 
   it('merges into a live folder the worker wrote to meanwhile, rendering those records again from their current state', async () => {

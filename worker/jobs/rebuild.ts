@@ -57,10 +57,27 @@ export const REBUILD_BATCH = 500;
 const BATCHES_IN_FLIGHT = 2;
 
 /**
+ * One writer thread creates every file. The kernel serializes creating files
+ * in one folder (the folder's lock), and with two writer threads in the same
+ * folder the second spun on that lock: 11 % of a 10k rebuild's samples in
+ * `perf record -g` were `rwsem_spin_on_owner` under `openat`.
+ */
+const REBUILD_WRITER_THREADS = 1;
+
+/**
+ * When the writer thread has this many records queued, the main thread
+ * compresses a record's files itself before sending them, so the thread
+ * only creates files while the main thread renders and compresses: the two
+ * cores share the work whichever side is behind. 8 measured best of 2, 8
+ * and never (10k rebuilds, two rounds each; see README, issue 8).
+ */
+const COMPRESS_WHEN_QUEUED = 8;
+
+/**
  * Renders the target's records in batches of REBUILD_BATCH (each under its
  * records' locks, as incremental renders take them, so a rebuild never
  * overwrites a newer render with an older read). The files are compressed
- * and written by worker threads (projections/publish-pool.ts); a kind whose
+ * and written by a worker thread (projections/publish-pool.ts); a kind whose
  * folder is missing or empty is written into a staging folder and renamed
  * into place at the end (rebuild-staging.ts). A full
  * rebuild also removes projections of records that no longer exist; a
@@ -75,7 +92,7 @@ export async function rebuild(
   onProgress({ done: 0, total: records.length });
   // A full or per-kind rebuild stages the kinds whose folders are missing or empty (rebuild-staging.ts).
   const staging = target.id ? null : prepareStaging(dir, records.map((r) => r.type));
-  const threads = createThreadedWriter();
+  const threads = createThreadedWriter(REBUILD_WRITER_THREADS, { compressWhenQueued: COMPRESS_WHEN_QUEUED });
   const writer = staging ? stagingWriter(threads, staging) : threads;
   try {
     let next = 0;
