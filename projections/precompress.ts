@@ -28,10 +28,11 @@ export function writeProjectionWithSiblings(dir: string, relative: string, bytes
   const siblingsCurrent = same
     && ENCODINGS.every((encoding) => existsSync(pathInside(dir, relative + ENCODING_SUFFIX[encoding])) === compressible);
   if (!siblingsCurrent) {
+    const siblings = siblingsOf(bytes, contentType);
     for (const encoding of ENCODINGS) {
       const sibling = relative + ENCODING_SUFFIX[encoding];
       // New bytes give new siblings: they are written without reading the old ones first.
-      if (compressible) writeProjectionFileSync(dir, sibling, encode(bytes, encoding, 'static'), same ? undefined : false);
+      if (siblings) writeProjectionFileSync(dir, sibling, siblings[encoding], same ? undefined : false);
       else removeProjectionFileSync(dir, sibling);
     }
   }
