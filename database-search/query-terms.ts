@@ -5,6 +5,7 @@
  * remembered answer is the answer; repeating it spares a search one round
  * trip to the database. Only the terms are kept, never results.
  */
+import { LRUCache } from 'lru-cache';
 import type { Queryable } from '../db/pool.ts';
 import { findQueryTerms } from '../db/queries/search.ts';
 
@@ -14,20 +15,14 @@ export const QUERY_TERMS_CACHE_SIZE = 2000;
 /** Longer texts (a whole pasted trace) are not kept: they seldom repeat, and each would hold memory. */
 const MAX_CACHED_CHARS = 2000;
 
-const cache = new Map<string, readonly string[]>();
+const cache = new LRUCache<string, readonly string[]>({ max: QUERY_TERMS_CACHE_SIZE });
 
 export async function queryTerms(db: Queryable, message: string, max: number, options: { prepared?: boolean } = {}): Promise<string[]> {
   if (message.length > MAX_CACHED_CHARS) return findQueryTerms(db, message, max, options);
   const key = `${max}\u0000${message}`;
   const known = cache.get(key);
-  if (known !== undefined) {
-    // Most recently used last: a Map iterates in insertion order.
-    cache.delete(key);
-    cache.set(key, known);
-    return [...known];
-  }
+  if (known !== undefined) return [...known];
   const terms = await findQueryTerms(db, message, max, options);
   cache.set(key, Object.freeze([...terms]));
-  if (cache.size > QUERY_TERMS_CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return terms;
 }
