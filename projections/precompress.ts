@@ -1,35 +1,42 @@
 /**
- * Projection files with precompressed siblings (`x.json.br`, `x.json.gz`), so
- * that nginx (`gzip_static`) and the service send compressed bytes without
- * compressing per request. Siblings are written like the file itself
- * (atomic, content-stamped mtime), so each encoding's ETag is strong and its
- * own, and before it: whoever sees the new file also finds its new siblings.
+ * Projection files with a precompressed sibling (`x.json.gz`), so that nginx
+ * (`gzip_static`) and the service send gzip without compressing per request.
+ * Siblings are written like the file itself (atomic, content-stamped mtime),
+ * so each encoding's ETag is strong and its own, and before it: whoever sees
+ * the new file also finds its new sibling. Brotli is not written: only the
+ * service sends it, made in memory once per version (SIBLING_ENCODINGS in
+ * core/encodings.ts says why).
  * Synchronous, as publish-file.ts says why; publish-pool.ts runs these in
  * worker threads or inline.
  */
 import { existsSync } from 'node:fs';
-import { ENCODING_SUFFIX, ENCODINGS, encode, isCompressible, type Encoding } from '../core/encodings.ts';
+import { ENCODING_SUFFIX, ENCODINGS, IN_MEMORY_ENCODINGS, SIBLING_ENCODINGS, encode, isCompressible, type SiblingEncoding } from '../core/encodings.ts';
 import { holdsBytes, removeProjectionFileSync, writeFreshProjectionFileSync, writeProjectionFileSync, type WriteResult } from './publish-file.ts';
 import { pathInside } from './safe-path.ts';
 
-/** The compressed siblings of a file's bytes, one per encoding. */
-export type Siblings = Record<Encoding, Uint8Array>;
+/** The compressed siblings of a file's bytes, one per encoding written to disk. */
+export type Siblings = Record<SiblingEncoding, Uint8Array>;
 
 /** The siblings `bytes` gets, or undefined when it gets none (too small, or not text). */
 export function siblingsOf(bytes: Uint8Array, contentType: string): Siblings | undefined {
   if (!isCompressible(contentType, bytes.byteLength)) return undefined;
-  return { br: encode(bytes, 'br', 'static'), gzip: encode(bytes, 'gzip', 'static') };
+  return { gzip: encode(bytes, 'gzip', 'static') };
 }
+
+/** Encodings an older worker wrote to disk and this one does not (a `.br`): removed when their file changes. */
+const RETIRED = IN_MEMORY_ENCODINGS;
 
 /** Writes `relative` and its compressed siblings; unchanged bytes cost no compression. */
 export function writeProjectionWithSiblings(dir: string, relative: string, bytes: Uint8Array, contentType: string): WriteResult {
   const compressible = isCompressible(contentType, bytes.byteLength);
   const same = holdsBytes(pathInside(dir, relative), bytes);
   const siblingsCurrent = same
-    && ENCODINGS.every((encoding) => existsSync(pathInside(dir, relative + ENCODING_SUFFIX[encoding])) === compressible);
+    && SIBLING_ENCODINGS.every((encoding) => existsSync(pathInside(dir, relative + ENCODING_SUFFIX[encoding])) === compressible);
+  // Left as it is for unchanged bytes (it still decodes to them); gone once they change, as nothing would update it.
+  if (!same) for (const encoding of RETIRED) removeProjectionFileSync(dir, relative + ENCODING_SUFFIX[encoding]);
   if (!siblingsCurrent) {
     const siblings = siblingsOf(bytes, contentType);
-    for (const encoding of ENCODINGS) {
+    for (const encoding of SIBLING_ENCODINGS) {
       const sibling = relative + ENCODING_SUFFIX[encoding];
       // New bytes give new siblings: they are written without reading the old ones first.
       if (siblings) writeProjectionFileSync(dir, sibling, siblings[encoding], same ? undefined : false);
@@ -49,13 +56,13 @@ export function writeFreshProjectionWithSiblings(
 ): WriteResult {
   if (isCompressible(contentType, bytes.byteLength)) {
     const siblings = encoded ?? siblingsOf(bytes, contentType)!;
-    for (const encoding of ENCODINGS) writeFreshProjectionFileSync(root, relative + ENCODING_SUFFIX[encoding], siblings[encoding]);
+    for (const encoding of SIBLING_ENCODINGS) writeFreshProjectionFileSync(root, relative + ENCODING_SUFFIX[encoding], siblings[encoding]);
   }
   writeFreshProjectionFileSync(root, relative, bytes);
   return 'written';
 }
 
-/** Removes `relative` and its siblings; true when the file itself existed. */
+/** Removes `relative` and its siblings (a retired `.br` too); true when the file itself existed. */
 export function removeProjectionWithSiblings(dir: string, relative: string): boolean {
   const existed = removeProjectionFileSync(dir, relative);
   for (const encoding of ENCODINGS) removeProjectionFileSync(dir, relative + ENCODING_SUFFIX[encoding]);

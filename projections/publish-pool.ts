@@ -134,7 +134,7 @@ export function createThreadedWriter(threads = defaultWriterThreads(), options: 
           const encoded = compress ? siblingsOf(f.bytes, f.contentType) : undefined;
           return {
             relative: f.relative, bytes: own(f.bytes), contentType: f.contentType,
-            ...(encoded && { encoded: { br: own(encoded.br), gzip: own(encoded.gzip) } }),
+            ...(encoded && { encoded: { gzip: own(encoded.gzip) } }),
           };
         }),
       };

@@ -1,9 +1,12 @@
-import { access, readFile } from 'node:fs/promises';
+import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { get as httpGet } from 'node:http';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encode } from '../../core/encodings.ts';
 import { etagOf } from '../../core/etag.ts';
+import { writeProjectionWithSiblings } from '../../projections/precompress.ts';
 import { admit, eventually, problemBody, send } from '../helpers/client.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
@@ -35,11 +38,42 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 describe('precompressed projections', () => {
-  it('are written by the worker beside each projection, as .br and .gz that decode to the file', async () => {
+  it('are written by the worker beside each projection as a .gz that decodes to the file, and no .br', async () => {
     for (const suffix of ['.html', '.json', '.md']) {
       const identity = await readFile(file(`problems/${problemId}${suffix}`));
-      expect(brotliDecompressSync(await readFile(file(`problems/${problemId}${suffix}.br`))).equals(identity)).toBe(true);
       expect(gunzipSync(await readFile(file(`problems/${problemId}${suffix}.gz`))).equals(identity)).toBe(true);
+      // nginx sends only the .gz; the service makes Brotli in memory (api/projection-cache.ts).
+      await expect(access(file(`problems/${problemId}${suffix}.br`))).rejects.toThrow();
+    }
+  });
+
+  it('send Brotli made in memory, the same bytes a .br sibling had, whatever an older worker left on disk', async () => {
+    const json = file(`problems/${problemId}.json`);
+    const identity = await readFile(json);
+    await writeFile(`${json}.br`, 'stale bytes an older worker left');
+    try {
+      const br = await rawGet(`/problems/${problemId}.json`, { 'accept-encoding': 'br' });
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.body.equals(encode(identity, 'br', 'static'))).toBe(true);
+      expect(br.headers.etag).toBe(etagOf(br.body));
+    } finally {
+      await rm(`${json}.br`, { force: true });
+    }
+  });
+
+  it('lose a .br an older worker left once the file changes, and keep it while the bytes are the same', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'ak-retired-br-'));
+    try {
+      const text = (n: number) => Buffer.from(`# Version ${n}\n\n${'A line long enough to be compressed. '.repeat(20)}\n`);
+      writeProjectionWithSiblings(dir, 'problems/a.md', text(1), 'text/markdown; charset=utf-8');
+      await writeFile(path.join(dir, 'problems/a.md.br'), encode(text(1), 'br', 'static'));
+      writeProjectionWithSiblings(dir, 'problems/a.md', text(1), 'text/markdown; charset=utf-8');
+      await access(path.join(dir, 'problems/a.md.br'));
+      writeProjectionWithSiblings(dir, 'problems/a.md', text(2), 'text/markdown; charset=utf-8');
+      await expect(access(path.join(dir, 'problems/a.md.br'))).rejects.toThrow();
+      expect(gunzipSync(await readFile(path.join(dir, 'problems/a.md.gz'))).equals(text(2))).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 
