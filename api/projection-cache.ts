@@ -17,10 +17,21 @@
  *
  * Bounded by bytes (least recently used go first), so the hot records stay
  * and memory does not grow with the number of records.
+ *
+ * Brotli is made here, not read from disk: the worker writes only the `.gz`
+ * sibling nginx's `gzip_static` sends (nginx-light has no Brotli module, so
+ * a `.br` on disk served only this service and cost every write a third
+ * more files; README, The projection directory). A `<file>.br` asked of the
+ * cache is the Brotli of `<file>`'s current version, compressed once at the
+ * worker's quality and kept with that version (counted in the byte bound),
+ * so its bytes and strong ETag are what a `.br` written by the worker had:
+ * stable, per encoding, and new with each new version of the file. A `.br`
+ * left on disk by an older worker is never read.
  */
 import { statSync, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { LRUCache } from 'lru-cache';
+import { ENCODING_SUFFIX, IN_MEMORY_ENCODINGS, MIN_COMPRESSIBLE_BYTES, encode, type Encoding } from '../core/encodings.ts';
 import { etagOf } from '../core/etag.ts';
 
 export interface CachedFile {
@@ -30,10 +41,16 @@ export interface CachedFile {
 
 interface Entry extends CachedFile {
   identity: string;
+  /** This version in the encodings made in memory, once each; null: too small to be worth compressing. */
+  encoded?: Partial<Record<Encoding, CachedFile | null>>;
 }
 
 export interface FileCache {
-  /** The file's bytes and ETag, or null when there is no such file. */
+  /**
+   * The file's bytes and ETag, or null when there is no such file. For
+   * `<file>.br`: `<file>`'s Brotli, made here (null when `<file>` is missing
+   * or too small to be compressed).
+   */
   read(file: string): Promise<CachedFile | null>;
   /**
    * Without reading: the cached bytes and ETag when the file is unchanged
@@ -45,10 +62,43 @@ export interface FileCache {
 
 const identityOf = (s: Stats) => `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
 
+/** The encodings made in memory, by the suffix a sibling on disk would have had. */
+const IN_MEMORY = IN_MEMORY_ENCODINGS.map((encoding) => ({ encoding, suffix: ENCODING_SUFFIX[encoding] }));
+
+/** `x.json.br` → `x.json` and 'br' when that encoding is made in memory; null for any other file. */
+function inMemoryEncoding(file: string): { of: string; encoding: Encoding } | null {
+  for (const { encoding, suffix } of IN_MEMORY) if (file.endsWith(suffix)) return { of: file.slice(0, -suffix.length), encoding };
+  return null;
+}
+
+const sizeOf = (e: Entry) => {
+  let bytes = e.body.byteLength;
+  for (const made of Object.values(e.encoded ?? {})) bytes += made?.body.byteLength ?? 0;
+  return Math.max(1, bytes);
+};
+
 export function createFileCache(maxBytes: number): FileCache {
-  const entries = maxBytes > 0
-    ? new LRUCache<string, Entry>({ maxSize: maxBytes, sizeCalculation: (e) => Math.max(1, e.body.byteLength) })
-    : null;
+  const entries = maxBytes > 0 ? new LRUCache<string, Entry>({ maxSize: maxBytes, sizeCalculation: sizeOf }) : null;
+
+  /**
+   * `entry` (the version of `file` just peeked or read) in `encoding`, compressed on first use.
+   * Projection files are all text: as the worker decides for its siblings, size alone says whether to compress.
+   */
+  function encodedOf(file: string, entry: Entry, encoding: Encoding): CachedFile | null {
+    let made = entry.encoded?.[encoding];
+    if (made === undefined) {
+      const body = entry.body.byteLength >= MIN_COMPRESSIBLE_BYTES ? encode(entry.body, encoding, 'static') : null;
+      made = body && { body, etag: etagOf(body) };
+      (entry.encoded ??= {})[encoding] = made;
+      // Put back, so that the bound counts the new bytes (lru-cache sizes a value when it is added, and
+      // setting the same value again keeps the old size); an entry grown past the whole bound stays out.
+      if (entries && entries.peek(file) === entry) {
+        entries.delete(file);
+        if (sizeOf(entry) <= entries.maxSize) entries.set(file, entry);
+      }
+    }
+    return made;
+  }
 
   /** Reads the bytes and the identity from one open file, so they belong together. */
   async function load(file: string): Promise<Entry | null> {
@@ -89,6 +139,15 @@ export function createFileCache(maxBytes: number): FileCache {
   }
 
   function peek(file: string): CachedFile | null | undefined {
+    const derived = inMemoryEncoding(file);
+    if (derived) {
+      const entry = peekEntry(derived.of);
+      return entry ? encodedOf(derived.of, entry, derived.encoding) : entry;
+    }
+    return peekEntry(file);
+  }
+
+  function peekEntry(file: string): Entry | null | undefined {
     const identity = identityThisTurn(file);
     if (identity === null) {
       entries?.delete(file);
@@ -98,14 +157,23 @@ export function createFileCache(maxBytes: number): FileCache {
     return cached && cached.identity === identity ? cached : undefined;
   }
 
+  async function readEntry(file: string): Promise<Entry | null> {
+    const cached = peekEntry(file);
+    if (cached !== undefined) return cached;
+    const loaded = await load(file);
+    if (loaded && entries && loaded.body.byteLength <= entries.maxSize) entries.set(file, loaded);
+    return loaded;
+  }
+
   return {
     peek,
     async read(file) {
-      const cached = peek(file);
-      if (cached !== undefined) return cached;
-      const loaded = await load(file);
-      if (loaded && entries && loaded.body.byteLength <= entries.maxSize) entries.set(file, loaded);
-      return loaded;
+      const derived = inMemoryEncoding(file);
+      if (derived) {
+        const entry = await readEntry(derived.of);
+        return entry && encodedOf(derived.of, entry, derived.encoding);
+      }
+      return readEntry(file);
     },
   };
 }

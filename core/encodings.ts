@@ -8,8 +8,19 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 export type Encoding = 'br' | 'gzip';
 /** In the server's order of preference when the client weighs them equally. */
 export const ENCODINGS: readonly Encoding[] = ['br', 'gzip'];
-/** The file suffix of a precompressed sibling (`problems/prb_….json.br`). */
+/** The file suffix of a precompressed sibling (`problems/prb_….json.gz`). */
 export const ENCODING_SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz' };
+/**
+ * The encodings the worker writes to disk beside each projection: gzip only,
+ * the one nginx sends (`gzip_static`; nginx-light has no Brotli module).
+ * Brotli is made by the service in memory, once per file version
+ * (api/projection-cache.ts): a `.br` on disk was a third of every write's
+ * and every rebuild's files, read by nobody but the service.
+ */
+export const SIBLING_ENCODINGS = ['gzip'] as const satisfies readonly Encoding[];
+export type SiblingEncoding = (typeof SIBLING_ENCODINGS)[number];
+/** The others: made from the file's bytes in memory by whoever sends them. */
+export const IN_MEMORY_ENCODINGS: readonly Encoding[] = ENCODINGS.filter((e) => !(SIBLING_ENCODINGS as readonly Encoding[]).includes(e));
 
 /** Below this, compression saves less than its headers and CPU cost. */
 export const MIN_COMPRESSIBLE_BYTES = 512;
@@ -20,8 +31,10 @@ export function isCompressible(contentType: string, bytes: number): boolean {
 }
 
 /**
- * Brotli quality of files written once and served many times (the
- * projections' `.br` siblings). 5, not 9, measured with
+ * Brotli quality of files compressed once and served many times (the
+ * projections' Brotli, made once per version by the service; until
+ * November 2026 the worker's `.br` siblings, whose bytes and ETags the
+ * service's match). 5, not 9, measured with
  * bench/compression-levels.ts over a seeded 10k rebuild's output (2,000
  * files per format; HTML 2.9 KB, JSON 1.7 KB, Markdown 1.1 KB on average):
  * quality 9 took 0.119 / 0.074 / 0.056 ms per HTML / JSON / Markdown file and

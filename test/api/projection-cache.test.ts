@@ -10,6 +10,8 @@ import { mkdtemp, rename, rm, unlink, utimes, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { brotliDecompressSync } from 'node:zlib';
+import { encode } from '../../core/encodings.ts';
 import { contentMtime, etagOf } from '../../core/etag.ts';
 import { createFileCache } from '../../api/projection-cache.ts';
 
@@ -108,5 +110,58 @@ describe('the projection cache', () => {
     const big = path.join(dir, 'big.html');
     await publish(big, 'x'.repeat(400));
     expect((await cache.read(big))?.body.length).toBe(400);
+  });
+
+  it('makes a file\'s Brotli in memory, once per version, with the strong ETag of its bytes; a .br on disk is never read', async () => {
+    const cache = createFileCache(1024 * 1024);
+    const file = path.join(dir, 'page.html');
+    const first = '<p>A page long enough to be compressed.</p>\n'.repeat(30);
+    await publish(file, first);
+    // A stale sibling an older worker left behind: not what is served.
+    writeFileSync(`${file}.br`, 'stale bytes');
+    const br = await cache.read(`${file}.br`);
+    expect(brotliDecompressSync(br!.body).toString()).toBe(first);
+    // The very bytes (and so the ETag) the worker's .br sibling had: same function, same quality.
+    expect(br!.body.equals(encode(Buffer.from(first), 'br', 'static'))).toBe(true);
+    expect(br!.etag).toBe(etagOf(br!.body));
+    expect(br!.etag).not.toBe((await cache.read(file))!.etag);
+    expect(cache.peek(`${file}.br`)).toBe(br);
+    expect(await cache.read(`${file}.br`)).toBe(br);
+    // A new version of the file gets its own Brotli.
+    const second = '<p>The second version of that page, as long.</p>\n'.repeat(30);
+    await publish(file, second);
+    await nextTurn();
+    expect(cache.peek(`${file}.br`)).toBeUndefined();
+    const again = await cache.read(`${file}.br`);
+    expect(brotliDecompressSync(again!.body).toString()).toBe(second);
+    expect(again!.etag).not.toBe(br!.etag);
+  });
+
+  it('has no Brotli of a file too small to compress or of a missing one', async () => {
+    const cache = createFileCache(1024 * 1024);
+    const small = path.join(dir, 'small.json');
+    await publish(small, '{"small":true}');
+    expect(await cache.read(`${small}.br`)).toBeNull();
+    expect(cache.peek(`${small}.br`)).toBeNull();
+    expect(await cache.read(path.join(dir, 'missing.md.br'))).toBeNull();
+  });
+
+  it('counts the Brotli it keeps in its byte bound', async () => {
+    const texts = [0, 1].map((i) => Array.from({ length: 60 }, (_, n) => `line ${i}-${n * 7919 % 1000}`).join('\n'));
+    const files = texts.map((_, i) => path.join(dir, `bound-${i}.md`));
+    await Promise.all(files.map((file, i) => publish(file, texts[i]!)));
+    const brSize = encode(Buffer.from(texts[0]!), 'br', 'static').byteLength;
+    // Room for both files, not for both and the first one's Brotli.
+    const cache = createFileCache(Buffer.byteLength(texts[0]!) + Buffer.byteLength(texts[1]!) + brSize - 1);
+    const a = await cache.read(files[0]!);
+    const b = await cache.read(files[1]!);
+    await nextTurn();
+    expect(cache.peek(files[0]!)).toBe(a);
+    expect(cache.peek(files[1]!)).toBe(b);
+    await cache.read(`${files[0]}.br`);
+    await nextTurn();
+    // The first file (now the most recent) and its Brotli stay; the second went to make room.
+    expect(cache.peek(files[0]!)).toBe(a);
+    expect(cache.peek(files[1]!)).toBeUndefined();
   });
 });
