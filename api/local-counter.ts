@@ -34,6 +34,12 @@ export interface LocalCounter {
   counter: Counter;
   /** The counter's total without adding to it (0 when never counted). */
   peek(key: string): number;
+  /**
+   * `counter` without its promise, for the pre-router reads: counts one hit
+   * and returns the total, or returns null without counting when the total
+   * would pass `limit`. One look-up and no allocation per read.
+   */
+  admit(key: string, ttlSeconds: number, limit: number): number | null;
   /** Sends what is pending now (tests; shutdown). */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -78,6 +84,15 @@ export function createLocalCounter(store: BatchStore, syncMs: number): LocalCoun
     });
     return syncing;
   };
+  function tallyOf(key: string, ttlSeconds: number): Tally {
+    let tally = tallies.get(key);
+    if (!tally) {
+      tally = { shared: 0, pending: 0, sending: 0, ttlSeconds, expiresAt: Date.now() + ttlSeconds * 1000 };
+      tallies.set(key, tally);
+    }
+    return tally;
+  }
+
   const timer = setInterval(() => void runSync(), syncMs);
   timer.unref();
 
@@ -87,13 +102,16 @@ export function createLocalCounter(store: BatchStore, syncMs: number): LocalCoun
       return tally ? tally.shared + tally.sending + tally.pending : 0;
     },
     counter(key, ttlSeconds, amount = 1) {
-      let tally = tallies.get(key);
-      if (!tally) {
-        tally = { shared: 0, pending: 0, sending: 0, ttlSeconds, expiresAt: Date.now() + ttlSeconds * 1000 };
-        tallies.set(key, tally);
-      }
+      const tally = tallyOf(key, ttlSeconds);
       tally.pending += amount;
       return Promise.resolve(tally.shared + tally.sending + tally.pending);
+    },
+    admit(key, ttlSeconds, limit) {
+      const tally = tallies.get(key);
+      const count = (tally ? tally.shared + tally.sending + tally.pending : 0) + 1;
+      if (count > limit) return null;
+      (tally ?? tallyOf(key, ttlSeconds)).pending += 1;
+      return count;
     },
     async flush() {
       await syncing;

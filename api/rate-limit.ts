@@ -89,14 +89,12 @@ export function rateLimitHeaders(rule: RateRule, count: number, resetSeconds: nu
  * answers the 429, so every refusal is the app's own answer.
  */
 export function createReadAdmission(
-  counts: { counter: Counter; peek(key: string): number }, prefix: string, rule: RateRule,
+  counts: { admit(key: string, ttlSeconds: number, limit: number): number | null }, prefix: string, rule: RateRule,
 ): (subject: string) => string[] | null {
   return function admitRead(subject) {
     const { key, resetSeconds } = windowOf(prefix, 'read', subject, rule);
-    const count = counts.peek(key) + 1;
-    if (count > rule.limit) return null;
-    void counts.counter(key, rule.windowSeconds + 1, 1);
-    return rateLimitHeaders(rule, count, resetSeconds);
+    const count = counts.admit(key, rule.windowSeconds + 1, rule.limit);
+    return count === null ? null : rateLimitHeaders(rule, count, resetSeconds);
   };
 }
 

@@ -58,6 +58,22 @@ describe('the local rate-limit counter', () => {
     expect(Number(await redis.get(key))).toBe(10);
   });
 
+  it('admits a hit up to the limit on the same tally as counter, and past it counts nothing', async () => {
+    const sent: number[] = [];
+    const local = createLocalCounter(async (entries) => {
+      sent.push(...entries.map((e) => e.hits));
+      return entries.map((e) => e.hits);
+    }, SYNC_NEVER);
+    expect(local.admit('k', 60, 3)).toBe(1);
+    expect(await local.counter('k', 60)).toBe(2);
+    expect(local.admit('k', 60, 3)).toBe(3);
+    expect(local.admit('k', 60, 3)).toBeNull();
+    expect(local.peek('k')).toBe(3);
+    await local.flush();
+    expect(sent).toEqual([3]);
+    await local.close();
+  });
+
   it('keeps counting while the store is away and sends the hits once it is back', async () => {
     let up = false;
     const sent: number[] = [];
