@@ -94,6 +94,28 @@ export const SEARCH_CANDIDATE_CAP = 200;
 export const STRICT_CANDIDATE_CAP = 50;
 
 /**
+ * Champion lists (README, Search: Champion lists): past this many documents changed since the lists were
+ * last compacted, a search does not read the lists (it would read each of those documents); the worker
+ * compacts long before (CHAMPION_COMPACT_AT, worker/runtime.ts).
+ */
+export const CHAMPION_RECENT_CAP = 1000;
+
+/**
+ * Candidates kept of those the champion lists name, best known first (most terms held, then their
+ * weights): they come ranked, where the GIN sources' 200 rows come in table order.
+ */
+export const CHAMPION_CANDIDATE_CAP = 30;
+
+/**
+ * Rows read from the top of each term's list: fewer per term as a query has more, about 400 in all (at least
+ * 50 a term). The candidates are the 30 of them known to hold the most terms: a document holding several
+ * of a query's common terms with weight is near the top of each of their lists.
+ */
+export function championRead(termCount: number): number {
+  return Math.min(500, Math.max(50, Math.floor(400 / Math.max(1, termCount))));
+}
+
+/**
  * Coverage and keyword matching count the first 16 distinct terms: a symptom
  * has fewer, and a long pasted literal that got this far has its message
  * first and its details after; every term beyond costs a check per candidate.
@@ -176,6 +198,11 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
       weights: weightsFor(message),
       candidateCap: SEARCH_CANDIDATE_CAP,
       strictCap: STRICT_CANDIDATE_CAP,
+      // The lists hold the best documents of a term over the whole corpus; a filter could leave none of them.
+      champions: Object.values(filters).every((value) => value === undefined),
+      championRecentCap: CHAMPION_RECENT_CAP,
+      championRead: championRead(terms.length),
+      championCap: CHAMPION_CANDIDATE_CAP,
       filters,
       // The statement answers the whole window from the first row; the page is cut from it after re-ranking.
       offset: 0,

@@ -24,6 +24,7 @@ import { notePendingRecords } from '../static-search/tiers.ts';
 import { createServingFence, FENCE_MAX_AGE_MS, type ServingFence } from '../core/serving-fence.ts';
 import { isReadOnlyError } from '../db/pool.ts';
 import { readServingFence } from '../db/queries/serving-fence.ts';
+import { compactSearchChampions } from '../db/queries/search.ts';
 import { createCoalescedRun } from './coalesced-run.ts';
 import { commitOperation } from './jobs/commit.ts';
 import { rebuild } from './jobs/rebuild.ts';
@@ -66,6 +67,14 @@ const SWEEP_MS = 10_000;
  */
 const SITEMAP_INTERVAL_MS = 2_000;
 
+/**
+ * Search's champion lists (db/migrations/000016.sql) fold in the documents changed since their last
+ * compaction once this many are waiting, at most every CHAMPION_INTERVAL_MS; a search reads those
+ * documents directly meanwhile, and stops using the lists past CHAMPION_RECENT_CAP (run-search.ts).
+ */
+const CHAMPION_COMPACT_AT = 100;
+const CHAMPION_INTERVAL_MS = 2_000;
+
 /** Puts a commit job back in the queue, to be looked at again once the fence may have changed. */
 async function holdWhileFenced(job: Job, token: string | undefined): Promise<never> {
   await job.moveToDelayed(Date.now() + FENCE_MAX_AGE_MS, token);
@@ -91,6 +100,12 @@ export async function startWorker({ config, pool, logger, commitQueue = true, fe
     SITEMAP_INTERVAL_MS,
     (error) => logger.warn({ err: error }, 'sitemap update failed; the next pass or sweep tries again'),
   );
+  // Off the commit transaction: commits only stamp the documents they changed.
+  const champions = createCoalescedRun(
+    () => compactSearchChampions(pool, CHAMPION_COMPACT_AT),
+    CHAMPION_INTERVAL_MS,
+    (error) => logger.warn({ err: error }, 'search champion compaction failed; the next pass or sweep tries again'),
+  );
   const renderPass = async () => {
     if (!renderer) throw new Error('this worker does not render (WORKER_ROLES=commit)');
     const stop = metrics.renderLatency.startTimer();
@@ -106,6 +121,7 @@ export async function startWorker({ config, pool, logger, commitQueue = true, fe
     if (pass.written + pass.removed > 0) await searchIndex?.request();
     // Only the day chunks of the records changed since its cursor, at most every SITEMAP_INTERVAL_MS.
     if (pass.changes > 0) sitemaps.request();
+    if (pass.changes > 0) champions.request();
     return pass;
   };
 
@@ -211,6 +227,7 @@ export async function startWorker({ config, pool, logger, commitQueue = true, fe
     await renderPass();
     // Also what a pass's horizon left out, and what a previous process asked for and did not get to.
     await sitemaps.flush(true);
+    champions.request();
     const unfenced = await renderAfterFence(pool, renderer, config.PROJECTIONS_DIR, fence);
     if (unfenced > 0) logger.info({ records: unfenced }, 'rendered again without the fence banner');
   };
@@ -235,6 +252,7 @@ export async function startWorker({ config, pool, logger, commitQueue = true, fe
       // What the last passes asked for; if it fails, the next start catches up.
       await sitemaps.flush().catch((error: unknown) => logger.warn({ err: error }, 'sitemap update failed at shutdown'));
       await sitemaps.close();
+      await champions.close();
       await searchIndex?.close();
       await renderQueue.close();
     },

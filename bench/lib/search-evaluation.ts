@@ -155,6 +155,9 @@ export async function seedEvaluation(pool: pg.Pool, noise: number): Promise<Eval
   // A live database has planner statistics (autovacuum gathers them within a minute of a bulk load), and the
   // second ranking stage reads its term rarity from them: gathered now, so every query sees the same ones.
   await pool.query('ANALYZE search_documents');
+  // And the worker's compaction would have built the champion lists (db/migrations/000016.sql) from them.
+  await pool.query('SELECT ak_search_build_champions()');
+  await pool.query('ANALYZE search_champions, search_champion_terms');
   // Every seeded literal, the generated noise's too: a fragment one of them also holds does not identify a case.
   const all = await pool.query<{ id: string; literal: string }>(
     `SELECT p.id, r.error_literal AS literal FROM problems p

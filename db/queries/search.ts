@@ -78,6 +78,14 @@ export interface MatchQuery {
   candidateCap: number;
   /** The same for the exact and the substring source, which read their best matches first (whole-query keys). */
   strictCap: number;
+  /** Whether the keyword level may read the champion lists (db/migrations/000016.sql): not with filters. */
+  champions?: boolean;
+  /** Documents changed since the lists' last compaction beyond which the lists are not read. */
+  championRecentCap?: number;
+  /** Rows read from the top of each term's list. */
+  championRead?: number;
+  /** Candidates kept of those the lists name (the keyword sources' cap when they are read). */
+  championCap?: number;
   filters: SearchFilters;
   offset: number;
   limit: number;
@@ -314,10 +322,59 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
          SELECT x.n, '(' || string_agg('(' || o.t || ')', ' & ' ORDER BY o.n) || ')' AS q
            FROM rarest_four x JOIN rarest_four o ON o.n <> x.n GROUP BY x.n) g
      ),
+     -- Champion lists (db/migrations/000016.sql): at the keyword level, without filters, when the lists are
+     -- built, at least one term has one and few documents changed since they were last compacted. Each term
+     -- with a list is read from its top (a B-tree range of $36 rows), each rarer term through GIN (a short
+     -- posting list), the documents changed since the lists' watermark directly; the candidates are those
+     -- known to hold the most terms, then the largest idf-weighted sum of their weights (BM25F's, as the
+     -- second stage scores them).
+     champ_state AS MATERIALIZED (
+       SELECT s.watermark FROM search_champion_state s WHERE $34::boolean AND s.singleton AND s.built AND (SELECT n FROM level_n) = 2
+     ),
+     champ_on AS MATERIALIZED (
+       SELECT watermark FROM champ_state
+        WHERE EXISTS (SELECT FROM term t JOIN search_champion_terms c ON c.lexeme = ANY(t.lexemes))
+          AND (SELECT count(*) FROM (SELECT FROM search_documents r
+                                      WHERE r.changed_xid >= (SELECT watermark FROM champ_state) LIMIT $35::int) x) < $35::int
+     ),
+     -- Each lexeme of each term (an alias group has two), with its term's idf (as the second stage weighs it)
+     -- and whether it has a list.
+     champ_term AS MATERIALIZED (
+       SELECT t.n, l.lexeme, quote_literal(l.lexeme)::tsquery AS q,
+              ln(1 + (1 - coalesce((SELECT s FROM share)[t.n::int], 0.5)) / coalesce((SELECT s FROM share)[t.n::int], 0.5)) AS idf,
+              EXISTS (SELECT FROM search_champion_terms c WHERE c.lexeme = l.lexeme) AS listed
+         FROM term t CROSS JOIN unnest(t.lexemes) AS l(lexeme) WHERE EXISTS (SELECT FROM champ_on)
+     ),
+     -- Read through their own index, then matched: joined to the terms, the planner would AND the GIN index in.
+     champ_recent AS MATERIALIZED (
+       SELECT r.id, r.tsv FROM search_documents r WHERE r.changed_xid >= (SELECT watermark FROM champ_on)
+     ),
+     champ_hits AS MATERIALIZED (
+       SELECT c.id, t.n, c.weight * t.idf AS weight
+         FROM champ_term t
+        CROSS JOIN LATERAL (SELECT s.id, s.weight FROM search_champions s WHERE s.lexeme = t.lexeme
+                             ORDER BY s.weight DESC, s.id LIMIT $36::int) c
+        WHERE t.listed
+       UNION ALL
+       -- A rarer term's documents are not weighed one by one: its idf alone puts them first among equals.
+       SELECT d.id, t.n, 1.6 * t.idf
+         FROM champ_term t CROSS JOIN LATERAL (SELECT d.id FROM search_documents d WHERE d.tsv @@ t.q) d
+        WHERE NOT t.listed
+       UNION ALL
+       SELECT d.id, t.n, 1.6 * t.idf
+         FROM champ_recent d JOIN champ_term t ON t.listed AND d.tsv @@ t.q
+     ),
+     -- Known to hold the most terms first, then the largest weighted sum.
+     champ_top AS MATERIALIZED (
+       SELECT id FROM (SELECT id, n, max(weight) AS weight FROM champ_hits GROUP BY id, n) x
+        GROUP BY id ORDER BY count(*) DESC, sum(weight) DESC, id LIMIT $37::int
+     ),
      -- Each tsquery is parsed once (a subquery), not again for every row the heap scan rechecks.
      -- Keywords, strictest first: every term, all but one, then the prefilter (k of n); each excludes
      -- what a stricter one reads, and the outer LIMIT stops before a looser one when the cap is full.
      word_hits AS MATERIALIZED (
+       SELECT ${CANDIDATE_COLUMNS}, 3 AS src FROM champ_top c JOIN search_documents d ON d.id = c.id
+       UNION ALL
        SELECT k.*, 3 AS src FROM (
          (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
            WHERE $29::text IS NOT NULL AND d.tsv @@ (SELECT $29::text::tsquery) AND ${filtersOn('$25')} LIMIT $14::int)
@@ -335,7 +392,7 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
              AND length(d.tsv) - length(ts_delete(d.tsv, (SELECT a FROM lexemes))) + ${aliasGroupsHeld('d.tsv')}
                    < cardinality($10::text[]) - CASE WHEN $24::text IS NULL THEN 0 ELSE 1 END
              AND ${filtersOn('$25')} LIMIT $14::int)) k
-        WHERE (SELECT n FROM level_n) = 2
+        WHERE (SELECT n FROM level_n) = 2 AND NOT EXISTS (SELECT FROM champ_on)
         LIMIT $14::int
      ),
      -- Which source read each id: one that stopped at its cap makes the totals a lower bound. Each source
@@ -401,7 +458,7 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
             d.literal_key = $8::text AS literal_equal, counts.in_text, counts.in_title, counts.length
        FROM (SELECT ${TOTALS},
                     (SELECT count(*) FROM exact_hits) < $31::int AND (SELECT count(*) FROM substring_hits) < $31::int
-                      AND (SELECT count(*) FROM word_hits) < $14::int AS total_exact,
+                      AND (SELECT count(*) FROM word_hits) < $14::int AND NOT EXISTS (SELECT FROM champ_on) AS total_exact,
                     (SELECT fell_back FROM level) AS fell_back,
                     CASE WHEN (SELECT n FROM level_n) = 2 THEN (SELECT s FROM share) END AS term_shares
                FROM matched) totals
@@ -418,7 +475,7 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
     q.keyWeights, q.candidateCap, q.signature.hits, q.signature.known,
     w.exact, w.substring, w.coverage, w.title, w.signature, w.prior, q.minTerms, q.nearlyAll,
     q.filters.disputed ?? null, w.trust, q.pairs, q.needle, q.allTerms, q.fallBack, q.strictCap, q.prefilterRarest ?? null,
-    q.signatureTitle];
+    q.signatureTitle, q.champions ?? false, q.championRecentCap ?? 1000, q.championRead ?? 100, q.championCap ?? q.candidateCap];
   const r = await queryPrepared<PageRow>(db, options.prepared ? 'ak_search_match' : undefined, text, values);
   return toDocumentPage(r.rows);
 }
@@ -446,4 +503,23 @@ export async function listNewestDocuments(
     [...filterParams(filters), offset, limit, NEWEST_COUNT_CAP, filters.disputed ?? null],
   );
   return toDocumentPage(r.rows);
+}
+
+/**
+ * Folds the search documents changed since the champion lists' last compaction into them
+ * (db/migrations/000016.sql), when at least `minChanged` are waiting, and builds every list when they
+ * were never built or a fifth of the corpus changed since. Returns how many it folded (-1: it built them).
+ * Run by the worker after render passes, off the commit transaction.
+ */
+export async function compactSearchChampions(db: Queryable, minChanged: number): Promise<number> {
+  const r = await db.query<{ folded: number }>('SELECT ak_search_compact_champions($1::int) AS folded', [minChanged]);
+  return r.rows[0]!.folded;
+}
+
+/**
+ * Builds every champion list again (db/migrations/000016.sql): what the first compaction does, and what
+ * a bulk load (the seed, the evaluation) runs itself. `listSize` and `minDocs` default to the stored ones.
+ */
+export async function buildSearchChampions(db: Queryable, listSize?: number, minDocs?: number): Promise<void> {
+  await db.query('SELECT ak_search_build_champions($1::int, $2::int)', [listSize ?? null, minDocs ?? null]);
 }

@@ -1,0 +1,128 @@
+/**
+ * Champion lists (db/migrations/000016.sql): for each common term, the
+ * documents where it weighs most, which a keyword search reads instead of
+ * the term's whole posting list. The lists kept by compaction after writes
+ * and edits are the lists a fresh build makes; a search over them answers
+ * what the full scan answers while they hold every document of their terms;
+ * documents changed since the last compaction are found before it runs.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import pg from 'pg';
+import { newId } from '../../core/ids.ts';
+import { createPool } from '../../db/pool.ts';
+import { insertIdentity } from '../../db/queries/identities.ts';
+import { insertProblem, insertProblemRevision } from '../../db/queries/problems.ts';
+import { buildSearchChampions, compactSearchChampions } from '../../db/queries/search.ts';
+import { runSearch } from '../../database-search/run-search.ts';
+import { SearchParamsSchema } from '../../core/schemas/search-params.ts';
+import { cloneDatabase } from '../helpers/database.ts';
+
+let database: Awaited<ReturnType<typeof cloneDatabase>>;
+let pool: pg.Pool;
+let author: string;
+
+beforeAll(async () => {
+  database = await cloneDatabase(inject('templateDatabase'));
+  pool = createPool(database.url, 4);
+  author = newId('agent');
+  await insertIdentity(pool, { id: author, kind: 'pseudonymous', handle: 'champion-agent', display_name: null });
+});
+afterAll(async () => {
+  await pool.end();
+  await database.drop();
+});
+
+async function createProblem(title: string, body: string): Promise<string> {
+  const id = newId('problem');
+  const at = new Date();
+  await insertProblem(pool, { id, authorId: author, at });
+  await insertProblemRevision(pool, {
+    problemId: id, revision: 1, authorId: author, at,
+    content: { title, body, product: 'champions', error_literal: null, environment: {}, tags: [] },
+  });
+  return id;
+}
+
+async function editProblem(id: string, title: string, body: string): Promise<void> {
+  const { rows } = await pool.query<{ revision: number }>('SELECT current_revision AS revision FROM problems WHERE id = $1', [id]);
+  const revision = rows[0]!.revision + 1;
+  const at = new Date();
+  await insertProblemRevision(pool, {
+    problemId: id, revision, authorId: author, at,
+    content: { title, body, product: 'champions', error_literal: null, environment: {}, tags: [] },
+  });
+  await pool.query('UPDATE problems SET current_revision = $2, updated_at = $3 WHERE id = $1', [id, revision, at]);
+}
+
+type Entry = { lexeme: string; weight: number; id: string };
+async function lists(): Promise<Entry[]> {
+  const { rows } = await pool.query<Entry>(
+    `SELECT lexeme, weight, id FROM search_champions c
+      WHERE EXISTS (SELECT FROM search_documents d WHERE d.id = c.id) ORDER BY lexeme, weight DESC, id`);
+  return rows;
+}
+
+// Made-up words, so no other test's records share them; each is held by several records.
+const VOCABULARY = ['zorblat', 'quennix', 'fravold', 'mintrake', 'glosspar', 'hyvernot', 'plinketh', 'drossvel'];
+const sentence = (i: number, n: number) => Array.from({ length: n }, (_, k) => VOCABULARY[(i * 3 + k * 5) % VOCABULARY.length]).join(' ');
+
+describe('champion lists', () => {
+  it('kept by compaction after writes and edits, equal the lists a fresh build makes', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) ids.push(await createProblem(`${sentence(i, 2)} problem ${i}`, `${sentence(i + 1, 2 + (i % 4))} seen here`));
+    // Every term of three records or more gets a list of three: most lists are cut, and edits cross their edges.
+    await buildSearchChampions(pool, 3, 3);
+    // This corpus is small: what changes below is more than the fifth that makes a compaction build anew.
+    await pool.query('UPDATE search_champion_state SET rebuild_share = 1');
+    const built = await lists();
+    expect(built.length).toBeGreaterThan(0);
+
+    // New records, and edits that take a term out, make it weigh more (a title) or less (a longer body).
+    for (let i = 12; i < 16; i++) ids.push(await createProblem(`${sentence(i, 3)} problem ${i}`, `${sentence(i, 1)} again`));
+    for (const [k, id] of built.slice(0, 6).map((entry, k) => [k, entry.id] as const)) {
+      await editProblem(id, k % 2 === 0 ? 'an unrelated title now' : `${VOCABULARY[k]} ${VOCABULARY[k]} ${VOCABULARY[k]}`,
+        k % 3 === 0 ? 'nothing of the vocabulary' : `${sentence(k, 6)} and many more words to make it longer than before`);
+    }
+    expect(await compactSearchChampions(pool, 1)).toBeGreaterThan(0);
+    const compacted = await lists();
+    // Nothing was left waiting: a second compaction folds nothing.
+    expect(await compactSearchChampions(pool, 1)).toBe(0);
+
+    // What a build makes of every listed term now, read from its postings with the lists' average length.
+    const { rows: rebuilt } = await pool.query<Entry>(
+      `SELECT c.lexeme, c.weight, c.id
+         FROM search_champion_state s
+        CROSS JOIN ak_search_champions_of(ARRAY(SELECT lexeme FROM search_champion_terms), s.list_size, s.average_length) c
+        ORDER BY c.lexeme, c.weight DESC, c.id`);
+    expect(compacted).toEqual(rebuilt);
+  });
+
+  it('answer a keyword search as the full scan does while they hold every document of their terms', async () => {
+    const queries = ['zorblat quennix', 'fravold mintrake glosspar', 'hyvernot plinketh drossvel zorblat', 'quennix problem seen'];
+    const search = async (q: string) => {
+      const result = await runSearch(pool, SearchParamsSchema.parse({ q, mode: 'keywords', limit: '20' }));
+      return result.items.map((item) => [item.id, item.match.coverage]);
+    };
+    await pool.query('ANALYZE search_documents');
+    await pool.query('UPDATE search_champion_state SET built = false');
+    const fullScan = await Promise.all(queries.map(search));
+    expect(fullScan.every((items) => items.length > 0)).toBe(true);
+    // Every term of any record gets a list long enough to hold all its records.
+    await buildSearchChampions(pool, 1000, 1);
+    await pool.query('ANALYZE search_champions');
+    expect(await Promise.all(queries.map(search))).toEqual(fullScan);
+  });
+
+  it('find a document written after the last compaction, and one edited since, by its new text', async () => {
+    await buildSearchChampions(pool, 1000, 1);
+    const fresh = await createProblem('zorblat quennix fravold arrives late', 'written after the lists were built');
+    const search = async (q: string) =>
+      (await runSearch(pool, SearchParamsSchema.parse({ q, mode: 'keywords', limit: '20' }))).items.map((item) => item.id);
+    expect(await search('zorblat quennix fravold late')).toContain(fresh);
+    await editProblem(fresh, 'glosspar hyvernot now', 'plinketh only');
+    expect(await search('zorblat quennix fravold late')).not.toContain(fresh);
+    expect(await search('glosspar hyvernot plinketh')).toContain(fresh);
+    await compactSearchChampions(pool, 1);
+    expect(await search('glosspar hyvernot plinketh')).toContain(fresh);
+  });
+});
