@@ -85,8 +85,10 @@ describe('champion lists', () => {
     }
     expect(await compactSearchChampions(pool, 1)).toBeGreaterThan(0);
     const compacted = await lists();
-    // Nothing was left waiting: a second compaction folds nothing.
-    expect(await compactSearchChampions(pool, 1)).toBe(0);
+    // Folding the same documents again changes nothing. (It may fold some again: the watermark is the oldest
+    // transaction running anywhere in the cluster, which a parallel test's can hold below these writes.)
+    await compactSearchChampions(pool, 1);
+    expect(await lists()).toEqual(compacted);
 
     // What a build makes of every listed term now, read from its postings with the lists' average length.
     const { rows: rebuilt } = await pool.query<Entry>(
