@@ -199,10 +199,9 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
       candidateCap: SEARCH_CANDIDATE_CAP,
       strictCap: STRICT_CANDIDATE_CAP,
       // The lists hold the best documents of a term over the whole corpus; a filter could leave none of them.
-      champions: Object.values(filters).every((value) => value === undefined),
-      championRecentCap: CHAMPION_RECENT_CAP,
-      championRead: championRead(terms.length),
-      championCap: CHAMPION_CANDIDATE_CAP,
+      champions: Object.values(filters).every((value) => value === undefined)
+        ? { recentCap: CHAMPION_RECENT_CAP, read: championRead(terms.length), cap: CHAMPION_CANDIDATE_CAP }
+        : undefined,
       filters,
       // The statement answers the whole window from the first row; the page is cut from it after re-ranking.
       offset: 0,

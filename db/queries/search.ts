@@ -78,14 +78,18 @@ export interface MatchQuery {
   candidateCap: number;
   /** The same for the exact and the substring source, which read their best matches first (whole-query keys). */
   strictCap: number;
-  /** Whether the keyword level may read the champion lists (db/migrations/000016.sql): not with filters. */
-  champions?: boolean;
-  /** Documents changed since the lists' last compaction beyond which the lists are not read. */
-  championRecentCap?: number;
-  /** Rows read from the top of each term's list. */
-  championRead?: number;
-  /** Candidates kept of those the lists name (the keyword sources' cap when they are read). */
-  championCap?: number;
+  /**
+   * How the keyword level reads the champion lists (db/migrations/000016.sql); absent, it does not read
+   * them (with filters). The bounds are runSearch's (database-search/run-search.ts), said there only.
+   */
+  champions?: {
+    /** Documents changed since the lists' last compaction beyond which the lists are not read. */
+    recentCap: number;
+    /** Rows read from the top of each term's list. */
+    read: number;
+    /** Candidates kept of those the lists name (the keyword sources' cap when they are read). */
+    cap: number;
+  };
   filters: SearchFilters;
   offset: number;
   limit: number;
@@ -475,7 +479,7 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
     q.keyWeights, q.candidateCap, q.signature.hits, q.signature.known,
     w.exact, w.substring, w.coverage, w.title, w.signature, w.prior, q.minTerms, q.nearlyAll,
     q.filters.disputed ?? null, w.trust, q.pairs, q.needle, q.allTerms, q.fallBack, q.strictCap, q.prefilterRarest ?? null,
-    q.signatureTitle, q.champions ?? false, q.championRecentCap ?? 1000, q.championRead ?? 100, q.championCap ?? q.candidateCap];
+    q.signatureTitle, q.champions !== undefined, q.champions?.recentCap ?? 0, q.champions?.read ?? 0, q.champions?.cap ?? 0];
   const r = await queryPrepared<PageRow>(db, options.prepared ? 'ak_search_match' : undefined, text, values);
   return toDocumentPage(r.rows);
 }
