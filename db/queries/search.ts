@@ -2,10 +2,12 @@
  * SQL for search over `search_documents` (db/migrations/000003.sql).
  *
  * Parameters the caller leaves out arrive as NULL, and every branch is
- * guarded by its parameters (`$11 >= 1 AND …`): node-postgres sends unnamed
- * statements, which PostgreSQL plans with the actual values, so the guards
- * fold to constants and unused branches and filters cost nothing.
+ * guarded by its parameters (`$11 >= 1 AND …`), so a generic plan (the
+ * API's, planned once per connection) skips what a query does not use as
+ * it runs. The search statement also leaves out of its text the parts a
+ * query cannot use (`MatchShape`): a generic plan still starts every node.
  */
+import { createHash } from 'node:crypto';
 import type { Signal } from '../../core/schemas/fields.ts';
 import { queryPrepared, type Queryable } from '../pool.ts';
 import { termCountsSql, termLexemesSql, termSharesOf, termSharesSql } from './search-families.ts';
@@ -265,46 +267,143 @@ export async function limitSearchStatements(db: Queryable, ms: number): Promise<
  */
 export async function findMatchingDocuments(db: Queryable, q: MatchQuery, options: { prepared?: boolean } = {}): Promise<DocumentPage> {
   const w = q.weights;
-  const text = `WITH term AS MATERIALIZED (${termLexemesSql('$10')}),
-     -- The terms as one array of lexemes: a document holds as many of them as ts_delete removes from its
-     -- vector, counted in one pass rather than one tsquery match per term. An alias group (one term of two
-     -- spellings, database-search/term-aliases.ts) is matched as its tsquery instead, so a record holding
-     -- both spellings holds the term once.
-     lexemes AS MATERIALIZED (
-       SELECT coalesce(array_agg(t.lexemes[1]) FILTER (WHERE cardinality(t.lexemes) = 1), '{}') AS a,
-              coalesce(array_agg(($10::text[])[t.n::int]::tsquery) FILTER (WHERE cardinality(t.lexemes) > 1), '{}') AS groups
-         FROM term t),
-     exact_hits AS MATERIALIZED (
-       -- Records equal to the whole query (or one of its lines equal to theirs) first: they score highest.
+  const statement = matchStatement(shapeOf(q));
+  const values = [...filterParams(q.filters), q.offset, q.limit, q.keys, q.wholeKey, q.pattern, q.terms, q.level, q.prefilter,
+    q.keyWeights, q.candidateCap, q.signature.hits, q.signature.known,
+    w.exact, w.substring, w.coverage, w.title, w.signature, w.prior, q.minTerms, q.nearlyAll,
+    q.filters.disputed ?? null, w.trust, q.pairs, q.needle, q.allTerms, q.fallBack, q.strictCap, q.prefilterRarest ?? null,
+    q.signatureTitle, q.champions !== undefined, q.champions?.recentCap ?? 0, q.champions?.read ?? 0, q.champions?.cap ?? 0];
+  const r = await queryPrepared<PageRow>(db, options.prepared ? statement.name : undefined, statement.text,
+    statement.params.map((n) => values[n - 1]));
+  return toDocumentPage(r.rows);
+}
+
+/**
+ * The parts of the search statement a query can use. A part it cannot (a source its mode does not read,
+ * the filters when none is set) is left out of the statement's text, not only gated by a parameter: the
+ * executor starts every node of a plan on each execution, gated or not, and the whole statement's
+ * start-up was about 0.4 ms of every search at 100k (perf over a loop of searches: ExecutorStart 61 % of
+ * a statement whose sources were all gated off). Each shape is its own named statement.
+ */
+interface MatchShape {
+  filtered: boolean;
+  exact: boolean;
+  substring: 'pairs' | 'trigrams' | null;
+  /** The keyword level can be reached (mode keywords, or auto falling back). */
+  words: boolean;
+  champions: boolean;
+  allTerms: boolean;
+  nearlyAll: boolean;
+  looser: boolean;
+}
+
+function shapeOf(q: MatchQuery): MatchShape {
+  const words = q.level === KIND_RANK.keywords || q.fallBack;
+  return {
+    filtered: filterParams(q.filters).some((value) => value !== null) || q.filters.disputed !== undefined,
+    exact: q.keys.length > 0,
+    substring: q.level >= KIND_RANK.substring && q.pattern !== null ? (q.pairs.length > 0 ? 'pairs' : 'trigrams') : null,
+    words,
+    champions: words && q.champions !== undefined,
+    allTerms: words && q.allTerms !== null,
+    nearlyAll: words && q.nearlyAll !== null,
+    looser: words && (q.prefilter !== null || (q.prefilterRarest ?? null) !== null),
+  };
+}
+
+interface MatchStatement {
+  name: string;
+  text: string;
+  /** The positions (1-based) in findMatchingDocuments's values of the statement's $1, $2, …. */
+  params: number[];
+}
+
+const matchStatements = new Map<string, MatchStatement>();
+
+function matchStatement(shape: MatchShape): MatchStatement {
+  const key = JSON.stringify(shape);
+  let statement = matchStatements.get(key);
+  if (statement === undefined) {
+    const { text, params } = withParametersUsed(matchStatementText(shape));
+    statement = { name: `ak_search_match_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`, text, params };
+    matchStatements.set(key, statement);
+  }
+  return statement;
+}
+
+/**
+ * `text` with its parameters renumbered $1, $2, … in the order of their first numbers, and the old
+ * number of each: PostgreSQL infers each parameter's type from its uses, and one the text no longer uses
+ * (a part left out) would have none.
+ */
+function withParametersUsed(text: string): { text: string; params: number[] } {
+  const params = [...new Set([...text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])))].sort((a, b) => a - b);
+  const renumbered = new Map(params.map((n, i) => [n, i + 1]));
+  return { text: text.replace(/\$(\d+)/g, (_, n: string) => `$${renumbered.get(Number(n))}`), params };
+}
+
+function matchStatementText(shape: MatchShape): string {
+  const on = (disputed: string) => (shape.filtered ? filtersOn(disputed) : 'true');
+  // A source left out: no rows, the same columns.
+  const none = (src: number) => `SELECT ${CANDIDATE_COLUMNS}, ${src} AS src FROM search_documents d WHERE false`;
+  const exact = !shape.exact ? none(1) : `
        SELECT e.*, 1 AS src FROM (
          (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
-           WHERE $8::text = ANY($7::text[]) AND d.exact_keys @> ARRAY[$8::text] AND ${filtersOn('$25')} LIMIT $31::int)
+           WHERE $8::text = ANY($7::text[]) AND d.exact_keys @> ARRAY[$8::text] AND ${on('$25')} LIMIT $31::int)
          UNION ALL
          (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
            WHERE cardinality($7::text[]) > 0 AND d.exact_keys && $7::text[]
              AND NOT ($8::text = ANY($7::text[]) AND d.exact_keys @> ARRAY[$8::text])
-             AND ${filtersOn('$25')} LIMIT $31::int)) e
-        LIMIT $31::int
-     ),
-     -- Substrings: through the query's pair keys when it has any, checked with strpos (which the
-     -- trigram index cannot serve, so the planner reads the keys' index alone); else through trigrams.
-     substring_hits AS MATERIALIZED (
-       (SELECT ${CANDIDATE_COLUMNS}, 2 AS src FROM search_documents d
-         WHERE $11::int >= 1 AND $9::text IS NOT NULL AND cardinality($27::text[]) > 0
-           AND d.pair_keys @> $27::text[] AND strpos(d.text_norm, $28::text) > 0 AND ${filtersOn('$25')} LIMIT $31::int)
-       UNION ALL
-       (SELECT ${CANDIDATE_COLUMNS}, 2 AS src FROM search_documents d
-         WHERE $11::int >= 1 AND $9::text IS NOT NULL AND cardinality($27::text[]) = 0
-           AND d.text_norm LIKE $9::text AND ${filtersOn('$25')} LIMIT $31::int)
-     ),
-     level AS MATERIALIZED (
-       SELECT $30::boolean AND NOT EXISTS (SELECT FROM exact_hits) AND NOT EXISTS (SELECT FROM substring_hits) AS fell_back
-     ),
-     level_n AS MATERIALIZED (SELECT fell_back, CASE WHEN fell_back THEN 2 ELSE $11::int END AS n FROM level),
+             AND ${on('$25')} LIMIT $31::int)) e
+        LIMIT $31::int`;
+  // Substrings: through the query's pair keys when it has any, checked with strpos (which the
+  // trigram index cannot serve, so the planner reads the keys' index alone); else through trigrams.
+  const substring = shape.substring === 'pairs' ? `
+       SELECT ${CANDIDATE_COLUMNS}, 2 AS src FROM search_documents d
+        WHERE $11::int >= 1 AND $9::text IS NOT NULL AND cardinality($27::text[]) > 0
+          AND d.pair_keys @> $27::text[] AND strpos(d.text_norm, $28::text) > 0 AND ${on('$25')} LIMIT $31::int`
+    : shape.substring === 'trigrams' ? `
+       SELECT ${CANDIDATE_COLUMNS}, 2 AS src FROM search_documents d
+        WHERE $11::int >= 1 AND $9::text IS NOT NULL AND cardinality($27::text[]) = 0
+          AND d.text_norm LIKE $9::text AND ${on('$25')} LIMIT $31::int`
+      : none(2);
+  const champOff = shape.champions ? 'NOT EXISTS (SELECT FROM champ_on)' : 'true';
+  const wordSources = [
+    shape.allTerms && `
+         (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
+           WHERE $29::text IS NOT NULL AND d.tsv @@ (SELECT $29::text::tsquery) AND ${on('$25')} LIMIT $14::int)`,
+    shape.nearlyAll && `
+         (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
+           WHERE $24::text IS NOT NULL AND d.tsv @@ (SELECT q FROM nearly)
+             AND length(d.tsv) - length(ts_delete(d.tsv, (SELECT a FROM lexemes))) + ${aliasGroupsHeld('d.tsv')}
+                   >= cardinality($10::text[]) - 1
+             AND NOT d.tsv @@ (SELECT $29::text::tsquery)
+             AND ${on('$25')} LIMIT $14::int)`,
+    shape.looser && `
+         (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
+           WHERE (SELECT q FROM looser) IS NOT NULL AND d.tsv @@ (SELECT q::tsquery FROM looser)
+             -- Not read by a stricter source: holds fewer terms than all but one (than all under four terms).
+             AND length(d.tsv) - length(ts_delete(d.tsv, (SELECT a FROM lexemes))) + ${aliasGroupsHeld('d.tsv')}
+                   < cardinality($10::text[]) - CASE WHEN $24::text IS NULL THEN 0 ELSE 1 END
+             AND ${on('$25')} LIMIT $14::int)`,
+  ].filter((source) => typeof source === 'string');
+  // Each tsquery is parsed once (a subquery), not again for every row the heap scan rechecks.
+  // Keywords, strictest first: every term, all but one, then the prefilter (k of n); each excludes
+  // what a stricter one reads, and the outer LIMIT stops before a looser one when the cap is full.
+  const words = [
+    shape.champions && `
+       SELECT ${CANDIDATE_COLUMNS}, 3 AS src FROM champ_top c JOIN search_documents d ON d.id = c.id`,
+    wordSources.length > 0 && `
+       SELECT k.*, 3 AS src FROM (${wordSources.join(`
+         UNION ALL`)}) k
+        WHERE (SELECT n FROM level_n) = 2 AND ${champOff}
+        LIMIT $14::int`,
+  ].filter((source) => typeof source === 'string');
+  const wordCtes = !shape.words ? '' : `
      -- The share of all documents holding each term (planner statistics): the second stage's weights, and
      -- which terms a long query's prefilter pairs: any m of them will do (keyword-query.ts), the rarest
      -- leave the fewest candidates (in query order without statistics).
-     share AS MATERIALIZED (SELECT ${termSharesSql('$10')} AS s),
+     share AS MATERIALIZED (SELECT ${termSharesSql('$10')} AS s),${!shape.looser ? '' : `
      rarest AS MATERIALIZED (
        SELECT q.t, q.n FROM unnest($10::text[]) WITH ORDINALITY AS q(t, n) CROSS JOIN share
         WHERE $32::int IS NOT NULL ORDER BY share.s[q.n], q.n LIMIT $32::int
@@ -313,7 +412,7 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
        SELECT CASE WHEN $32::int IS NULL THEN $12::text
                    ELSE (SELECT string_agg(format('((%s) & (%s))', a.t, b.t), ' | ' ORDER BY a.n, b.n)
                            FROM rarest a JOIN rarest b ON a.n < b.n) END AS q
-     ),
+     ),`}${!shape.nearlyAll ? '' : `
      -- Records holding all terms but one hold three of any four; the index is asked for three of the four
      -- rarest (which reads four posting lists, where the OR of every all-but-one group reads every term's)
      -- and each row's terms are then counted: the same rows, in the same order.
@@ -325,7 +424,7 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
        SELECT string_agg(g.q, ' | ' ORDER BY g.n)::tsquery AS q FROM (
          SELECT x.n, '(' || string_agg('(' || o.t || ')', ' & ' ORDER BY o.n) || ')' AS q
            FROM rarest_four x JOIN rarest_four o ON o.n <> x.n GROUP BY x.n) g
-     ),
+     ),`}${!shape.champions ? '' : `
      -- Champion lists (db/migrations/000016.sql): at the keyword level, without filters, when the lists are
      -- built, at least one term has one and few documents changed since they were last compacted. Each term
      -- with a list is read from its top (a B-tree range of $36 rows), each rarer term through GIN (a short
@@ -372,33 +471,25 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
      champ_top AS MATERIALIZED (
        SELECT id FROM (SELECT id, n, max(weight) AS weight FROM champ_hits GROUP BY id, n) x
         GROUP BY id ORDER BY count(*) DESC, sum(weight) DESC, id LIMIT $37::int
+     ),`}`;
+  return `WITH term AS MATERIALIZED (${termLexemesSql('$10')}),
+     -- The terms as one array of lexemes: a document holds as many of them as ts_delete removes from its
+     -- vector, counted in one pass rather than one tsquery match per term. An alias group (one term of two
+     -- spellings, database-search/term-aliases.ts) is matched as its tsquery instead, so a record holding
+     -- both spellings holds the term once.
+     lexemes AS MATERIALIZED (
+       SELECT coalesce(array_agg(t.lexemes[1]) FILTER (WHERE cardinality(t.lexemes) = 1), '{}') AS a,
+              coalesce(array_agg(($10::text[])[t.n::int]::tsquery) FILTER (WHERE cardinality(t.lexemes) > 1), '{}') AS groups
+         FROM term t),
+     -- Records equal to the whole query (or one of its lines equal to theirs) first: they score highest.
+     exact_hits AS MATERIALIZED (${exact}),
+     substring_hits AS MATERIALIZED (${substring}),
+     level AS MATERIALIZED (
+       SELECT $30::boolean AND NOT EXISTS (SELECT FROM exact_hits) AND NOT EXISTS (SELECT FROM substring_hits) AS fell_back
      ),
-     -- Each tsquery is parsed once (a subquery), not again for every row the heap scan rechecks.
-     -- Keywords, strictest first: every term, all but one, then the prefilter (k of n); each excludes
-     -- what a stricter one reads, and the outer LIMIT stops before a looser one when the cap is full.
-     word_hits AS MATERIALIZED (
-       SELECT ${CANDIDATE_COLUMNS}, 3 AS src FROM champ_top c JOIN search_documents d ON d.id = c.id
-       UNION ALL
-       SELECT k.*, 3 AS src FROM (
-         (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
-           WHERE $29::text IS NOT NULL AND d.tsv @@ (SELECT $29::text::tsquery) AND ${filtersOn('$25')} LIMIT $14::int)
-         UNION ALL
-         (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
-           WHERE $24::text IS NOT NULL AND d.tsv @@ (SELECT q FROM nearly)
-             AND length(d.tsv) - length(ts_delete(d.tsv, (SELECT a FROM lexemes))) + ${aliasGroupsHeld('d.tsv')}
-                   >= cardinality($10::text[]) - 1
-             AND NOT d.tsv @@ (SELECT $29::text::tsquery)
-             AND ${filtersOn('$25')} LIMIT $14::int)
-         UNION ALL
-         (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
-           WHERE (SELECT q FROM looser) IS NOT NULL AND d.tsv @@ (SELECT q::tsquery FROM looser)
-             -- Not read by a stricter source: holds fewer terms than all but one (than all under four terms).
-             AND length(d.tsv) - length(ts_delete(d.tsv, (SELECT a FROM lexemes))) + ${aliasGroupsHeld('d.tsv')}
-                   < cardinality($10::text[]) - CASE WHEN $24::text IS NULL THEN 0 ELSE 1 END
-             AND ${filtersOn('$25')} LIMIT $14::int)) k
-        WHERE (SELECT n FROM level_n) = 2 AND NOT EXISTS (SELECT FROM champ_on)
-        LIMIT $14::int
-     ),
+     level_n AS MATERIALIZED (SELECT fell_back, CASE WHEN fell_back THEN 2 ELSE $11::int END AS n FROM level),${wordCtes}
+     word_hits AS MATERIALIZED (${words.length > 0 ? words.join(`
+       UNION ALL`) : none(3)}),
      -- Which source read each id: one that stopped at its cap makes the totals a lower bound. Each source
      -- carries the columns ranking reads, so no candidate is looked up again; a record the substring
      -- source read is kept from that one, which says it contains the query.
@@ -462,9 +553,9 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
             d.literal_key = $8::text AS literal_equal, counts.in_text, counts.in_title, counts.length
        FROM (SELECT ${TOTALS},
                     (SELECT count(*) FROM exact_hits) < $31::int AND (SELECT count(*) FROM substring_hits) < $31::int
-                      AND (SELECT count(*) FROM word_hits) < $14::int AND NOT EXISTS (SELECT FROM champ_on) AS total_exact,
+                      AND (SELECT count(*) FROM word_hits) < $14::int AND ${champOff} AS total_exact,
                     (SELECT fell_back FROM level) AS fell_back,
-                    CASE WHEN (SELECT n FROM level_n) = 2 THEN (SELECT s FROM share) END AS term_shares
+                    ${shape.words ? 'CASE WHEN (SELECT n FROM level_n) = 2 THEN (SELECT s FROM share) END' : 'NULL::float8[]'} AS term_shares
                FROM matched) totals
        LEFT JOIN LATERAL (
          SELECT id, kind, coverage, score, updated_at FROM matched
@@ -473,16 +564,12 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
        ) page ON true
        LEFT JOIN search_documents d ON d.id = page.id
        -- OFFSET 0 keeps the condition a gate, checked before the counts are computed, not a filter after.
-       LEFT JOIN LATERAL (SELECT ${termCountsSql('d', 'term')} WHERE page.kind = 2 OFFSET 0) counts ON true
+       -- Only keyword matches are counted (kind 2), and only a statement reaching that level has any.
+       ${shape.words ? `LEFT JOIN LATERAL (SELECT ${termCountsSql('d', 'term')} WHERE page.kind = 2 OFFSET 0) counts ON true`
+    : 'CROSS JOIN (SELECT NULL::int[] AS in_text, NULL::int[] AS in_title, NULL::int AS length) counts'}
       ORDER BY page.score DESC, page.updated_at DESC, page.id DESC`;
-  const values = [...filterParams(q.filters), q.offset, q.limit, q.keys, q.wholeKey, q.pattern, q.terms, q.level, q.prefilter,
-    q.keyWeights, q.candidateCap, q.signature.hits, q.signature.known,
-    w.exact, w.substring, w.coverage, w.title, w.signature, w.prior, q.minTerms, q.nearlyAll,
-    q.filters.disputed ?? null, w.trust, q.pairs, q.needle, q.allTerms, q.fallBack, q.strictCap, q.prefilterRarest ?? null,
-    q.signatureTitle, q.champions !== undefined, q.champions?.recentCap ?? 0, q.champions?.read ?? 0, q.champions?.cap ?? 0];
-  const r = await queryPrepared<PageRow>(db, options.prepared ? 'ak_search_match' : undefined, text, values);
-  return toDocumentPage(r.rows);
 }
+
 
 /** Rows an empty query counts before it answers "at least this many" (`total_exact: false`). */
 export const NEWEST_COUNT_CAP = 1000;
