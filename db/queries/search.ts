@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { Signal } from '../../core/schemas/fields.ts';
 import { queryPrepared, type Queryable } from '../pool.ts';
-import { termCountsSql, termLexemesSql, termSharesOf, termSharesSql } from './search-families.ts';
+import { termCountsOf, termLexemesSql, termSharesOf, termSharesSql } from './search-families.ts';
 import { decayedConfidenceSql, isDisputedSql } from './trust.ts';
 
 /** The weight of each ranking term; the values are database-search/ranking.ts's RANKING_WEIGHTS. */
@@ -158,8 +158,13 @@ const aliasGroupsHeld = (tsv: string) => `CASE WHEN cardinality((SELECT groups F
 /** What a candidate shows, read only for the rows of the page. */
 const DOCUMENT_COLUMNS = `d.id, d.type, d.title, d.snippet, d.product, d.status, d.worked, d.partially_worked, d.did_not_work`;
 
-interface PageRow extends Omit<DocumentRow, 'id'> {
+interface PageRow extends Omit<DocumentRow, 'id' | 'in_text' | 'in_title' | 'length'> {
   id: string | null;
+  /** Keyword matches: the text's and the title's vectors (`tsv::text`), which `termCountsOf` counts the terms in. */
+  tsv: string | null;
+  title_tsv: string | null;
+  /** Each query term's lexemes (keyword level), for `termCountsOf`. */
+  term_lexemes?: string[][] | null;
   total: number;
   total_exact: boolean;
   fell_back: boolean | null;
@@ -178,8 +183,12 @@ function toDocumentPage(rows: PageRow[]): DocumentPage {
     fellBack: head.fell_back ?? false,
     termShares: termSharesOf(head.term_shares ?? null),
     byType: { problem: head.problems, solution: head.solutions, discussion: head.discussions },
-    rows: rows.filter((r) => r.id !== null).map(({ total: _t, total_exact: _e, fell_back: _f, term_shares: _ts, problems: _p, solutions: _s, discussions: _d, ...row }) => ({
+    rows: rows.filter((r) => r.id !== null).map(({
+      total: _t, total_exact: _e, fell_back: _f, term_shares: _ts, term_lexemes: _tl, problems: _p, solutions: _s, discussions: _d,
+      tsv, title_tsv, ...row
+    }) => ({
       ...row, id: row.id!, coverage: Number(row.coverage), score: Number(row.score ?? 0),
+      ...(tsv === null ? { in_text: null, in_title: null, length: null } : termCountsOf(tsv, title_tsv, head.term_lexemes ?? [])),
     })),
   };
 }
@@ -549,13 +558,16 @@ function matchStatementText(shape: MatchShape): string {
      )
      SELECT totals.*, page.kind, page.coverage, page.score, ${DOCUMENT_COLUMNS},
             -- What the second stage reads of the page's rows: whether the family's literal is the query's
-            -- message (its key, $8), and (keyword matches) how often each term occurs in its text and title.
-            d.literal_key = $8::text AS literal_equal, counts.in_text, counts.in_title, counts.length
+            -- message (its key, $8), and (keyword matches) its vectors, in which toDocumentPage counts the terms.
+            d.literal_key = $8::text AS literal_equal,
+            ${shape.words ? 'CASE WHEN page.kind = 2 THEN d.tsv::text END AS tsv, CASE WHEN page.kind = 2 THEN d.title_tsv::text END AS title_tsv'
+    : 'NULL::text AS tsv, NULL::text AS title_tsv'}
        FROM (SELECT ${TOTALS},
                     (SELECT count(*) FROM exact_hits) < $31::int AND (SELECT count(*) FROM substring_hits) < $31::int
                       AND (SELECT count(*) FROM word_hits) < $14::int AND ${champOff} AS total_exact,
                     (SELECT fell_back FROM level) AS fell_back,
-                    ${shape.words ? 'CASE WHEN (SELECT n FROM level_n) = 2 THEN (SELECT s FROM share) END' : 'NULL::float8[]'} AS term_shares
+                    ${shape.words ? 'CASE WHEN (SELECT n FROM level_n) = 2 THEN (SELECT s FROM share) END' : 'NULL::float8[]'} AS term_shares,
+                    ${shape.words ? '(SELECT json_agg(t.lexemes ORDER BY t.n) FROM term t)' : 'NULL::json'} AS term_lexemes
                FROM matched) totals
        LEFT JOIN LATERAL (
          SELECT id, kind, coverage, score, updated_at FROM matched
@@ -563,10 +575,6 @@ function matchStatementText(shape: MatchShape): string {
           OFFSET $5::int LIMIT $6::int
        ) page ON true
        LEFT JOIN search_documents d ON d.id = page.id
-       -- OFFSET 0 keeps the condition a gate, checked before the counts are computed, not a filter after.
-       -- Only keyword matches are counted (kind 2), and only a statement reaching that level has any.
-       ${shape.words ? `LEFT JOIN LATERAL (SELECT ${termCountsSql('d', 'term')} WHERE page.kind = 2 OFFSET 0) counts ON true`
-    : 'CROSS JOIN (SELECT NULL::int[] AS in_text, NULL::int[] AS in_title, NULL::int AS length) counts'}
       ORDER BY page.score DESC, page.updated_at DESC, page.id DESC`;
 }
 
@@ -587,7 +595,7 @@ export async function listNewestDocuments(
        SELECT d.type FROM search_documents d WHERE ${filtersOn('$8')} ORDER BY d.created_at DESC, d.id DESC LIMIT $7::int) d) totals
      LEFT JOIN LATERAL (
        SELECT ${KIND_RANK.keywords} AS kind, 0 AS coverage, 0 AS score, ${DOCUMENT_COLUMNS},
-              NULL::boolean AS literal_equal, NULL::int[] AS in_text, NULL::int[] AS in_title, NULL::int AS length
+              NULL::boolean AS literal_equal, NULL::text AS tsv, NULL::text AS title_tsv
          FROM search_documents d WHERE ${filtersOn('$8')}
         ORDER BY d.created_at DESC, d.id DESC OFFSET $5::int LIMIT $6::int
      ) page ON true`,
