@@ -23,35 +23,33 @@ export const termLexemesSql = (terms: string) =>
  */
 export function positionCounts(vector: string): Map<string, number> {
   const counts = new Map<string, number>();
-  let i = 0;
-  while (i < vector.length) {
-    if (vector[i] !== "'") {
-      i += 1;
-      continue;
-    }
-    let lexeme = '';
-    for (i += 1; i < vector.length; ) {
-      const ch = vector[i]!;
-      if (ch === '\\') {
-        lexeme += vector[i + 1] ?? '';
-        i += 2;
-      } else if (ch === "'" && vector[i + 1] === "'") {
-        lexeme += "'";
-        i += 2;
-      } else if (ch === "'") {
-        i += 1;
-        break;
-      } else {
-        lexeme += ch;
-        i += 1;
+  const QUOTE = 39, BACKSLASH = 92, COLON = 58, COMMA = 44, SPACE = 32;
+  let i = vector.indexOf("'");
+  while (i >= 0 && i < vector.length) {
+    const start = i + 1;
+    let end = start;
+    let escaped = false;
+    for (; end < vector.length; end += 1) {
+      const ch = vector.charCodeAt(end);
+      if (ch === BACKSLASH) {
+        escaped = true;
+        end += 1;
+      } else if (ch === QUOTE) {
+        if (vector.charCodeAt(end + 1) !== QUOTE) break;
+        escaped = true;
+        end += 1;
       }
     }
+    const raw = vector.slice(start, end);
+    const lexeme = escaped ? raw.replace(/\\(.)|''/gs, (_, ch: string | undefined) => ch ?? "'") : raw;
+    i = end + 1;
     let positions = 0;
-    if (vector[i] === ':') {
+    if (vector.charCodeAt(i) === COLON) {
       positions = 1;
-      for (i += 1; i < vector.length && vector[i] !== ' '; i += 1) if (vector[i] === ',') positions += 1;
+      for (i += 1; i < vector.length && vector.charCodeAt(i) !== SPACE; i += 1) if (vector.charCodeAt(i) === COMMA) positions += 1;
     }
     counts.set(lexeme, positions);
+    i = vector.indexOf("'", i);
   }
   return counts;
 }

@@ -163,12 +163,17 @@ interface PageRow extends Omit<DocumentRow, 'id' | 'in_text' | 'in_title' | 'len
   /** Keyword matches: the text's and the title's vectors (`tsv::text`), which `termCountsOf` counts the terms in. */
   tsv: string | null;
   title_tsv: string | null;
-  /** Each query term's lexemes (keyword level), for `termCountsOf`. */
-  term_lexemes?: string[][] | null;
+
   total: number;
   total_exact: boolean;
   fell_back: boolean | null;
-  term_shares: unknown[] | null;
+  /**
+   * JSON text, read from the first row only: the totals repeat on every row, and text is not parsed per row
+   * by the driver (as a float8[] or json column would be). `term_lexemes`: each query term's lexemes
+   * (keyword level), for `termCountsOf`.
+   */
+  term_shares: string | null;
+  term_lexemes?: string | null;
   problems: number;
   solutions: number;
   discussions: number;
@@ -177,18 +182,19 @@ interface PageRow extends Omit<DocumentRow, 'id' | 'in_text' | 'in_title' | 'len
 /** The page rows of a totals-LEFT-JOIN-page query: one row even when the page is empty. */
 function toDocumentPage(rows: PageRow[]): DocumentPage {
   const head = rows[0]!;
+  const termLexemes = head.term_lexemes ? (JSON.parse(head.term_lexemes) as string[][]) : [];
   return {
     total: head.total,
     totalExact: head.total_exact,
     fellBack: head.fell_back ?? false,
-    termShares: termSharesOf(head.term_shares ?? null),
+    termShares: termSharesOf(head.term_shares ? (JSON.parse(head.term_shares) as unknown[]) : null),
     byType: { problem: head.problems, solution: head.solutions, discussion: head.discussions },
     rows: rows.filter((r) => r.id !== null).map(({
       total: _t, total_exact: _e, fell_back: _f, term_shares: _ts, term_lexemes: _tl, problems: _p, solutions: _s, discussions: _d,
       tsv, title_tsv, ...row
     }) => ({
       ...row, id: row.id!, coverage: Number(row.coverage), score: Number(row.score ?? 0),
-      ...(tsv === null ? { in_text: null, in_title: null, length: null } : termCountsOf(tsv, title_tsv, head.term_lexemes ?? [])),
+      ...(tsv === null ? { in_text: null, in_title: null, length: null } : termCountsOf(tsv, title_tsv, termLexemes)),
     })),
   };
 }
@@ -566,8 +572,8 @@ function matchStatementText(shape: MatchShape): string {
                     (SELECT count(*) FROM exact_hits) < $31::int AND (SELECT count(*) FROM substring_hits) < $31::int
                       AND (SELECT count(*) FROM word_hits) < $14::int AND ${champOff} AS total_exact,
                     (SELECT fell_back FROM level) AS fell_back,
-                    ${shape.words ? 'CASE WHEN (SELECT n FROM level_n) = 2 THEN (SELECT s FROM share) END' : 'NULL::float8[]'} AS term_shares,
-                    ${shape.words ? '(SELECT json_agg(t.lexemes ORDER BY t.n) FROM term t)' : 'NULL::json'} AS term_lexemes
+                    ${shape.words ? 'CASE WHEN (SELECT n FROM level_n) = 2 THEN array_to_json((SELECT s FROM share))::text END' : 'NULL::text'} AS term_shares,
+                    ${shape.words ? '(SELECT json_agg(t.lexemes ORDER BY t.n) FROM term t)::text' : 'NULL::text'} AS term_lexemes
                FROM matched) totals
        LEFT JOIN LATERAL (
          SELECT id, kind, coverage, score, updated_at FROM matched
