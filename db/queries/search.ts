@@ -310,6 +310,10 @@ interface MatchShape {
   allTerms: boolean;
   nearlyAll: boolean;
   looser: boolean;
+  /** Some term is an alias group (two lexemes, database-search/term-aliases.ts), matched as its tsquery. */
+  aliases: boolean;
+  /** The query has discriminating raw tokens to look for in the candidates (`MatchQuery.signature`). */
+  signature: boolean;
 }
 
 function shapeOf(q: MatchQuery): MatchShape {
@@ -323,6 +327,9 @@ function shapeOf(q: MatchQuery): MatchShape {
     allTerms: words && q.allTerms !== null,
     nearlyAll: words && q.nearlyAll !== null,
     looser: words && (q.prefilter !== null || (q.prefilterRarest ?? null) !== null),
+    // A term of one lexeme is one quoted lexeme ('postgr'); more quotes may be a group, or a quote in a lexeme.
+    aliases: q.terms.some((term) => (term.match(/'/g)?.length ?? 0) > 2),
+    signature: q.signature.hits.length > 0,
   };
 }
 
@@ -349,9 +356,11 @@ function matchStatement(shape: MatchShape): MatchStatement {
 /**
  * `text` with its parameters renumbered $1, $2, … in the order of their first numbers, and the old
  * number of each: PostgreSQL infers each parameter's type from its uses, and one the text no longer uses
- * (a part left out) would have none.
+ * (a part left out) would have none. Comments are dropped (the SQL holds no `--` in a literal).
  */
-function withParametersUsed(text: string): { text: string; params: number[] } {
+function withParametersUsed(sql: string): { text: string; params: number[] } {
+  // Comments name parameters too (`$8`); the statement is sent without them.
+  const text = sql.replace(/--[^\n]*/g, '');
   const params = [...new Set([...text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])))].sort((a, b) => a - b);
   const renumbered = new Map(params.map((n, i) => [n, i + 1]));
   return { text: text.replace(/\$(\d+)/g, (_, n: string) => `$${renumbered.get(Number(n))}`), params };
@@ -359,6 +368,7 @@ function withParametersUsed(text: string): { text: string; params: number[] } {
 
 function matchStatementText(shape: MatchShape): string {
   const on = (disputed: string) => (shape.filtered ? filtersOn(disputed) : 'true');
+  const groupsHeld = (tsv: string) => (shape.aliases ? aliasGroupsHeld(tsv) : '0');
   // A source left out: no rows, the same columns.
   const none = (src: number) => `SELECT ${CANDIDATE_COLUMNS}, ${src} AS src FROM search_documents d WHERE false`;
   const exact = !shape.exact ? none(1) : `
@@ -390,7 +400,7 @@ function matchStatementText(shape: MatchShape): string {
     shape.nearlyAll && `
          (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
            WHERE $24::text IS NOT NULL AND d.tsv @@ (SELECT q FROM nearly)
-             AND length(d.tsv) - length(ts_delete(d.tsv, (SELECT a FROM lexemes))) + ${aliasGroupsHeld('d.tsv')}
+             AND length(d.tsv) - length(ts_delete(d.tsv, (SELECT a FROM lexemes))) + ${groupsHeld('d.tsv')}
                    >= cardinality($10::text[]) - 1
              AND NOT d.tsv @@ (SELECT $29::text::tsquery)
              AND ${on('$25')} LIMIT $14::int)`,
@@ -398,7 +408,7 @@ function matchStatementText(shape: MatchShape): string {
          (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
            WHERE (SELECT q FROM looser) IS NOT NULL AND d.tsv @@ (SELECT q::tsquery FROM looser)
              -- Not read by a stricter source: holds fewer terms than all but one (than all under four terms).
-             AND length(d.tsv) - length(ts_delete(d.tsv, (SELECT a FROM lexemes))) + ${aliasGroupsHeld('d.tsv')}
+             AND length(d.tsv) - length(ts_delete(d.tsv, (SELECT a FROM lexemes))) + ${groupsHeld('d.tsv')}
                    < cardinality($10::text[]) - CASE WHEN $24::text IS NULL THEN 0 ELSE 1 END
              AND ${on('$25')} LIMIT $14::int)`,
   ].filter((source) => typeof source === 'string');
@@ -513,15 +523,15 @@ function matchStatementText(shape: MatchShape): string {
      feature AS MATERIALIZED (
        SELECT d.id, d.type, d.updated_at, exact, held.n AS held, c.contains,
               CASE WHEN exact > 0 THEN 0 WHEN c.contains THEN 1 ELSE 2 END AS kind,
-              CASE WHEN l.n = 2 AND cardinality($10::text[]) > 0
+              ${!shape.words ? '0::float8' : `CASE WHEN l.n = 2 AND cardinality($10::text[]) > 0
                    THEN (length(d.title_tsv) - length(ts_delete(d.title_tsv, (SELECT a FROM lexemes)))
-                         + ${aliasGroupsHeld('d.title_tsv')})::float8 / cardinality($10::text[])
-                   ELSE 0 END AS title_share,
+                         + ${groupsHeld('d.title_tsv')})::float8 / cardinality($10::text[])
+                   ELSE 0 END`} AS title_share,
               -- Read from the family's head (a solution's problem): its snippet, the raw literal, and for a symptom
               -- in words ($33) its title too (a record titled 'waitress cannot bind port 80' carries port 80 though
               -- its literal names none); only when the query has such tokens (a generic plan would otherwise read
               -- the head first).
-              CASE WHEN cardinality($15::text[]) > 0 THEN
+              ${!shape.signature ? '0::float8' : `CASE WHEN cardinality($15::text[]) > 0 THEN
                 (SELECT coalesce(sum(CASE WHEN raw.text ~* s.hit THEN 1 WHEN raw.text ~* s.known THEN -1 ELSE 0 END), 0)
                    FROM unnest($15::text[], $16::text[]) AS s(hit, known)
                   -- A problem (or discussion) heads its own family: its snippet (and title) came with it.
@@ -529,7 +539,7 @@ function matchStatementText(shape: MatchShape): string {
                                           ELSE (SELECT CASE WHEN $33::boolean THEN h.title || ' ' || h.snippet ELSE h.snippet END
                                                   FROM search_documents h WHERE h.id = d.family) END AS text) raw
                   )::float8
-                ELSE 0 END AS signature,
+                ELSE 0 END`} AS signature,
               ln(1 + d.worked + 0.5::float8 * d.partially_worked) - ln(1 + d.did_not_work) AS prior,
               ${decayedConfidenceSql('t')} - coalesce(t.disputed, false)::int AS trust
          FROM source d
@@ -545,7 +555,7 @@ function matchStatementText(shape: MatchShape): string {
         -- (OFFSET 0 keeps the count from being inlined into every expression that reads it).
         CROSS JOIN LATERAL (
           SELECT CASE WHEN whole THEN cardinality($10::text[])
-                      ELSE length(d.tsv) - length(ts_delete(d.tsv, (SELECT a FROM lexemes))) + ${aliasGroupsHeld('d.tsv')}
+                      ELSE length(d.tsv) - length(ts_delete(d.tsv, (SELECT a FROM lexemes))) + ${groupsHeld('d.tsv')}
                  END AS n OFFSET 0) held
         -- Whether it contains the whole query: the substring source checked its own rows; of the others only
         -- records holding all terms but one (a last word cut short) can, and none when the substring level
