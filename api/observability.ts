@@ -8,6 +8,7 @@ import { infoLineWriter, type Logger } from '../infra/logger.ts';
 import type { ApiMetrics } from '../infra/metrics.ts';
 import type { Queryable } from '../db/pool.ts';
 import { readRenderState } from '../db/queries/changes.ts';
+import { readChampionState } from '../db/queries/search.ts';
 import type { AppDeps, AppEnv, RecordRequest } from './app-deps.ts';
 
 /**
@@ -87,6 +88,10 @@ export function createMetricsHandler({ metrics, pool: db, queues: byName }: AppD
       metrics.lastRendered.set(Number(state.last_rendered));
       metrics.renderLagChanges.set(state.unrendered);
       metrics.renderLagSeconds.set(state.oldest_unrendered_seconds);
+    }));
+    refreshes.push(readChampionState(db).then((state) => {
+      metrics.championsUnfolded.set(state.unfolded);
+      metrics.championsLagSeconds.set(state.lagSeconds);
     }));
     // A dependency being away must not hide the metrics that do exist.
     await Promise.allSettled(refreshes);

@@ -42,6 +42,14 @@ export function createApiMetrics() {
     lastRendered: new Gauge({ name: 'ak_last_rendered_cursor', help: 'Highest change cursor whose projections are rendered.', registers: [registry] }),
     renderLagChanges: new Gauge({ name: 'ak_render_lag_changes', help: 'Committed changes not rendered yet.', registers: [registry] }),
     renderLagSeconds: new Gauge({ name: 'ak_render_lag_seconds', help: 'Age of the oldest unrendered change (0 when none).', registers: [registry] }),
+    championsUnfolded: new Gauge({
+      name: 'ak_search_champions_unfolded_documents',
+      help: 'Search documents changed since the champion lists\' last compaction (read directly by every keyword search until folded in).',
+      registers: [registry],
+    }),
+    championsLagSeconds: new Gauge({
+      name: 'ak_search_champions_lag_seconds', help: 'Age of the oldest search document not folded into the champion lists (0 when none).', registers: [registry],
+    }),
     writePhase: new Histogram({
       name: 'ak_write_phase_seconds',
       help: 'Where a write spends its time in the API: auth, rate_limit, validate, queue_add, commit_wait (queued until the result is known).',

@@ -4,6 +4,7 @@ import type { Queryable } from '../db/pool.ts';
 import { readRenderState } from '../db/queries/changes.ts';
 import type { OperatorStatus } from '../core/schemas/operator.ts';
 import { readFenceStatus } from '../db/queries/serving-fence.ts';
+import { readChampionState } from '../db/queries/search.ts';
 
 const STATES = ['waiting', 'active', 'delayed', 'failed', 'completed'] as const;
 
@@ -27,6 +28,11 @@ async function readRunLag(queue: Queue | undefined, now: number): Promise<{ pend
   return { pending_runs: jobs.length, lag_seconds: jobs.length ? seconds(Math.max(0, now - oldest) / 1000) : 0 };
 }
 
+async function readChampionStatus(db: Queryable): Promise<OperatorStatus['search_champions']> {
+  const state = await readChampionState(db);
+  return { built: state.built, unfolded_documents: state.unfolded, lag_seconds: seconds(state.lagSeconds) };
+}
+
 /** `queues` are every queue the service runs. */
 export async function readOperatorStatus(
   db: Queryable, queues: Queue[], { searchIndexQueue, searchCompactQueue, retryAfterSeconds, now = Date.now() }: StatusOptions,
@@ -46,6 +52,7 @@ export async function readOperatorStatus(
       ...await readRunLag(queues.find((q) => q.name === searchIndexQueue), now),
       compaction: await readRunLag(queues.find((q) => q.name === searchCompactQueue), now),
     },
+    search_champions: await readChampionStatus(db),
     fence: await readFenceStatus(db, retryAfterSeconds),
   };
 }

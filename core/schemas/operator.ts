@@ -23,6 +23,11 @@ export const OperatorStatusSchema = z.object({
   search_index: RunLagSchema.extend({
     compaction: RunLagSchema.describe('Compactions of the recent tier into a new base index: at most one runs and one waits.'),
   }).describe('Index runs of the static search (Pagefind) not yet finished.'),
+  search_champions: z.object({
+    built: z.boolean().describe('Whether the lists were ever built (the first compaction builds them).'),
+    unfolded_documents: count.describe('Search documents changed since the last compaction: every keyword search reads them directly until the next folds them in.'),
+    lag_seconds: seconds.describe('Age of the oldest of them, by its last update (0 when none waits).'),
+  }).describe('The champion lists of database search (README, Search: Storage), compacted by the render worker every few seconds.'),
   fence: FenceStatusSchema,
 });
 export type OperatorStatus = z.infer<typeof OperatorStatusSchema>;

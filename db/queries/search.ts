@@ -631,6 +631,29 @@ export async function compactSearchChampions(db: Queryable, minChanged: number):
   return r.rows[0]!.folded;
 }
 
+export interface ChampionState {
+  built: boolean;
+  /** Documents stamped since the last compaction: every keyword search reads these directly until they are folded in. */
+  unfolded: number;
+  /** Age of the oldest of them, by its last update (0 when none waits). */
+  lagSeconds: number;
+}
+
+/**
+ * How far the champion lists are behind the documents (operator status and metrics): a compaction that
+ * keeps failing shows as growing `unfolded` and `lagSeconds`, and as slower keyword searches.
+ */
+export async function readChampionState(db: Queryable): Promise<ChampionState> {
+  const r = await db.query<ChampionState>(
+    `SELECT s.built, w.unfolded,
+            coalesce(extract(epoch FROM clock_timestamp() - w.oldest), 0)::float8 AS "lagSeconds"
+       FROM search_champion_state s
+      CROSS JOIN LATERAL (SELECT count(*)::int AS unfolded, min(d.updated_at) AS oldest
+                            FROM search_documents d WHERE d.changed_xid >= s.watermark) w`,
+  );
+  return r.rows[0]!;
+}
+
 /**
  * Builds every champion list again (db/migrations/000016.sql): what the first compaction does, and what
  * a bulk load (the seed, the evaluation) runs itself. `listSize` and `minDocs` default to the stored ones.

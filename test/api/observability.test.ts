@@ -51,6 +51,8 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/ak_render_lag_changes \d+/);
     expect(text).toMatch(/ak_last_committed_cursor \d+/);
     expect(text).toMatch(/ak_last_rendered_cursor \d+/);
+    expect(text).toMatch(/ak_search_champions_unfolded_documents \d+/);
+    expect(text).toMatch(/ak_search_champions_lag_seconds [\d.]+/);
   });
 
   it('counts commits and renders in the worker registry', async () => {

@@ -12,7 +12,7 @@ import { newId } from '../../core/ids.ts';
 import { createPool } from '../../db/pool.ts';
 import { insertIdentity } from '../../db/queries/identities.ts';
 import { insertProblem, insertProblemRevision } from '../../db/queries/problems.ts';
-import { buildSearchChampions, compactSearchChampions } from '../../db/queries/search.ts';
+import { buildSearchChampions, compactSearchChampions, readChampionState } from '../../db/queries/search.ts';
 import { runSearch } from '../../database-search/run-search.ts';
 import { SearchParamsSchema } from '../../core/schemas/search-params.ts';
 import { cloneDatabase } from '../helpers/database.ts';
@@ -126,5 +126,20 @@ describe('champion lists', () => {
     expect(await search('glosspar hyvernot plinketh')).toContain(fresh);
     await compactSearchChampions(pool, 1);
     expect(await search('glosspar hyvernot plinketh')).toContain(fresh);
+  });
+
+  it('tell the operator how many changed documents wait to be folded in, and since when', async () => {
+    await buildSearchChampions(pool, 1000, 1);
+    const waiting = await createProblem('drossvel mintrake waits to be folded', 'written after the lists were built');
+    // Its last update a minute ago: the lag is the age of the oldest document waiting.
+    await pool.query(`UPDATE search_documents SET updated_at = now() - interval '60 seconds' WHERE id = $1`, [waiting]);
+    const behind = await readChampionState(pool);
+    expect(behind.built).toBe(true);
+    expect(behind.unfolded).toBeGreaterThanOrEqual(1);
+    expect(behind.lagSeconds).toBeGreaterThanOrEqual(60);
+    // Once the watermark passes every stamp, nothing waits and the lag is 0. (A compaction's own watermark is
+    // the oldest transaction running anywhere in the cluster, which a parallel test's can hold back.)
+    await pool.query('UPDATE search_champion_state SET watermark = pg_current_xact_id()');
+    expect(await readChampionState(pool)).toEqual({ built: true, unfolded: 0, lagSeconds: 0 });
   });
 });

@@ -9436,6 +9436,15 @@ export interface operations {
                                 lag_seconds: number;
                             };
                         };
+                        /** @description The champion lists of database search (README, Search: Storage), compacted by the render worker every few seconds. */
+                        search_champions: {
+                            /** @description Whether the lists were ever built (the first compaction builds them). */
+                            built: boolean;
+                            /** @description Search documents changed since the last compaction: every keyword search reads them directly until the next folds them in. */
+                            unfolded_documents: number;
+                            /** @description Age of the oldest of them, by its last update (0 when none waits). */
+                            lag_seconds: number;
+                        };
                         fence: {
                             /** @enum {string} */
                             writes: "open" | "fenced";

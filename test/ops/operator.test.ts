@@ -69,6 +69,7 @@ describe('operator endpoints', () => {
       pending_runs: expect.any(Number), lag_seconds: expect.any(Number),
       compaction: { pending_runs: expect.any(Number), lag_seconds: expect.any(Number) },
     });
+    expect(status.search_champions).toEqual({ built: expect.any(Boolean), unfolded_documents: expect.any(Number), lag_seconds: expect.any(Number) });
     expect(status.render).toMatchObject({ last_committed_cursor: expect.stringMatching(/^\d+$/), unrendered_changes: expect.any(Number) });
   });
 
