@@ -81,19 +81,16 @@ export function termCountsOf(
  * least of them and gets half its frequency, as the planner estimates it.
  * An alias group's share is its lexemes' summed (at most 1: a record
  * rarely holds two spellings). Null while the table has no statistics yet
- * (never analyzed).
+ * (never analyzed). The statistics are read when the statement is planned,
+ * once per generic plan (db/migrations/000018.sql).
  */
 export const termSharesSql = (terms: string) => `(
   SELECT ARRAY(SELECT least(1, (SELECT sum(coalesce(s.freqs[array_position(s.elems, lexeme)], s.freqs[cardinality(s.elems) + 1] / 2))
                                    FROM unnest(l.lexemes) AS lexeme))
                  FROM (${termLexemesSql(terms)}) l ORDER BY l.n)
-    FROM (SELECT most_common_elems::text::text[] AS elems, most_common_elem_freqs AS freqs
-            FROM pg_stats
-           WHERE schemaname = current_schema() AND tablename = 'search_documents' AND attname = 'tsv'
-             AND most_common_elems IS NOT NULL
-          -- OFFSET 0 keeps the subquery from being pulled up: inlined, its cast of the ~1,000 lexemes to text[]
-          -- ran again at every reference of s.elems (per term, twice), 1.3 ms instead of 0.3 ms for four terms.
-          OFFSET 0) s)`;
+    -- Constants of the plan (db/migrations/000018.sql): no row, so no shares, without statistics.
+    FROM (SELECT ak_search_term_elems() AS elems, ak_search_term_freqs() AS freqs) s
+   WHERE s.elems IS NOT NULL)`;
 
 /** Shares as `termSharesSql` answers them, checked: null unless every one is a frequency. */
 export function termSharesOf(shares: unknown[] | null): number[] | null {
