@@ -6,11 +6,12 @@
  * its bytes, so nginx, this service and every rebuild all give one ETag for
  * one content, on any server.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** The mtime (seconds) a projection file with these bytes is given. */
 export function contentMtime(bytes: Uint8Array): number {
-  return createHash('sha256').update(bytes).digest().readUInt32BE(0);
+  // The one-shot hash: no Hash object per call (a 100k rebuild stamps 600,000 files).
+  return hash('sha256', bytes, 'buffer').readUInt32BE(0);
 }
 
 export function etagOf(bytes: Uint8Array): string {

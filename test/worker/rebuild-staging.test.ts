@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedRecords } from '../../bench/seed/seed-records.ts';
-import type { RecordRef } from '../../core/types.ts';
+import { COLLECTION, type RecordRef } from '../../core/types.ts';
 import { loadHtmlRenderer, type HtmlRenderer } from '../../projections/html.ts';
 import { writeFreshProjectionFileSync } from '../../projections/publish-file.ts';
 import { createThreadedWriter, inlineWriter } from '../../projections/publish-pool.ts';
@@ -71,22 +71,26 @@ describe('a rebuild staging an empty folder', () => {
   });
 
   it('gives the same files from writer threads, whether the threads or the sender compress', async () => {
+    // Every seeded record: more than one message's worth (publish-pool.ts packs up to 16 records per message).
+    const all = await listAllRecords(stack.pool);
+    expect(all.length).toBeGreaterThan(16);
+    const folders = [...new Set(all.map((r) => COLLECTION[r.type]))];
     const reference = await tempDir();
-    await renderRecords(stack.pool, html, reference, problems);
+    await renderRecords(stack.pool, html, reference, all);
     // 0: the sender compresses every file; Infinity: the thread compresses every file.
     for (const compressWhenQueued of [0, Infinity]) {
       const dir = await tempDir();
-      const staging = prepareStaging(dir, ['problem'])!;
+      const staging = prepareStaging(dir, all.map((r) => r.type))!;
       const counts = emptyCounts();
       const writer = stagingWriter(createThreadedWriter(1, { compressWhenQueued }), staging);
       try {
-        await renderRecords(stack.pool, html, dir, problems, counts, writer);
+        await renderRecords(stack.pool, html, dir, all, counts, writer);
       } finally {
         await writer.close();
       }
       await finishStaging(stack.pool, html, dir, staging, counts);
-      expect(counts).toEqual({ written: 6, unchanged: 0, removed: 0 });
-      expect(await snapshot(dir, 'problems')).toEqual(await snapshot(reference, 'problems'));
+      expect(counts).toEqual({ written: 3 * all.length, unchanged: 0, removed: 0 });
+      for (const folder of folders) expect(await snapshot(dir, folder), folder).toEqual(await snapshot(reference, folder));
     }
   });
 

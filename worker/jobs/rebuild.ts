@@ -68,10 +68,13 @@ const REBUILD_WRITER_THREADS = 1;
  * When the writer thread has this many records queued, the main thread
  * compresses a record's files itself before sending them, so the thread
  * only creates files while the main thread renders and compresses: the two
- * cores share the work whichever side is behind. 8 measured best of 2, 8
- * and never (10k rebuilds, two rounds each; see README, issue 8).
+ * cores share the work whichever side is behind. Two messages' worth
+ * (publish-pool.ts sends up to 16 records per message): with 8, about half
+ * a message, the main thread compressed more than the thread (15 s against
+ * 12 s of a 100k rebuild in `--cpu-prof`) while the thread waited 9 s; 64
+ * left the thread behind (21 s of the machine idle). See README, issue 8.
  */
-const COMPRESS_WHEN_QUEUED = 8;
+const COMPRESS_WHEN_QUEUED = 32;
 
 /**
  * Renders the target's records in batches of REBUILD_BATCH (each under its
