@@ -206,6 +206,8 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
       // The statement answers the whole window from the first row; the page is cut from it after re-ranking.
       offset: 0,
       limit: offset + params.limit + RERANK_WINDOW,
+      // The page before the second stage, which keeps it in most searches (every exact and substring one).
+      trust: { from: offset, to: offset + params.limit },
     };
     const symptom = !isPasted(message);
     const plainWords = isPlainWords(message);
@@ -250,7 +252,7 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
     const weighted = rerankByTermWeight(found.rows, terms.length, counts, found.termShares, query.weights);
     found = { ...found, rows: rerankByLiteral(weighted, literalEquals).slice(offset, offset + params.limit) };
   }
-  const trust = await loadCandidateTrust(db, found.rows, now, options);
+  const trust = await loadCandidateTrust(db, found.rows, now, options, found.subjects);
   return {
     items: found.rows.map((row) => toCandidate(row, trust)),
     page: params.page,

@@ -11,7 +11,11 @@ import { createHash } from 'node:crypto';
 import type { Signal } from '../../core/schemas/fields.ts';
 import { queryPrepared, type Queryable } from '../pool.ts';
 import { termCountsOf, termLexemesSql, termSharesOf, termSharesSql } from './search-families.ts';
-import { decayedConfidenceSql, isDisputedSql } from './trust.ts';
+import type { TrustSubject } from '../../core/trust/subject.ts';
+import { COUNTER_FEEDBACK_KINDS } from '../../core/trust/rules.ts';
+import {
+  decayedConfidenceSql, isDisputedSql, trustSubjectColumnsSql, trustSubjectOf, type TrustRecordType, type TrustSubjectRow,
+} from './trust.ts';
 
 /** The weight of each ranking term; the values are database-search/ranking.ts's RANKING_WEIGHTS. */
 export interface RankingWeights {
@@ -95,6 +99,12 @@ export interface MatchQuery {
   filters: SearchFilters;
   offset: number;
   limit: number;
+  /**
+   * The statement also reads the trust subjects (db/queries/trust.ts) of the rows at these positions of its
+   * answer (after `from`, up to `to`): the page the second stage most often keeps, so a search seldom needs
+   * the trust statement's round trip (database-search/candidate-trust.ts).
+   */
+  trust?: { from: number; to: number };
 }
 
 export interface DocumentRow {
@@ -129,6 +139,8 @@ export interface DocumentPage {
   termShares: number[] | null;
   byType: Record<DocumentType, number>;
   rows: DocumentRow[];
+  /** The trust subjects the statement read (`MatchQuery.trust`), by record id. */
+  subjects: Map<string, TrustSubject>;
 }
 
 /** The filters on `d`; `disputed` names the parameter of the disputed filter, which each query places after its own. */
@@ -174,6 +186,12 @@ interface PageRow extends Omit<DocumentRow, 'id' | 'in_text' | 'in_title' | 'len
    */
   term_shares: string | null;
   term_lexemes?: string | null;
+  /** `trustSubjectColumnsSql`'s columns, prefixed; null outside `MatchQuery.trust`'s rows. */
+  trust_author_id?: string | null;
+  trust_current_revision?: number | null;
+  trust_confirmer_group?: string | null;
+  trust_outcomes?: TrustSubjectRow['outcomes'] | null;
+  trust_feedback?: TrustSubjectRow['feedback'] | null;
   problems: number;
   solutions: number;
   discussions: number;
@@ -183,6 +201,14 @@ interface PageRow extends Omit<DocumentRow, 'id' | 'in_text' | 'in_title' | 'len
 function toDocumentPage(rows: PageRow[]): DocumentPage {
   const head = rows[0]!;
   const termLexemes = head.term_lexemes ? (JSON.parse(head.term_lexemes) as string[][]) : [];
+  const subjects = new Map<string, TrustSubject>();
+  for (const row of rows) {
+    if (row.id === null || row.trust_current_revision === null || row.trust_current_revision === undefined) continue;
+    subjects.set(row.id, trustSubjectOf(row.type as TrustRecordType, row.id, {
+      author_id: row.trust_author_id!, current_revision: row.trust_current_revision, confirmer_group: row.trust_confirmer_group ?? null,
+      outcomes: row.trust_outcomes ?? [], feedback: row.trust_feedback ?? [],
+    }));
+  }
   return {
     total: head.total,
     totalExact: head.total_exact,
@@ -191,11 +217,13 @@ function toDocumentPage(rows: PageRow[]): DocumentPage {
     byType: { problem: head.problems, solution: head.solutions, discussion: head.discussions },
     rows: rows.filter((r) => r.id !== null).map(({
       total: _t, total_exact: _e, fell_back: _f, term_shares: _ts, term_lexemes: _tl, problems: _p, solutions: _s, discussions: _d,
+      trust_author_id: _ta, trust_current_revision: _tr, trust_confirmer_group: _tg, trust_outcomes: _to, trust_feedback: _tf,
       tsv, title_tsv, ...row
     }) => ({
       ...row, id: row.id!, coverage: Number(row.coverage), score: Number(row.score ?? 0),
       ...(tsv === null ? { in_text: null, in_title: null, length: null } : termCountsOf(tsv, title_tsv, termLexemes)),
     })),
+    subjects,
   };
 }
 
@@ -287,7 +315,8 @@ export async function findMatchingDocuments(db: Queryable, q: MatchQuery, option
     q.keyWeights, q.candidateCap, q.signature.hits, q.signature.known,
     w.exact, w.substring, w.coverage, w.title, w.signature, w.prior, q.minTerms, q.nearlyAll,
     q.filters.disputed ?? null, w.trust, q.pairs, q.needle, q.allTerms, q.fallBack, q.strictCap, q.prefilterRarest ?? null,
-    q.signatureTitle, q.champions !== undefined, q.champions?.recentCap ?? 0, q.champions?.read ?? 0, q.champions?.cap ?? 0];
+    q.signatureTitle, q.champions !== undefined, q.champions?.recentCap ?? 0, q.champions?.read ?? 0, q.champions?.cap ?? 0,
+    q.trust?.from ?? 0, q.trust?.to ?? 0];
   const r = await queryPrepared<PageRow>(db, options.prepared ? statement.name : undefined, statement.text,
     statement.params.map((n) => values[n - 1]));
   return toDocumentPage(r.rows);
@@ -314,6 +343,8 @@ interface MatchShape {
   aliases: boolean;
   /** The query has discriminating raw tokens to look for in the candidates (`MatchQuery.signature`). */
   signature: boolean;
+  /** Trust subjects are read for some rows (`MatchQuery.trust`). */
+  trust: boolean;
 }
 
 function shapeOf(q: MatchQuery): MatchShape {
@@ -330,6 +361,7 @@ function shapeOf(q: MatchQuery): MatchShape {
     // A term of one lexeme is one quoted lexeme ('postgr'); more quotes may be a group, or a quote in a lexeme.
     aliases: q.terms.some((term) => (term.match(/'/g)?.length ?? 0) > 2),
     signature: q.signature.hits.length > 0,
+    trust: q.trust !== undefined,
   };
 }
 
@@ -572,7 +604,9 @@ function matchStatementText(shape: MatchShape): string {
                                 ELSE held::float8 / cardinality($10::text[]) END AS coverage
                  FROM feature f WHERE kind <= (SELECT n FROM level_n) AND (kind < 2 OR held >= $23::int)) scored
      )
-     SELECT totals.*, page.kind, page.coverage, page.score, ${DOCUMENT_COLUMNS},
+     SELECT totals.*, page.kind, page.coverage, page.score, ${DOCUMENT_COLUMNS}, ${shape.trust
+    ? 'subject.author_id AS trust_author_id, subject.current_revision AS trust_current_revision, subject.confirmer_group AS trust_confirmer_group, subject.outcomes AS trust_outcomes, subject.feedback AS trust_feedback'
+    : 'NULL::int AS trust_current_revision'},
             -- What the second stage reads of the page's rows: whether the family's literal is the query's
             -- message (its key, $8), and (keyword matches) its vectors, in which toDocumentPage counts the terms.
             d.literal_key = $8::text AS literal_equal,
@@ -586,11 +620,21 @@ function matchStatementText(shape: MatchShape): string {
                     ${shape.words ? '(SELECT json_agg(t.lexemes ORDER BY t.n) FROM term t)::text' : 'NULL::text'} AS term_lexemes
                FROM matched) totals
        LEFT JOIN LATERAL (
-         SELECT id, kind, coverage, score, updated_at FROM matched
+         SELECT id, kind, coverage, score, updated_at,
+                row_number() OVER (ORDER BY score DESC, updated_at DESC, id DESC) AS rn FROM matched
           ORDER BY score DESC, updated_at DESC, id DESC
           OFFSET $5::int LIMIT $6::int
        ) page ON true
-       LEFT JOIN search_documents d ON d.id = page.id
+       LEFT JOIN search_documents d ON d.id = page.id${!shape.trust ? '' : `
+       -- The trust subjects of the rows after position $38 up to $39 (OFFSET 0 keeps the positions a gate).
+       LEFT JOIN LATERAL (
+         SELECT ${trustSubjectColumnsSql(`ARRAY[${COUNTER_FEEDBACK_KINDS.map((kind) => `'${kind}'`).join(', ')}]::text[]`)}
+           FROM (SELECT 'problem'::text AS type, r.id, r.author_id, r.current_revision FROM problems r WHERE d.type = 'problem' AND r.id = d.id
+                 UNION ALL
+                 SELECT 'solution'::text, r.id, r.author_id, r.current_revision FROM solutions r WHERE d.type = 'solution' AND r.id = d.id) h
+           LEFT JOIN identity_admissions a ON a.identity_id = h.author_id
+          WHERE page.rn > $38::int AND page.rn <= $39::int
+         OFFSET 0) subject ON true`}
       ORDER BY page.score DESC, page.updated_at DESC, page.id DESC`;
 }
 

@@ -72,18 +72,12 @@ interface ReportJson {
 }
 
 /**
- * The reports behind the trust of problems and solutions at once, keyed by
- * record id: one statement (one round trip, which search pays per page),
- * each record's outcomes and counter feedback aggregated beside its head.
- * `prepared`: run as a named statement (not on the embedded database,
- * whose connections share one session).
+ * The columns of a record's trust subject, for a relation `h` (type, id, author_id, current_revision) and
+ * its author's admission `a`: the author's group, each identity's latest outcome per solution revision and
+ * the counter feedback of `kinds` (a text[] expression), aggregated as JSON. Shared by `loadTrustSubjectsOf`
+ * and the search statement, which reads the trust of its page's first rows itself (db/queries/search.ts).
  */
-export async function loadTrustSubjectsOf(
-  db: Queryable, ids: { problem: string[]; solution: string[] }, options: { prepared?: boolean } = {},
-): Promise<Map<string, TrustSubject>> {
-  const subjects = new Map<string, TrustSubject>();
-  if (ids.problem.length === 0 && ids.solution.length === 0) return subjects;
-  const text = `SELECT h.type, h.id, h.author_id, h.current_revision, a.confirmer_group,
+export const trustSubjectColumnsSql = (kinds: string) => `h.author_id, h.current_revision, a.confirmer_group,
             -- Each identity's latest outcome per solution revision.
             (SELECT coalesce(json_agg(json_build_object(
                       'revision', o.solution_revision, 'identity_id', o.identity_id, 'handle', i.handle,
@@ -101,41 +95,61 @@ export async function loadTrustSubjectsOf(
                FROM feedback_reports f
                LEFT JOIN identity_admissions fa ON fa.identity_id = f.identity_id
                LEFT JOIN identities i ON i.id = f.identity_id
-              WHERE f.target_type = h.type AND f.target_id = h.id AND f.kind = ANY($3::text[])) AS feedback
+              WHERE f.target_type = h.type AND f.target_id = h.id AND f.kind = ANY(${kinds})) AS feedback`;
+
+/** A row of `trustSubjectColumnsSql`. */
+export interface TrustSubjectRow {
+  author_id: string;
+  current_revision: number;
+  confirmer_group: string | null;
+  outcomes: ReportJson[];
+  feedback: ReportJson[];
+}
+
+/** The reports of a `trustSubjectColumnsSql` row, grouped by revision. */
+export function trustSubjectOf(type: TrustRecordType, id: string, h: TrustSubjectRow): TrustSubject {
+  const byRevision = new Map<number, RevisionReports>();
+  const revisionOf = (revision: number): RevisionReports => {
+    let reports = byRevision.get(revision);
+    if (!reports) byRevision.set(revision, (reports = { outcomes: [], feedback: [] }));
+    return reports;
+  };
+  for (const o of h.outcomes) {
+    revisionOf(o.revision!).outcomes.push({
+      identityId: o.identity_id, handle: o.handle, group: o.confirmer_group, signal: o.signal!, note: o.note,
+      environment: o.environment!, at: new Date(o.at),
+    });
+  }
+  for (const f of h.feedback) {
+    revisionOf(f.revision ?? 1).feedback.push({
+      identityId: f.identity_id, handle: f.handle, group: f.confirmer_group, kind: f.kind!, note: f.note!, at: new Date(f.at),
+    });
+  }
+  return { type, id, currentRevision: h.current_revision, author: { identityId: h.author_id, group: h.confirmer_group }, byRevision };
+}
+
+/**
+ * The reports behind the trust of problems and solutions at once, keyed by
+ * record id: one statement (one round trip, which search pays per page),
+ * each record's outcomes and counter feedback aggregated beside its head.
+ * `prepared`: run as a named statement (not on the embedded database,
+ * whose connections share one session).
+ */
+export async function loadTrustSubjectsOf(
+  db: Queryable, ids: { problem: string[]; solution: string[] }, options: { prepared?: boolean } = {},
+): Promise<Map<string, TrustSubject>> {
+  const subjects = new Map<string, TrustSubject>();
+  if (ids.problem.length === 0 && ids.solution.length === 0) return subjects;
+  const text = `SELECT h.type, h.id, ${trustSubjectColumnsSql('$3::text[]')}
        FROM (SELECT 'problem'::text AS type, r.id, r.author_id, r.current_revision FROM problems r WHERE r.id = ANY($1::text[])
              UNION ALL
              SELECT 'solution'::text, r.id, r.author_id, r.current_revision FROM solutions r WHERE r.id = ANY($2::text[])) h
        LEFT JOIN identity_admissions a ON a.identity_id = h.author_id`;
   const values = [ids.problem, ids.solution, COUNTER_FEEDBACK_KINDS];
-  type Row = {
-    type: TrustRecordType; id: string; author_id: string; current_revision: number; confirmer_group: string | null;
-    outcomes: ReportJson[]; feedback: ReportJson[];
-  };
   // Prepared: planned once per connection (search asks for it on every page; db/queries/search.ts).
-  const r = await queryPrepared<Row>(db, options.prepared ? 'ak_trust_subjects' : undefined, text, values);
-  for (const h of r.rows) {
-    const byRevision = new Map<number, RevisionReports>();
-    const revisionOf = (revision: number): RevisionReports => {
-      let reports = byRevision.get(revision);
-      if (!reports) byRevision.set(revision, (reports = { outcomes: [], feedback: [] }));
-      return reports;
-    };
-    for (const o of h.outcomes) {
-      revisionOf(o.revision!).outcomes.push({
-        identityId: o.identity_id, handle: o.handle, group: o.confirmer_group, signal: o.signal!, note: o.note,
-        environment: o.environment!, at: new Date(o.at),
-      });
-    }
-    for (const f of h.feedback) {
-      revisionOf(f.revision ?? 1).feedback.push({
-        identityId: f.identity_id, handle: f.handle, group: f.confirmer_group, kind: f.kind!, note: f.note!, at: new Date(f.at),
-      });
-    }
-    subjects.set(h.id, {
-      type: h.type, id: h.id, currentRevision: h.current_revision,
-      author: { identityId: h.author_id, group: h.confirmer_group }, byRevision,
-    });
-  }
+  const r = await queryPrepared<TrustSubjectRow & { type: TrustRecordType; id: string }>(
+    db, options.prepared ? 'ak_trust_subjects' : undefined, text, values);
+  for (const h of r.rows) subjects.set(h.id, trustSubjectOf(h.type, h.id, h));
   return subjects;
 }
 

@@ -6,6 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summarizeTrust, trustAt } from '../../core/trust/assess.ts';
 import { decayedConfidenceSql } from '../../db/queries/trust.ts';
+import { SearchParamsSchema } from '../../core/schemas/search-params.ts';
+import { loadCandidateTrust } from '../../database-search/candidate-trust.ts';
+import { runSearch } from '../../database-search/run-search.ts';
 import { admit, errorOf, problemBody, send, type Agent } from '../helpers/client.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
@@ -69,6 +72,19 @@ describe('trust in search', () => {
     expect(only.body.items.map((c: { id: string }) => c.id)).toEqual([ids.disputed]);
     const newest = await search({ disputed: 'true' });
     expect(newest.body.items.map((c: { id: string }) => c.id)).toEqual([ids.disputed]);
+  });
+
+  it('gives candidates the trust the trust statement gives, read by the search statement for its first rows', async () => {
+    const now = new Date();
+    for (const page of ['1', '2']) {
+      const found = await runSearch(stack.pool, SearchParamsSchema.parse({ q: 'zebrafrob', limit: '2', page }), now);
+      expect(found.items.length).toBeGreaterThan(0);
+      // Without the subjects the search statement read: every candidate's trust from the trust statement.
+      const loaded = await loadCandidateTrust(stack.pool, found.items, now);
+      expect(found.items.map((c) => c.trust)).toEqual(found.items.map((c) => loaded.get(c.id) ?? null));
+    }
+    const solutions = await runSearch(stack.pool, SearchParamsSchema.parse({ q: 'zebrafrob', type: 'solution' }), now);
+    expect(solutions.items.map((c) => (c.trust as { confirmations?: { worked: number } }).confirmations?.worked)).toEqual([2, 1, 3]);
   });
 
   it('refuses a disputed value other than true or false with 400 naming the field', async () => {
