@@ -6,30 +6,23 @@
  * what the full scan answers while they hold every document of their terms;
  * documents changed since the last compaction are found before it runs.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { newId } from '../../core/ids.ts';
-import { createPool } from '../../db/pool.ts';
 import { insertIdentity } from '../../db/queries/identities.ts';
 import { insertProblem, insertProblemRevision } from '../../db/queries/problems.ts';
 import { buildSearchChampions, compactSearchChampions, readChampionState } from '../../db/queries/search.ts';
 import { runSearch } from '../../database-search/run-search.ts';
 import { SearchParamsSchema } from '../../core/schemas/search-params.ts';
-import { cloneDatabase } from '../helpers/database.ts';
+import { useDatabaseClone } from '../helpers/database-clone.ts';
 
-let database: Awaited<ReturnType<typeof cloneDatabase>>;
 let pool: pg.Pool;
 let author: string;
 
+useDatabaseClone(4, (clone) => (pool = clone.pool));
 beforeAll(async () => {
-  database = await cloneDatabase(inject('templateDatabase'));
-  pool = createPool(database.url, 4);
   author = newId('agent');
   await insertIdentity(pool, { id: author, kind: 'pseudonymous', handle: 'champion-agent', display_name: null });
-});
-afterAll(async () => {
-  await pool.end();
-  await database.drop();
 });
 
 async function createProblem(title: string, body: string): Promise<string> {

@@ -3,26 +3,16 @@
  * must agree exactly, or a variant that should match exactly would not.
  */
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { exactKeys, keyHash, normalizeLiteral } from '../../database-search/normalize.ts';
 import { NORMALIZE_RULES } from '../../database-search/normalize-rules.ts';
 import { normalizeFunctionSql } from '../../database-search/normalize-sql.ts';
-import { createPool } from '../../db/pool.ts';
-import { cloneDatabase } from '../helpers/database.ts';
+import { useDatabaseClone } from '../helpers/database-clone.ts';
 import { EVAL_CASES, EVAL_DISTRACTORS } from './eval-cases.ts';
 
-let database: Awaited<ReturnType<typeof cloneDatabase>>;
 let pool: pg.Pool;
-
-beforeAll(async () => {
-  database = await cloneDatabase(inject('templateDatabase'));
-  pool = createPool(database.url, 2);
-});
-afterAll(async () => {
-  await pool.end();
-  await database.drop();
-});
+useDatabaseClone(2, (clone) => (pool = clone.pool));
 
 /** Pieces that exercise every rule, joined at random (a fixed seed, so failures repeat). */
 const PIECES = [

@@ -3,24 +3,15 @@
  * the remembered answer is the database's own, and a repeated query asks
  * the database nothing.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createPool, type Queryable } from '../../db/pool.ts';
 import { findQueryTerms } from '../../db/queries/search.ts';
 import { queryTerms } from '../../database-search/query-terms.ts';
-import { cloneDatabase } from '../helpers/database.ts';
+import { useDatabaseClone } from '../helpers/database-clone.ts';
 
-let database: Awaited<ReturnType<typeof cloneDatabase>>;
 let pool: pg.Pool;
-
-beforeAll(async () => {
-  database = await cloneDatabase(inject('templateDatabase'));
-  pool = createPool(database.url, 2);
-});
-afterAll(async () => {
-  await pool.end();
-  await database.drop();
-});
+useDatabaseClone(2, (clone) => (pool = clone.pool));
 
 /** The pool, counting the statements sent through it. */
 function counting(): Queryable & { sent: number } {

@@ -3,12 +3,11 @@
  * for the query's pair keys: every record containing the query must hold
  * all of them, or a substring match would be missed.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { normalizeLiteral } from '../../database-search/normalize.ts';
 import { pairKeys } from '../../database-search/substring-query.ts';
-import { createPool } from '../../db/pool.ts';
-import { cloneDatabase } from '../helpers/database.ts';
+import { useDatabaseClone } from '../helpers/database-clone.ts';
 
 describe('pairKeys', () => {
   it('keys adjacent words by the last three characters of one and the first three of the next', () => {
@@ -33,16 +32,8 @@ describe('pairKeys', () => {
 });
 
 describe('the stored pair keys', () => {
-  let database: Awaited<ReturnType<typeof cloneDatabase>>;
   let pool: pg.Pool;
-  beforeAll(async () => {
-    database = await cloneDatabase(inject('templateDatabase'));
-    pool = createPool(database.url, 2);
-  });
-  afterAll(async () => {
-    await pool.end();
-    await database.drop();
-  });
+  useDatabaseClone(2, (clone) => (pool = clone.pool));
 
   const PIECES = ['Error:', 'connect', 'ECONNREFUSED', '127.0.0.1:5432', ' ', '  ', '\n', '-', '_', '.', '/', '(', ')', 'é', 'naïve',
     'x', 'ab', 'a1b2', 'Words Here', 'pid 42', '%', '😀', 'y'.repeat(60), 'at /home/a/b.js:12:3', 'npm ERR! code E404'];

@@ -4,23 +4,13 @@
  * for lexemes holding quotes and backslashes, lexemes stored without positions, weighted positions, and
  * alias groups (a term of two lexemes, counted together).
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { createPool } from '../../db/pool.ts';
 import { termCountsOf } from '../../db/queries/search-families.ts';
-import { cloneDatabase } from '../helpers/database.ts';
+import { useDatabaseClone } from '../helpers/database-clone.ts';
 
-let database: Awaited<ReturnType<typeof cloneDatabase>>;
 let pool: pg.Pool;
-
-beforeAll(async () => {
-  database = await cloneDatabase(inject('templateDatabase'));
-  pool = createPool(database.url, 2);
-});
-afterAll(async () => {
-  await pool.end();
-  await database.drop();
-});
+useDatabaseClone(2, (clone) => (pool = clone.pool));
 
 /** PostgreSQL's counts of each term's lexemes in `text` and `title`, and the text's length, from unnest. */
 async function countedByPostgres(text: string, title: string, terms: string[][]) {

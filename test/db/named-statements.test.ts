@@ -3,22 +3,13 @@
  * server parses and plans each once per session. Real PostgreSQL; what the
  * session holds is read from pg_prepared_statements on the same connection.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { createPool, withNamedStatements, withTransaction } from '../../db/pool.ts';
-import { cloneDatabase } from '../helpers/database.ts';
+import { useDatabaseClone } from '../helpers/database-clone.ts';
 
-let database: Awaited<ReturnType<typeof cloneDatabase>>;
 let pool: pg.Pool;
-
-beforeAll(async () => {
-  database = await cloneDatabase(inject('templateDatabase'));
-  pool = createPool(database.url, 1);
-});
-afterAll(async () => {
-  await pool.end();
-  await database.drop();
-});
+useDatabaseClone(1, (clone) => (pool = clone.pool));
 
 const preparedIn = async (client: pg.ClientBase) =>
   (await client.query<{ name: string; statement: string }>('SELECT name, statement FROM pg_prepared_statements ORDER BY name')).rows;

@@ -3,30 +3,21 @@
  * Postgres, with chosen admission times: who joins whose group, concurrent
  * admissions from one address, and how long an address hash is kept.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { newId } from '../../core/ids.ts';
 import { clientAddressKey } from '../../core/trust/address-key.ts';
 import { TRUST_RULES } from '../../core/trust/rules.ts';
-import { createPool, withTransaction } from '../../db/pool.ts';
+import { withTransaction } from '../../db/pool.ts';
 import { insertIdentity } from '../../db/queries/identities.ts';
 import { recordAdmission } from '../../db/queries/trust.ts';
-import { cloneDatabase } from '../helpers/database.ts';
+import { useDatabaseClone } from '../helpers/database-clone.ts';
 
-let database: Awaited<ReturnType<typeof cloneDatabase>>;
 let pool: pg.Pool;
+useDatabaseClone(10, (clone) => (pool = clone.pool));
 const WINDOW = TRUST_RULES.admissionWindowSeconds;
 const T0 = new Date('2026-03-01T12:00:00Z');
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
-
-beforeAll(async () => {
-  database = await cloneDatabase(inject('templateDatabase'));
-  pool = createPool(database.url, 10);
-});
-afterAll(async () => {
-  await pool.end();
-  await database.drop();
-});
 
 async function admitAt(address: string, when: Date): Promise<{ id: string; group: string }> {
   const id = newId('agent');
