@@ -96,7 +96,7 @@ export const STRICT_CANDIDATE_CAP = 50;
 /**
  * Champion lists (README, Search: Champion lists): past this many documents changed since the lists were
  * last compacted, a search does not read the lists (it would read each of those documents); the worker
- * compacts long before (CHAMPION_COMPACT_AT, worker/runtime.ts).
+ * compacts long before (CHAMPION_COMPACT_AT, db/queries/search.ts).
  */
 export const CHAMPION_RECENT_CAP = 1000;
 

@@ -48,7 +48,8 @@ export function createApiMetrics() {
       registers: [registry],
     }),
     championsLagSeconds: new Gauge({
-      name: 'ak_search_champions_lag_seconds', help: 'Age of the oldest search document not folded into the champion lists (0 when none).', registers: [registry],
+      name: 'ak_search_champions_lag_seconds',
+      help: 'Once a champion-list compaction is due, how long the oldest waiting document has waited; 0 before.', registers: [registry],
     }),
     writePhase: new Histogram({
       name: 'ak_write_phase_seconds',

@@ -24,7 +24,7 @@ import { notePendingRecords } from '../static-search/tiers.ts';
 import { createServingFence, FENCE_MAX_AGE_MS, type ServingFence } from '../core/serving-fence.ts';
 import { isReadOnlyError } from '../db/pool.ts';
 import { readServingFence } from '../db/queries/serving-fence.ts';
-import { compactSearchChampions } from '../db/queries/search.ts';
+import { CHAMPION_COMPACT_AT, compactSearchChampions } from '../db/queries/search.ts';
 import { createCoalescedRun } from './coalesced-run.ts';
 import { commitOperation } from './jobs/commit.ts';
 import { rebuild } from './jobs/rebuild.ts';
@@ -67,12 +67,7 @@ const SWEEP_MS = 10_000;
  */
 const SITEMAP_INTERVAL_MS = 2_000;
 
-/**
- * Search's champion lists (db/migrations/000016.sql) fold in the documents changed since their last
- * compaction once this many are waiting, at most every CHAMPION_INTERVAL_MS; a search reads those
- * documents directly meanwhile, and stops using the lists past CHAMPION_RECENT_CAP (run-search.ts).
- */
-const CHAMPION_COMPACT_AT = 100;
+/** How often at most the champion lists are compacted (CHAMPION_COMPACT_AT, db/queries/search.ts, says when). */
 const CHAMPION_INTERVAL_MS = 2_000;
 
 /** Puts a commit job back in the queue, to be looked at again once the fence may have changed. */

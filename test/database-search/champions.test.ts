@@ -11,7 +11,7 @@ import pg from 'pg';
 import { newId } from '../../core/ids.ts';
 import { insertIdentity } from '../../db/queries/identities.ts';
 import { insertProblem, insertProblemRevision } from '../../db/queries/problems.ts';
-import { buildSearchChampions, compactSearchChampions, readChampionState } from '../../db/queries/search.ts';
+import { CHAMPION_COMPACT_AT, buildSearchChampions, compactSearchChampions, readChampionState } from '../../db/queries/search.ts';
 import { runSearch } from '../../database-search/run-search.ts';
 import { SearchParamsSchema } from '../../core/schemas/search-params.ts';
 import { useDatabaseClone } from '../helpers/database-clone.ts';
@@ -121,17 +121,21 @@ describe('champion lists', () => {
     expect(await search('glosspar hyvernot plinketh')).toContain(fresh);
   });
 
-  it('tell the operator how many changed documents wait to be folded in, and since when', async () => {
+  it('tell the operator how many changed documents wait to be folded in, and how long once a compaction is due', async () => {
     await buildSearchChampions(pool, 1000, 1);
-    const waiting = await createProblem('drossvel mintrake waits to be folded', 'written after the lists were built');
-    // Its last update a minute ago: the lag is the age of the oldest document waiting.
-    await pool.query(`UPDATE search_documents SET updated_at = now() - interval '60 seconds' WHERE id = $1`, [waiting]);
-    const behind = await readChampionState(pool);
-    expect(behind.built).toBe(true);
-    expect(behind.unfolded).toBeGreaterThanOrEqual(1);
-    expect(behind.lagSeconds).toBeGreaterThanOrEqual(60);
-    // Once the watermark passes every stamp, nothing waits and the lag is 0. (A compaction's own watermark is
-    // the oldest transaction running anywhere in the cluster, which a parallel test's can hold back.)
+    const first = await createProblem('drossvel mintrake waits to be folded', 'written after the lists were built');
+    // Its last update a minute ago: once a compaction is due, the lag is the age of the oldest document waiting.
+    await pool.query(`UPDATE search_documents SET updated_at = now() - interval '60 seconds' WHERE id = $1`, [first]);
+    // A few documents waiting on a quiet service are no lag: the worker folds them in once CHAMPION_COMPACT_AT wait.
+    const quiet = await readChampionState(pool);
+    expect(quiet).toMatchObject({ built: true, lagSeconds: 0 });
+    expect(quiet.unfolded).toBeGreaterThanOrEqual(1);
+    for (let i = 0; i < CHAMPION_COMPACT_AT; i++) await createProblem(`drossvel waits too ${i}`, 'another one');
+    const due = await readChampionState(pool);
+    expect(due.unfolded).toBeGreaterThan(CHAMPION_COMPACT_AT);
+    expect(due.lagSeconds).toBeGreaterThanOrEqual(60);
+    // Once the watermark passes every stamp, nothing waits. (A compaction's own watermark is the oldest
+    // transaction running anywhere in the cluster, which a parallel test's can hold back.)
     await pool.query('UPDATE search_champion_state SET watermark = pg_current_xact_id()');
     expect(await readChampionState(pool)).toEqual({ built: true, unfolded: 0, lagSeconds: 0 });
   });

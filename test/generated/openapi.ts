@@ -9442,7 +9442,7 @@ export interface operations {
                             built: boolean;
                             /** @description Search documents changed since the last compaction: every keyword search reads them directly until the next folds them in. */
                             unfolded_documents: number;
-                            /** @description Age of the oldest of them, by its last update (0 when none waits). */
+                            /** @description Once enough wait for a compaction to be due, how long the oldest of them has waited, by its last update; 0 before (a quiet service keeps a few waiting, which is not a lag). */
                             lag_seconds: number;
                         };
                         fence: {
