@@ -182,11 +182,22 @@ export function createThreadedWriter(threads = defaultWriterThreads(), options: 
       return;
     }
     const lane = lanes.reduce((a, b) => (queuedOn(b) < queuedOn(a) ? b : a));
-    const { tasks, slab } = pack(pending);
     const id = nextId++;
-    lane.sent.set(id, pending);
-    Atomics.add(lane.queued, 0, pending.length);
-    lane.worker.postMessage({ id, tasks, slab } satisfies PublishMessage, [slab]);
+    let counted = false;
+    try {
+      const { tasks, slab } = pack(pending);
+      lane.sent.set(id, pending);
+      Atomics.add(lane.queued, 0, pending.length);
+      counted = true;
+      lane.worker.postMessage({ id, tasks, slab } satisfies PublishMessage, [slab]);
+    } catch (error) {
+      // Packing or sending failed (memory for the slab, a task that cannot be cloned): every task of the
+      // message is answered with it. Thrown from here, it would reach only the caller whose send filled the
+      // message (or, from setImmediate, no one) and leave the others waiting for ever.
+      lane.sent.delete(id);
+      if (counted) Atomics.sub(lane.queued, 0, pending.length);
+      for (const p of pending) p.reject(error as Error);
+    }
   };
   const send = (task: Task): Promise<TaskResult> => {
     if (failure) return Promise.reject(failure);
