@@ -12,6 +12,7 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { countUnrenderedChanges } from '../db/queries/changes.ts';
@@ -21,6 +22,7 @@ import { createWorkerProcess } from '../test/helpers/worker-process.ts';
 import { runClient } from './lib/child.ts';
 import { serviceGroups, startCpuSampler } from './lib/cpu.ts';
 import { commitDirect } from './lib/direct-commit.ts';
+import { freshFolder } from './lib/fresh-folder.ts';
 import { runClosedLoop, type LoopResult } from './lib/closed-loop.ts';
 import { phaseDelta, type PhaseMean } from './lib/phases.ts';
 import { problemContent } from './lib/seed.ts';
@@ -62,7 +64,9 @@ export const writeThroughput: Bench = {
   title: 'committed-and-rendered writes/s and receipt latency vs pgbench and a direct transaction of the same rows; where a write\'s time goes',
   budgetSeconds: 120,
   async run(ctx) {
-    const stack = await ctx.startStack({ WORKER_CONCURRENCY: String(CONCURRENCY) }, { worker: false });
+    // The projections in a block group of their own (fresh-folder.ts): file creations cost what they cost, not what the previous run's clean-up left behind.
+    const projections = freshFolder(path.dirname(ctx.tempFile('x')), 'projections');
+    const stack = await ctx.startStack({ WORKER_CONCURRENCY: String(CONCURRENCY), PROJECTIONS_DIR: projections }, { worker: false });
     // Commits and renders in their own processes (WORKER_ROLES), as a deployment
     // that cares about write latency runs them: renders are CPU-bound and would
     // hold up the commits' queries on a shared event loop.
