@@ -65,7 +65,7 @@ export const writeThroughput: Bench = {
   budgetSeconds: 120,
   async run(ctx) {
     // The projections in a block group of their own (fresh-folder.ts): file creations cost what they cost, not what the previous run's clean-up left behind.
-    const projections = freshFolder(path.dirname(ctx.tempFile('x')), 'projections');
+    const projections = freshFolder(path.dirname(ctx.tempFile('x')), 'projections-');
     const stack = await ctx.startStack({ WORKER_CONCURRENCY: String(CONCURRENCY), PROJECTIONS_DIR: projections }, { worker: false });
     // Commits and renders in their own processes (WORKER_ROLES), as a deployment
     // that cares about write latency runs them: renders are CPU-bound and would

@@ -16,20 +16,22 @@
  * How: `chattr +T` marks the bench's own temporary folder as the top of a
  * directory hierarchy, so ext4's Orlov allocator places a folder made in it
  * in a group with few folders and above-average free inodes (as it places
- * folders made in /), and that folder's files follow it. On other file
- * systems, or without chattr, the flag is refused and nothing changes.
+ * folders made in /), and that folder's files follow it. The search for
+ * that group starts at a hash of the folder's name, so the name is random: a
+ * fixed one found the same group every run, the one the previous run had
+ * just emptied. On other file systems, or without chattr, the flag is
+ * refused and nothing changes.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import path from 'node:path';
 
-export function freshFolder(parent: string, name: string): string {
+/** A new folder in `parent` named `prefix` and six random characters. */
+export function freshFolder(parent: string, prefix: string): string {
   try {
     execFileSync('chattr', ['+T', parent], { stdio: 'ignore' });
   } catch {
     // Not ext4, or no chattr: the folder is made where it would have been.
   }
-  const dir = path.join(parent, name);
-  mkdirSync(dir);
-  return dir;
+  return mkdtempSync(path.join(parent, prefix));
 }
