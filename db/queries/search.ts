@@ -247,6 +247,20 @@ export async function findQueryTerms(db: Queryable, words: string, max: number, 
 }
 
 /**
+ * The full-text terms of each text of `pieces` (database-search/query-terms.ts: the pieces of a query
+ * between its runs of white space), in the order `findQueryTerms` lists a whole text's, duplicates kept:
+ * one array per piece, aligned with `pieces`, empty for a piece of stop words only.
+ */
+export async function findPieceTerms(db: Queryable, pieces: string[], options: { prepared?: boolean } = {}): Promise<string[][]> {
+  const r = await queryPrepared<{ query: string }>(db, options.prepared ? 'ak_search_piece_terms' : undefined,
+    `SELECT plainto_tsquery('english'::regconfig, p.text)::text AS query
+       FROM unnest($1::text[]) WITH ORDINALITY AS p(text, n) ORDER BY p.n`,
+    [pieces],
+  );
+  return r.rows.map((row) => row.query.split(' & ').filter((term) => term !== ''));
+}
+
+/**
  * The settings of a search (a search session's, or a transaction's on the embedded database): each statement is bounded (a search
  * that would run longer is cancelled, SQLSTATE 57014, rather than hold a
  * connection), reads through its indexes, and the search statement, named
