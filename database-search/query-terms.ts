@@ -14,10 +14,9 @@
  * space ends its token, or gives up on it and reads it otherwise, without
  * taking the white space in, and the parser then reads it as blank, so the
  * next piece starts in the blank state (`TPS_InSpace`). A piece is
- * therefore sent with the white-space character on each side of it in the
- * query (none at the query's start or end, where the parser starts in
- * `TPS_Base` and ends at the end of the text): it is parsed there as it is
- * in the query. The normalizer's placeholders (`<n>`, `<path>`) are tags
+ * therefore sent as the parser meets it in the query (`piecesOf`): followed
+ * by white space unless it ends the query, and preceded by white space when
+ * that changes how its first character is read. The normalizer's placeholders (`<n>`, `<path>`) are tags
  * that close before any white space; a query with any other `<`, or with
  * `<script>` or `<style>` (after which the parser skips text up to their
  * closing tag), is sent whole.
@@ -47,17 +46,22 @@ const WHITE_SPACE = /[ \t\n\v\f\r]+/g;
 const SENT_WHOLE = /<(?![a-z]+>)|<(?:script|style)>/;
 
 /**
- * The text's runs between white space, each with the white-space character before and after it in the
- * text (none at the text's start or end): what the parser reads of each as it reads the whole text.
+ * The text's runs between white space, each as the parser reads it within the whole text: followed by a
+ * space unless it ends the text, and preceded by one when that changes how its first character is read.
  */
 export function piecesOf(text: string): string[] {
   const pieces: string[] = [];
+  const piece = (start: number, end: number) =>
+    // After white space the parser is in TPS_InSpace, at the text's start in TPS_Base; the two read every
+    // first character alike but `~` and `.`, which TPS_Base takes as the start of a path. Which white space
+    // it is never matters (every state tests for white space as a class): one space stands for it.
+    `${start > 0 && (text[start] === '~' || text[start] === '.') ? ' ' : ''}${text.slice(start, end)}${end < text.length ? ' ' : ''}`;
   let start = 0;
   for (const space of text.matchAll(WHITE_SPACE)) {
-    if (space.index > start) pieces.push(`${start > 0 ? text[start - 1] : ''}${text.slice(start, space.index)}${text[space.index]}`);
+    if (space.index > start) pieces.push(piece(start, space.index));
     start = space.index + space[0].length;
   }
-  if (start < text.length) pieces.push(`${start > 0 ? text[start - 1] : ''}${text.slice(start)}`);
+  if (start < text.length) pieces.push(piece(start, text.length));
   return pieces;
 }
 

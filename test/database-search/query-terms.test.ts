@@ -80,9 +80,10 @@ describe('queryTerms', () => {
     expect(db.sent).toBe(2);
   });
 
-  it('cuts a text into its runs between white space, each with the white space beside it', () => {
-    expect(piecesOf('a  bc\td')).toEqual(['a ', ' bc\t', '\td']);
-    expect(piecesOf(' a ')).toEqual([' a ']);
+  it('cuts a text into its runs between white space, each as the parser meets it in the whole text', () => {
+    expect(piecesOf('a  bc\td')).toEqual(['a ', 'bc ', 'd']);
+    expect(piecesOf(' a ')).toEqual(['a ']);
+    expect(piecesOf('~/x ./y .z ~')).toEqual(['~/x ', ' ./y ', ' .z ', ' ~']);
     expect(piecesOf('')).toEqual([]);
   });
 
