@@ -30,14 +30,24 @@ import { findPieceTerms, findQueryTerms } from '../db/queries/search.ts';
 /** Queries sent whole (`SENT_WHOLE`) remembered, the least recently used dropped first. */
 export const QUERY_TERMS_CACHE_SIZE = 2000;
 
-/** Pieces remembered: a symptom's words, a literal's tokens (a few tens of bytes each). */
+/** Pieces remembered: a symptom's words, a literal's tokens (a few tens of characters each). */
 export const PIECE_TERMS_CACHE_SIZE = 50_000;
+
+/**
+ * And at most this many characters of pieces and their terms together (about 4 MB), so queries of long
+ * pieces (up to MAX_CACHED_CHARS each) cannot make the cache hold more than whole queries could.
+ */
+const PIECE_TERMS_CACHE_CHARS = 2_000_000;
 
 /** Longer texts (a whole pasted trace) are not kept: they seldom repeat, and each would hold memory. */
 const MAX_CACHED_CHARS = 2000;
 
 const cache = new LRUCache<string, readonly string[]>({ max: QUERY_TERMS_CACHE_SIZE });
-const pieceCache = new LRUCache<string, readonly string[]>({ max: PIECE_TERMS_CACHE_SIZE });
+const pieceCache = new LRUCache<string, readonly string[]>({
+  max: PIECE_TERMS_CACHE_SIZE,
+  maxSize: PIECE_TERMS_CACHE_CHARS,
+  sizeCalculation: (terms, piece) => piece.length + terms.reduce((sum, term) => sum + term.length, 0) + 1,
+});
 
 /** The parser's white space (`isspace` in the C locale): where no token but a tag continues. */
 const WHITE_SPACE = /[ \t\n\v\f\r]+/g;
