@@ -10,10 +10,10 @@ import { errorInfo } from '../core/errors.ts';
 import { keyHash, normalizeLiteral } from '../database-search/normalize.ts';
 import { recordLinks, type RecordRef } from '../core/types.ts';
 import type { Queryable } from '../db/pool.ts';
-import { findProblemByLiteral, findSolutionByBody, lockDuplicateKey } from '../db/queries/duplicates.ts';
+import { findSolutionByBody, lockAndFindProblemByLiteral, lockDuplicateKey } from '../db/queries/duplicates.ts';
 import { fail, type HandlerResult } from './handler-result.ts';
 
-/** ASCII lower case and no surrounding space, as `findProblemByLiteral` compares products. */
+/** ASCII lower case and no surrounding space, as `lockAndFindProblemByLiteral` compares products. */
 function productKey(product: string): string {
   return product.replace(/^ +| +$/g, '').replace(/[A-Z]+/g, (run) => run.toLowerCase());
 }
@@ -33,8 +33,7 @@ export async function refuseDuplicateProblem(
   if (normalized === '') return null;
   const literalKey = keyHash(normalized);
   const productK = productKey(product);
-  await lockDuplicateKey(tx, `problem\n${productK}\n${literalKey}`);
-  const id = await findProblemByLiteral(tx, literalKey, productK);
+  const id = await lockAndFindProblemByLiteral(tx, `problem\n${productK}\n${literalKey}`, literalKey, productK);
   if (!id) return null;
   return fail(errorInfo('duplicate_problem', { id, product }, { field: 'error_literal', existing: existing({ type: 'problem', id }) }));
 }

@@ -18,23 +18,19 @@ export async function lockDuplicateKey(db: Queryable, key: string): Promise<void
 }
 
 /**
- * The oldest problem whose current error literal normalizes to the text
- * whose MD5 is `literalKey`, with the same product ignoring ASCII case and
- * surrounding space. Search documents hold the MD5 of every problem's
- * normalized literal among their exact keys (GIN), which finds the
- * candidates; each is then checked against its literal itself.
+ * Takes the duplicate lock of `lockKey` (as `lockDuplicateKey`), then finds
+ * the oldest problem whose current error literal normalizes to the text whose
+ * MD5 is `literalKey`, with the same product ignoring ASCII case and
+ * surrounding space; null when there is none. Search documents hold the MD5
+ * of every problem's normalized literal among their exact keys (GIN), which
+ * finds the candidates; each is then checked against its literal itself.
+ * One call (migration 000020 says why): the lock is taken before the
+ * look-up's snapshot, so a concurrent write of the same key is seen.
  */
-export async function findProblemByLiteral(db: Queryable, literalKey: string, product: string): Promise<string | null> {
-  const r = await db.query<{ id: string }>(
-    `SELECT p.id
-       FROM search_documents d
-       JOIN problems p ON p.id = d.id
-       JOIN problem_revisions r ON r.problem_id = p.id AND r.revision = p.current_revision
-      WHERE d.exact_keys && ARRAY[$1::text] AND d.type = 'problem'
-        AND translate(btrim(r.product), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') = $2::text
-        AND md5(ak_search_normalize(coalesce(r.error_literal, ''))) = $1::text
-      ORDER BY p.created_at, p.id LIMIT 1`,
-    [literalKey, product],
+export async function lockAndFindProblemByLiteral(db: Queryable, lockKey: string, literalKey: string, product: string): Promise<string | null> {
+  const r = await db.query<{ id: string | null }>(
+    'SELECT ak_lock_and_find_duplicate_problem($1::int, $2::text, $3::text, $4::text) AS id',
+    [DUPLICATE_LOCK_CLASS, lockKey, literalKey, product],
   );
   return r.rows[0]?.id ?? null;
 }
