@@ -211,8 +211,6 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
     };
     const symptom = !isPasted(message);
     const plainWords = isPlainWords(message);
-    found = await findMatchingDocuments(db, query, options);
-    let keywordsTried = found.fellBack;
     const looser = () => {
       // What the stricter level just failed to find, the looser one need not look for again.
       query.level = KIND_RANK.keywords;
@@ -222,6 +220,18 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
       query.pattern = null;
       query.pairs = [];
     };
+    // In mode auto a pasted literal is most often found exactly or as a substring: its statement leaves the
+    // keyword level out (a plan without it starts faster), and when it finds neither, the keyword level is
+    // asked for by a second statement, which answers what the first one's own fallback would have: with no
+    // exact or substring match (under the same filters) no keyword candidate holds a key of the query, and
+    // the substring level is not looked at again.
+    const deferred = params.mode === 'auto' && !symptom;
+    found = await findMatchingDocuments(db, deferred ? { ...query, deferFallBack: true } : query, options);
+    if (deferred && found.fellBack) {
+      looser();
+      found = { ...(await findMatchingDocuments(db, query, options)), fellBack: true };
+    }
+    let keywordsTried = found.fellBack;
     if (found.fellBack) looser();
     // A symptom in words that met records only on a fragment of it (`exited with code 137` of `blockchain
     // explorer container exited with code 137 periodically`) is a bag of words: its keyword matches are

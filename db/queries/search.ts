@@ -48,6 +48,11 @@ export interface MatchQuery {
   level: KindRank;
   /** Mode auto: when no exact or substring match is found, look for keyword matches (level 2) instead. */
   fallBack: boolean;
+  /**
+   * With `fallBack`: the statement leaves the keyword sources out and only says that it would have fallen
+   * back (`DocumentPage.fellBack`, no rows); the caller then asks for the keyword level itself.
+   */
+  deferFallBack?: boolean;
   /** MD5s of the query's exact keys (whole text, lines and line fragments). */
   keys: string[];
   /** Each key's share of the query's words, aligned with `keys` (database-search/ranking.ts). */
@@ -393,7 +398,7 @@ interface MatchShape {
 }
 
 function shapeOf(q: MatchQuery): MatchShape {
-  const words = q.level === KIND_RANK.keywords || q.fallBack;
+  const words = q.level === KIND_RANK.keywords || (q.fallBack && !q.deferFallBack);
   return {
     filtered: filterParams(q.filters).some((value) => value !== null) || q.filters.disputed !== undefined,
     exact: q.keys.length > 0,
