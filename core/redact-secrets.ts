@@ -384,7 +384,8 @@ export function redactText(text: string): Redaction<string> {
   return { value: out, redacted: true };
 }
 
-function redactValue(value: unknown): Redaction<unknown> {
+/** Any JSON value with every string, and every object key, redacted. */
+export function redactValue(value: unknown): Redaction<unknown> {
   if (typeof value === 'string') return redactText(value);
   if (Array.isArray(value)) {
     const parts = value.map(redactValue);
@@ -423,8 +424,12 @@ export function redactBody<T extends Record<string, unknown>>(body: T): { body: 
   return { body: out as T, redacted };
 }
 
-/** The rules the scanner runs, for the docs and tests. */
+/**
+ * The rules the scanner runs: each context rule's name and pattern, and each
+ * rule-set rule's id and code, so a changed rule changes the list (the
+ * stored-record scan runs again for a new list).
+ */
 export const SECRET_RULE_NAMES: readonly string[] = [
-  ...CONTEXT_RULES.map((rule) => rule.name),
-  ...(recommendedRules as unknown as SecretlintRuleCreator[]).map((rule) => rule.meta.id),
+  ...CONTEXT_RULES.map((rule) => `${rule.name}\t${rule.pattern.source}`),
+  ...(recommendedRules as unknown as SecretlintRuleCreator[]).map((rule) => `${rule.meta.id}\t${rule.create.toString()}`),
 ];

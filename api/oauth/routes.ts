@@ -27,6 +27,12 @@ import { CACHE } from '../representation.ts';
 import { deleteGrant } from './adapter.ts';
 import { ERROR_PAGE_HEADERS, oauthErrorPage } from './error-page.ts';
 import { createOAuthProvider, INTERACTION_PATH, resourceUrlOf } from './provider.ts';
+import { redactText } from '../../core/redact-secrets.ts';
+
+/** A client's name as pages show and store it: the client wrote it, so it is contribution text and scanned like any. */
+function shownClientName(name: unknown, clientId: string): string {
+  return redactText(typeof name === 'string' && name !== '' ? name : clientId).value;
+}
 
 const nodeOf = (c: Context) => c.env as HttpBindings;
 
@@ -84,7 +90,7 @@ export function createOAuthRoutes(deps: AppDeps) {
       const rendered = await html.renderRoute('/oauth/consent', {
         consent: {
           uid: details.uid, csrf: csrfTokenOf(session), handle: session.account.handle,
-          client_name: client.clientName ?? client.clientId, client_id: client.clientId, redirect_uri: redirectUri,
+          client_name: shownClientName(client.clientName, client.clientId), client_id: client.clientId, redirect_uri: redirectUri,
           scopes: SCOPES.filter((scope) => asked.has(scope)), resource: resourceUrlOf(config.PUBLIC_ORIGIN),
           content_security_policy: policy,
         },
@@ -116,7 +122,7 @@ export function createOAuthRoutes(deps: AppDeps) {
       grant.addOIDCScope([...granted, ...asked.filter((scope) => scope === 'offline_access')].join(' '));
       if (refused.length) grant.rejectOIDCScope(refused.join(' '));
       const grantId = await grant.save();
-      await upsertConnection(pool, { grantId, identityId: accountId, clientId, clientName: client.clientName ?? clientId, scopes: granted });
+      await upsertConnection(pool, { grantId, identityId: accountId, clientId, clientName: shownClientName(client.clientName, clientId), scopes: granted });
       const { incoming, outgoing } = nodeOf(c);
       await provider().interactionFinished(incoming, outgoing, { login: { accountId }, consent: { grantId } }, { mergeWithLastSubmission: false });
       return RESPONSE_ALREADY_SENT;

@@ -1,0 +1,221 @@
+/**
+ * Nothing secret is ever published: every shape of the corpus, written into
+ * every text field of every operation over the real API, worker, PostgreSQL
+ * and Redis, is absent from the stored rows, the JSON, HTML and Markdown
+ * projections, search answers and the logs; ordinary error lines are
+ * stored and shown exactly as sent.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { admit, eventually, send, type Agent } from '../helpers/client.ts';
+import { leaks, ordinaryLines, secretCases, type SecretCase } from '../helpers/secret-corpus.ts';
+import { startStack, type Stack } from '../helpers/stack.ts';
+
+const CASES = secretCases();
+const ORDINARY = ordinaryLines();
+
+let stack: Stack;
+let author: Agent;
+/** A second agent: reports outcomes and feedback on the author's records, and edits its profile. */
+let reader: Agent;
+
+beforeAll(async () => {
+  stack = await startStack({ WRITE_RATE_LIMIT: '100000', READ_RATE_LIMIT: '100000' }, { captureLogs: true });
+  author = await admit(stack.base);
+  reader = await admit(stack.base);
+});
+afterAll(() => stack?.close());
+
+/** Runs `work` over `items`, a few at a time. */
+async function each<T>(items: readonly T[], work: (item: T, i: number) => Promise<void>, lanes = 6): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: lanes }, async () => {
+    for (let i = next++; i < items.length; i = next++) await work(items[i]!, i);
+  }));
+}
+
+/** Case texts packed into pieces of at most `limit` characters (each case whole, in one piece). */
+function packed(cases: readonly SecretCase[], limit: number): string[] {
+  const pieces: string[] = [];
+  let piece = '';
+  for (const c of cases) {
+    if (c.text.length > limit) continue;
+    if (piece && piece.length + 2 + c.text.length > limit) {
+      pieces.push(piece);
+      piece = '';
+    }
+    piece = piece ? `${piece}\n\n${c.text}` : c.text;
+  }
+  if (piece) pieces.push(piece);
+  return pieces;
+}
+
+async function write(method: string, p: string, body: unknown, agent = author) {
+  const res = await send(stack.base, agent, method, p, body);
+  if (res.status !== 201) throw new Error(`${method} ${p} answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+  return res.body as { resource: { id: string }; redacted: string[] };
+}
+
+async function get(p: string): Promise<string> {
+  const res = await fetch(stack.base + p);
+  return res.status === 200 ? res.text() : '';
+}
+
+/** Every published or stored byte: projection files (compressed ones unpacked), contribution tables, search documents, logs. */
+async function everything(): Promise<string> {
+  const parts: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) await walk(full);
+      else {
+        const raw = await readFile(full);
+        parts.push(full.endsWith('.gz') ? gunzipSync(raw).toString() : full.endsWith('.br') ? brotliDecompressSync(raw).toString() : raw.toString());
+      }
+    }
+  };
+  await walk(stack.config.PROJECTIONS_DIR);
+  for (const table of ['problem_revisions', 'solution_revisions', 'outcomes', 'discussions', 'replies', 'feedback_reports', 'identities', 'operations', 'search_documents', 'record_trust']) {
+    const rows = await stack.pool.query(`SELECT coalesce(string_agg(row_to_json(t)::text, E'\\n'), '') AS all FROM ${table} t`);
+    parts.push(rows.rows[0].all);
+  }
+  parts.push(stack.logs.join('\n'));
+  return parts.join('\n');
+}
+
+/** The shapes that fit a field of `limit` characters. */
+const fitting = (limit: number) => CASES.filter((c) => c.text.length <= limit);
+
+describe('every secret shape, in every field of every operation', () => {
+  const problems: string[] = [];
+
+  it('a problem carrying one shape in its title, body, error literal, environment key and value, and tags is stored without it', async () => {
+    await each(CASES, async (c, i) => {
+      const title = c.text.length <= 200 ? `${c.text}`.padEnd(5, '.') : `Problem with shape ${i}`;
+      const tags = c.text.length <= 40 ? ['corpus', c.text] : ['corpus'];
+      const environment: Record<string, string> = { os: 'linux' };
+      if (c.text.length <= 500) environment.pasted = c.text;
+      if (c.text.length <= 100) environment[c.text] = 'set';
+      const receipt = await write('POST', '/api/problems', {
+        title, body: `Pasted while debugging:\n\n${c.text}`, product: `corpus-${i}`, error_literal: c.text.slice(0, 2000), environment, tags,
+      });
+      const expected = [c.text.length <= 200 ? 'title' : null, 'body', 'error_literal', c.text.length <= 500 ? 'environment' : null, c.text.length <= 40 ? 'tags' : null]
+        .filter(Boolean);
+      expect(receipt.redacted, c.shape).toEqual(expected);
+      problems[i] = receipt.resource.id;
+    });
+    expect(problems.filter(Boolean)).toHaveLength(CASES.length);
+  }, 600_000);
+
+  it('solutions, outcomes, discussions, replies, profiles and feedback hold every shape that fits them, redacted', async () => {
+    const bodies = packed(CASES, 20_000);
+    const fourK = packed(CASES, 4000);
+    const solutions: string[] = [];
+    await each(fourK, async (piece, j) => {
+      const receipt = await write('POST', '/api/solutions', {
+        problem_id: problems[j]!, body: bodies[j % bodies.length]!, applicability: piece, limitations: piece,
+      });
+      expect(receipt.redacted).toEqual(['body', 'applicability', 'limitations']);
+      solutions[j] = receipt.resource.id;
+    });
+    const envValues = fitting(500);
+    await each(fourK, async (piece, j) => {
+      const env = Object.fromEntries(envValues.slice(j * 20, j * 20 + 20).map((c, k) => [`v${k}`, c.text]));
+      const receipt = await write('POST', `/api/solutions/${solutions[j]}/outcomes`, { signal: 'worked', note: piece, environment: env }, reader);
+      expect(receipt.redacted).toEqual(Object.keys(env).length ? ['note', 'environment'] : ['note']);
+    });
+    // Environment values beyond the outcomes above, twenty a write.
+    for (let start = fourK.length * 20; start < envValues.length; start += 20) {
+      const env = Object.fromEntries(envValues.slice(start, start + 20).map((c, k) => [`v${k}`, c.text]));
+      await write('POST', `/api/solutions/${solutions[0]}/outcomes`, { signal: 'partially_worked', environment: env }, reader);
+    }
+    const discussions: string[] = [];
+    await each(CASES, async (c, i) => {
+      const receipt = await write('POST', '/api/discussions', {
+        title: c.text.length <= 200 ? c.text.padEnd(5, '.') : `Discussion of shape ${i}`, body: c.text, product: `corpus-${i}`,
+      });
+      expect(receipt.redacted, c.shape).toEqual(c.text.length <= 200 ? ['title', 'body'] : ['body']);
+      discussions[i] = receipt.resource.id;
+    });
+    await each(bodies, async (piece, j) => {
+      expect((await write('POST', `/api/discussions/${discussions[j]}/replies`, { body: piece })).redacted).toEqual(['body']);
+    });
+    // Profiles: the other agent's display name and bio, one write each.
+    const bios = packed(CASES, 1000);
+    await each(fitting(80), async (c) => {
+      expect((await write('PATCH', '/api/profile', { display_name: c.text }, reader)).redacted, c.shape).toEqual(['display_name']);
+    });
+    await each(bios, async (piece) => {
+      expect((await write('PATCH', '/api/profile', { bio: piece }, reader)).redacted).toEqual(['bio']);
+    });
+    const evidence = packed(CASES, 2000);
+    await each(fourK, async (piece, j) => {
+      const receipt = await write('POST', '/api/feedback-reports', {
+        kind: 'feedback', target: { type: 'problem', id: problems[j]! }, body: piece, evidence: evidence.slice(j * 10, j * 10 + 10),
+      }, reader);
+      expect(receipt.redacted).toEqual(evidence.slice(j * 10, j * 10 + 10).length ? ['body', 'evidence'] : ['body']);
+    });
+    for (let start = fourK.length * 10; start < evidence.length; start += 10) {
+      await write('POST', '/api/feedback-reports', { kind: 'feedback', target: { type: 'problem', id: problems[0]! }, body: 'more evidence', evidence: evidence.slice(start, start + 10) }, reader);
+    }
+  }, 600_000);
+
+  it('no shape, nor any 8 characters of one, is in the projections, the database, the search documents or the logs', async () => {
+    // Renders are asynchronous: wait for the last problem's and discussion's projections, then for the render queue to drain.
+    await eventually(async () => (await get(`/problems/${problems.at(-1)}.json`)) !== '', 60_000);
+    await eventually(async () => {
+      const status = await fetch(`${stack.base}/problems/${problems[0]}.md`);
+      return status.status === 200;
+    }, 60_000);
+    const all = await everything();
+    const leaked = CASES.map((c) => [c.shape, leaks(c, all)] as const).filter(([, piece]) => piece !== null);
+    expect(leaked).toEqual([]);
+  }, 120_000);
+
+  it('each problem\'s JSON, HTML and Markdown projections show the marker in place of its shape', async () => {
+    await each(CASES, async (c, i) => {
+      const id = problems[i]!;
+      const json = await eventually(async () => (await get(`/problems/${id}.json`)) || null, 60_000);
+      const html = await get(`/problems/${id}`);
+      const md = await get(`/problems/${id}.md`);
+      for (const [what, text] of [['json', json], ['html', html], ['markdown', md]] as const) {
+        expect(leaks(c, text), `${c.shape} in ${what}`).toBeNull();
+        expect(text, `${c.shape} in ${what}`).toMatch(/redacted:[a-z0-9-]+/);
+      }
+    });
+  }, 300_000);
+
+  it('search answers for each pasted shape find the record by its marker and never echo the shape', async () => {
+    let found = 0;
+    await each(CASES, async (c) => {
+      for (const mode of ['exact', 'auto']) {
+        const answer = await get(`/api/v1/search?mode=${mode}&q=${encodeURIComponent(c.text.slice(0, 500))}`);
+        expect(leaks(c, answer), `${c.shape}, ${mode} search`).toBeNull();
+        if (mode === 'auto' && (JSON.parse(answer).items ?? []).length > 0) found++;
+      }
+    });
+    // Two cases of one kind redact to one text; what matters is that a pasted secret still finds its record.
+    expect(found).toBeGreaterThanOrEqual(CASES.length * 0.9);
+  }, 300_000);
+});
+
+describe('ordinary error lines', () => {
+  it('are stored, projected and searched exactly as sent, with an empty redacted list', async () => {
+    const ids: string[] = [];
+    await each(ORDINARY, async (line, i) => {
+      const receipt = await write('POST', '/api/problems', {
+        title: `Ordinary line ${i}`, body: line, product: `ordinary-${i}`, error_literal: line, environment: { pasted: line.slice(0, 500) },
+      });
+      expect(receipt.redacted, line).toEqual([]);
+      ids[i] = receipt.resource.id;
+    });
+    await each(ORDINARY, async (line, i) => {
+      const json = JSON.parse(await eventually(async () => (await get(`/problems/${ids[i]}.json`)) || null, 60_000));
+      expect(json.error_literal, line).toBe(line);
+      expect(json.body, line).toBe(line);
+      expect(json.environment.pasted, line).toBe(line.slice(0, 500));
+    });
+  }, 600_000);
+});
