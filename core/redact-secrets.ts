@@ -183,8 +183,13 @@ function looksMade(value: string, minLength: number): boolean {
   return value.length >= minLength && /[A-Za-z]/.test(value) && /[^A-Za-z]/.test(value) && !/\s/.test(value);
 }
 
-/** Candidate names for the assignment rules; `namesASecret` decides. */
-const SECRET_NAME = String.raw`[A-Za-z0-9_.-]*(?:pass|pwd|secret|token|auth|credential|key)[A-Za-z0-9_.-]*`;
+/**
+ * Candidate names for the assignment rules; `namesASecret` decides. Any
+ * name-like run, bounded, and (by the rules' look-behind) only from the start
+ * of a run: a keyword inside the pattern would make a long run of name
+ * characters cost quadratic time.
+ */
+const SECRET_NAME = String.raw`[A-Za-z0-9_.-]{2,64}`;
 
 /** A bare value: up to a space, a quote or a separator of connection strings and query strings. */
 const BARE_VALUE = String.raw`[^\s"'\u0060&;,<>)\]}]+`;
@@ -211,8 +216,8 @@ const CONTEXT_RULES: readonly ContextRule[] = [
     // X-Api-Key, X-Auth-Token, Private-Token, X-Vault-Token, Ocp-Apim-Subscription-Key, …
     name: 'credential header lines',
     kind: 'header-credential',
-    pattern: /(?<![A-Za-z0-9_-])(?:x-[a-z0-9-]*(?:key|token|secret|auth|password|signature|session)[a-z0-9-]*|api-?key|apikey|private-token|ocp-apim-subscription-key|x-goog-api-key)["']?\s*:\s*["']?(?<secret>[^\s"',;]+)/dgi,
-    accept: isRealValue,
+    pattern: /(?<![A-Za-z0-9_-])(?<name>x-[a-z0-9-]{1,60}|api-?key|apikey|private-token|ocp-apim-subscription-key)["']?\s*:\s*["']?(?<secret>[^\s"',;]+)/dgi,
+    accept: (secret, groups) => /key|token|secret|auth|password|signature|session/i.test(groups.name ?? '') && isRealValue(secret),
   },
   {
     name: 'Cookie and Set-Cookie header values',
@@ -235,7 +240,7 @@ const CONTEXT_RULES: readonly ContextRule[] = [
     // scheme://user:password@host: the user and host stay, the password goes, up to the last `@` before the host.
     name: 'passwords in URLs (an @ in the password included)',
     kind: 'url-password',
-    pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/?#@"'<>]*:(?<secret>[^\s/?#"'<>]+)@(?=[^\s@/?#"'<>]*[A-Za-z0-9\]])/dgi,
+    pattern: /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/?#@"'<>]{0,256}:(?<secret>[^\s/?#"'<>]{1,256})@(?=[^\s@/?#"'<>]*[A-Za-z0-9\]])/dgi,
     accept: isRealValue,
   },
   {
@@ -258,7 +263,7 @@ const CONTEXT_RULES: readonly ContextRule[] = [
     // "password": "…", 'auth': '…', "private_key": "…" — any quoted key that names a secret, any quoted value.
     name: 'quoted JSON and YAML fields that name a secret',
     kind: (groups) => kindOfName(groups.name ?? ''),
-    pattern: /(?<q>["'])(?<name>[A-Za-z0-9_.-]+)\k<q>\s*(?::|=>|=)\s*(?<vq>["'])(?<secret>(?:\\.|(?!\k<vq>)[^\\\n]){1,2000})\k<vq>/dg,
+    pattern: /(?<q>["'])(?<name>[A-Za-z0-9_.-]{1,64})\k<q>\s*(?::|=>|=)\s*(?<vq>["'])(?<secret>(?:\\.|(?!\k<vq>)[^\\\n]){1,2000})\k<vq>/dg,
     accept: (secret, groups) => namesASecret(groups.name ?? '', secret) && isRealValue(secret),
   },
   {
@@ -266,7 +271,7 @@ const CONTEXT_RULES: readonly ContextRule[] = [
     name: 'NAME=value assignments where the name says password, secret, token or key',
     kind: (groups) => kindOfName(groups.name ?? ''),
     pattern: new RegExp(
-      String.raw`(?<![A-Za-z0-9_.])(?<name>${SECRET_NAME})["']?\s*(?::=|=>|=)\s*(?:(?<vq>["'])(?<quoted>[^"'\n]{1,2000})\k<vq>|(?<secret>${BARE_VALUE}))`,
+      String.raw`(?<![A-Za-z0-9_.-])(?<name>${SECRET_NAME})["']?\s*(?::=|=>|=)\s*(?:(?<vq>["'])(?<quoted>[^"'\n]{1,2000})\k<vq>|(?<secret>${BARE_VALUE}))`,
       'dgi',
     ),
     accept: (secret, groups) => namesASecret(groups.name ?? '', secret) && isRealValue(secret),
@@ -289,7 +294,7 @@ const CONTEXT_RULES: readonly ContextRule[] = [
   {
     name: 'command-line flags that carry a secret (--password x, -p=x)',
     kind: (groups) => kindOfName(groups.name ?? ''),
-    pattern: /(?<![A-Za-z0-9_-])--(?<name>[a-z-]*(?:password|passwd|secret|token|api-key|apikey|access-key))[ \t]+(?:(?<vq>["'])(?<quoted>[^"'\n]{1,500})\k<vq>|(?<secret>[^\s"'-][^\s"']*))/dgi,
+    pattern: /(?<![A-Za-z0-9_-])--(?<name>[a-z-]{0,40}(?:password|passwd|secret|token|api-key|apikey|access-key))[ \t]+(?:(?<vq>["'])(?<quoted>[^"'\n]{1,500})\k<vq>|(?<secret>[^\s"'-][^\s"']*))/dgi,
     accept: isRealValue,
   },
 ];
