@@ -27,7 +27,7 @@ export function createLogger(level: string, name: string, destination: pino.Dest
  * the same from one line to the next, so the caller builds their JSON once
  * per route, method and status. pino's own call walks the object and escapes
  * every string on every line, about half of what recording a request cost
- * (README, issue 9). A logger configured with anything that changes a line
+ * (bench/HISTORY.md). A logger configured with anything that changes a line
  * (a mixin, a log formatter, a write hook, a nested key, a message prefix,
  * a destination that wants metadata) gets pino's own call instead.
  * test/api/request-log.test.ts holds both ways to the same output.
