@@ -56,7 +56,11 @@ describe('operator endpoints', () => {
     await rm(file(`problems/${problemId}.md`));
     expect((await operator('POST', '/api/ops/rebuild', { type: 'problem', id: problemId })).status).toBe(202);
     await eventually(() => readFile(file(`problems/${problemId}.md`)).then(() => true, () => false));
-    const bad = await operator('POST', '/api/ops/rebuild', { id: problemId });
+    // The id's prefix names its type, so the id alone is enough.
+    await rm(file(`problems/${problemId}.json`));
+    expect((await operator('POST', '/api/ops/rebuild', { id: problemId })).status).toBe(202);
+    await eventually(() => readFile(file(`problems/${problemId}.json`)).then(() => true, () => false));
+    const bad = await operator('POST', '/api/ops/rebuild', { id: 'xyz_0000000000000000000000000z' });
     expect(errorOf(await bad.json())).toMatchObject({ field: 'type' });
     expect((await operator('POST', '/api/ops/rebuild', { type: 'planet' })).status).toBe(400);
   });
@@ -131,6 +135,34 @@ describe('npm run ops', () => {
       expect(refused.code).toBe(2);
       expect(refused.stderr).toMatch(/^error: /);
       expect(refused.stderr).not.toMatch(/\n\s+at /);
+    }
+  }, CLI_TIMEOUT);
+
+  it('rebuilds one record from its id alone, since the prefix names its type', async () => {
+    await rm(file(`problems/${problemId}.md`));
+    const { stdout } = await run(process.execPath, ['ops/cli.ts', 'rebuild', '--id', problemId], { env: env() });
+    expect(stdout).toMatch(/rebuild done in [\d.]+s: [1-9]\d* written/);
+    await readFile(file(`problems/${problemId}.md`));
+  }, CLI_TIMEOUT);
+
+  it('says a record that does not exist does not exist, and exits 1', async () => {
+    const missing = 'prb_0000000000000000000000000z';
+    const failed = await run(process.execPath, ['ops/cli.ts', 'rebuild', '--id', missing], { env: env() }).catch((e) => e);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain(`error: no problem has the id ${missing}\n`);
+    expect(failed.stdout).not.toContain('written');
+  }, CLI_TIMEOUT);
+
+  it('says in one line, without the password or a stack trace, that the database cannot be reached', async () => {
+    const password = randomBytes(9).toString('base64url');
+    const unreachable = { ...env(), DATABASE_URL: `postgres://postgres:${password}@127.0.0.1:1/nowhere` };
+    const failures = await Promise.all([['status'], ['rebuild', '--type', 'problem'], ['refresh-trust']].map((args) =>
+      run(process.execPath, ['ops/cli.ts', ...args], { env: unreachable }).catch((e) => e)));
+    for (const failed of failures) {
+      expect(failed.code).toBe(1);
+      const lines = failed.stderr.split('\n').filter((line: string) => line.startsWith('error') || /^\s+at /.test(line));
+      expect(lines).toEqual([expect.stringMatching(/^error: cannot use the database at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/nowhere \(.*ECONNREFUSED/)]);
+      expect(failed.stderr + failed.stdout).not.toContain(password);
     }
   }, CLI_TIMEOUT);
 
