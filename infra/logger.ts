@@ -4,6 +4,7 @@
  * in logged objects, and nothing logs raw request headers or bodies.
  */
 import pino, { type Logger } from 'pino';
+import pretty from 'pino-pretty';
 import { stdoutDestination } from './log-destination.ts';
 
 export type { Logger };
@@ -15,8 +16,19 @@ export const REDACT_PATHS = [
   'secret', '*.secret',
 ];
 
-/** A logger writing to `destination`, by default stdout in batches (infra/log-destination.ts). */
-export function createLogger(level: string, name: string, destination: pino.DestinationStream = stdoutDestination()): Logger {
+/**
+ * Where a process logs by default. A person watching a terminal reads lines
+ * (pino-pretty: time, level, name, message, fields indented); anything else
+ * (a pipe, a file, a log collector) gets JSON lines in batches.
+ */
+export function defaultLogDestination(stdout: { isTTY?: boolean } = process.stdout): pino.DestinationStream {
+  if (!stdout.isTTY) return stdoutDestination();
+  // Synchronous, as the batched destination is on exit: a crash's last lines are not lost.
+  return pretty({ sync: true, colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+}
+
+/** A logger writing to `destination`, by default defaultLogDestination(). */
+export function createLogger(level: string, name: string, destination: pino.DestinationStream = defaultLogDestination()): Logger {
   return pino({ level, name, redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, destination);
 }
 
