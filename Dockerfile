@@ -26,7 +26,7 @@ RUN mkdir -p /app/data/projections && chown -R node:node /app/data
 USER node
 EXPOSE 4321
 # The API's index by default; worker containers set HEALTHCHECK_URL to their /metrics.
-HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 CMD ["node", "ops/healthcheck.ts"]
+HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 CMD ["node", "cli/healthcheck.ts"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["node", "api/server.ts"]
 

@@ -75,13 +75,13 @@ async function composeCommands(): Promise<string[][]> {
   return found;
 }
 
-describe('ops/healthcheck.ts', () => {
+describe('cli/healthcheck.ts', () => {
   it('exits 0 when the API index answers, and 1 when nothing listens or it answers an error', async () => {
     const port = await freePort();
     const server = createServer((req, res) => res.writeHead(req.url === '/api/v1' ? 200 : 500).end());
     await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     const check = (env: Record<string, string>) =>
-      run(process.execPath, ['ops/healthcheck.ts'], { cwd: ROOT, env: { ...process.env, ...env } }).then(() => 0, (e: { code: number }) => e.code);
+      run(process.execPath, ['cli/healthcheck.ts'], { cwd: ROOT, env: { ...process.env, ...env } }).then(() => 0, (e: { code: number }) => e.code);
     try {
       expect(await check({ PORT: String(port) })).toBe(0);
       expect(await check({ HEALTHCHECK_URL: `http://127.0.0.1:${port}/metrics` })).toBe(1);
@@ -102,7 +102,7 @@ describe('the Dockerfile', () => {
     expect(dockerfile).toMatch(/apt-get install -y --no-install-recommends tini/);
     expect(dockerfile).toMatch(/^ENTRYPOINT \["\/usr\/bin\/tini", "--"\]$/m);
     expect(dockerfile).toMatch(/^CMD \["node", "api\/server\.ts"\]$/m);
-    expect(dockerfile).toMatch(/^HEALTHCHECK .*CMD \["node", "ops\/healthcheck\.ts"\]$/m);
+    expect(dockerfile).toMatch(/^HEALTHCHECK .*CMD \["node", "cli\/healthcheck\.ts"\]$/m);
   });
 });
 
@@ -146,7 +146,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('checks health: the API by its index, the worker by its metrics, the one-shot migration not at all', () => {
-    expect(service('api').healthcheck?.test).toEqual(['CMD', 'node', 'ops/healthcheck.ts']);
+    expect(service('api').healthcheck?.test).toEqual(['CMD', 'node', 'cli/healthcheck.ts']);
     expect(service('worker').environment?.HEALTHCHECK_URL).toBe(`http://127.0.0.1:${service('worker').environment?.WORKER_METRICS_PORT}/metrics`);
     expect(service('migrate').healthcheck).toEqual({ disable: true });
   });
