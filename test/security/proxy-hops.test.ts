@@ -22,18 +22,18 @@ async function addressOf(hops: number, forwardedFor: string | null, peer = '10.0
 
 describe('the client address behind trusted proxies', () => {
   it('believes no header with no trusted hops', async () => {
-    expect(await addressOf(0, '203.0.113.7')).toBe('10.0.0.1');
+    expect(await addressOf(0, '203.0.113.7')).toBe('ipv4:10.0.0.1');
   });
 
   it('takes the entry that many hops from the right, whatever the client put on the left', async () => {
     // One appending proxy (nginx with $proxy_add_x_forwarded_for): it adds the peer it saw.
-    expect(await addressOf(1, '198.51.100.66, 203.0.113.7')).toBe('203.0.113.7');
-    expect(await addressOf(1, '203.0.113.7')).toBe('203.0.113.7');
+    expect(await addressOf(1, '198.51.100.66, 203.0.113.7')).toBe('ipv4:203.0.113.7');
+    expect(await addressOf(1, '203.0.113.7')).toBe('ipv4:203.0.113.7');
     // A CDN, then a load balancer: two appended entries.
-    expect(await addressOf(2, '198.51.100.66, 203.0.113.7, 192.0.2.10')).toBe('203.0.113.7');
+    expect(await addressOf(2, '198.51.100.66, 203.0.113.7, 192.0.2.10')).toBe('ipv4:203.0.113.7');
     // Fewer entries than hops: the leftmost is the best known.
-    expect(await addressOf(3, '203.0.113.7')).toBe('203.0.113.7');
-    expect(await addressOf(1, null)).toBe('10.0.0.1');
+    expect(await addressOf(3, '203.0.113.7')).toBe('ipv4:203.0.113.7');
+    expect(await addressOf(1, null)).toBe('ipv4:10.0.0.1');
   });
 });
 
