@@ -156,20 +156,37 @@ describe('bad input gets an OAuth error and changes nothing', () => {
     expect((await res.json()).error).toBe('invalid_redirect_uri');
   });
 
-  it('refuses a request without PKCE', async () => {
-    const { location } = await authorizeOnce({ code_challenge: undefined, code_challenge_method: undefined });
-    expect(location?.searchParams.get('error')).toBe('invalid_request');
-    expect(location?.searchParams.get('error_description')).toMatch(/PKCE/);
+  /** The OAuth error of a refusal shown on the service's own page (the client is not told). */
+  async function shownError(out: { location?: URL; response: Response }) {
+    expect(out.location).toBeUndefined();
+    expect(out.response.status).toBe(400);
+    const page = await out.response.text();
+    const field = (id: string) => new RegExp(`<dd id="${id}">([^<]*)</dd>`).exec(page)?.[1];
+    return { error: field('error'), description: field('error-description') };
+  }
+
+  it('refuses a request without PKCE on a page of its own, for a client the person never approved', async () => {
+    const shown = await shownError(await authorizeOnce({ code_challenge: undefined, code_challenge_method: undefined }));
+    expect(shown.error).toBe('invalid_request');
+    expect(shown.description).toMatch(/PKCE/);
   });
 
-  it('refuses plain PKCE', async () => {
-    const { location } = await authorizeOnce({ code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' });
-    expect(location?.searchParams.get('error')).toBe('invalid_request');
-    expect(location?.searchParams.get('error_description')).toMatch(/code_challenge_method/);
+  it('refuses plain PKCE on a page of its own', async () => {
+    const shown = await shownError(await authorizeOnce({ code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' }));
+    expect(shown.error).toBe('invalid_request');
+    expect(shown.description).toMatch(/code_challenge_method/);
   });
 
-  it('refuses a resource other than /mcp/participate', async () => {
-    const { location } = await authorizeOnce({ resource: `${base}/api/problems` });
+  it('refuses a resource other than /mcp/participate on a page of its own', async () => {
+    expect((await shownError(await authorizeOnce({ resource: `${base}/api/problems` }))).error).toBe('invalid_target');
+  });
+
+  it('tells a client the person approved about a bad request at its redirect URI', async () => {
+    const { client } = await connect(base, cookie, { redirectUri });
+    const { challenge } = pkce();
+    const { location } = await runAuthorization(base, new CookieJar(cookie), authorizeUrl(base, {
+      client_id: client.client_id, redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: 'S256', resource: `${base}/api/problems`, scope: 'post',
+    }));
     expect(location?.searchParams.get('error')).toBe('invalid_target');
   });
 
