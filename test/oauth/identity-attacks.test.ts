@@ -229,7 +229,7 @@ describe('metadata from the configured origin', () => {
   });
 
   it('names only PUBLIC_ORIGIN in every URL, whatever Host or X-Forwarded-Host says', async () => {
-    for (const headers of [{ host: 'evil.example' }, { host: new URL(base).host, 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' }]) {
+    for (const headers of [{ host: 'evil.example' } as Record<string, string>, { host: new URL(base).host, 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' }]) {
       for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration', '/.well-known/oauth-protected-resource/mcp/participate']) {
         const res = await getWith(path, headers);
         expect(res.status, path).toBe(200);
