@@ -37,9 +37,13 @@ let base: string;
 let resource: string;
 const redirectUri = 'http://127.0.0.1:9/callback';
 const SCOPE = 'post reply knowledge';
+const REGISTRATIONS = 20;
+const UNUSED_TTL_SECONDS = 86_400;
 
 beforeAll(async () => {
-  stack = await startStack({ TRUSTED_PROXY_HOPS: '1' }, { worker: false, originFromPort: true });
+  stack = await startStack({
+    TRUSTED_PROXY_HOPS: '1', CLIENT_REGISTRATION_RATE_LIMIT: String(REGISTRATIONS), CLIENT_UNUSED_TTL_SECONDS: String(UNUSED_TTL_SECONDS),
+  }, { worker: false, originFromPort: true });
   base = stack.base;
   resource = `${base}/mcp/participate`;
 });
@@ -139,7 +143,7 @@ describe('dynamic client registration', () => {
   });
 
   it('answers 429 once one IPv6 /64 has spent its registrations, storing no more clients', async () => {
-    const limit = stack.config.CLIENT_REGISTRATION_RATE_LIMIT;
+    const limit = REGISTRATIONS;
     const before = await count(`SELECT count(*) AS n FROM oauth_records WHERE model = 'Client'`);
     const statuses: number[] = [];
     for (let n = 1; n <= limit + 3; n++) statuses.push((await register(metadata(), `2001:db8:30:1:${n.toString(16)}::${n.toString(16)}`)).status);
@@ -163,7 +167,7 @@ describe('dynamic client registration', () => {
     const { client: kept } = await connect(base, cookie, { redirectUri });
     const expiryOf = async (clientId: string) => (await stack.pool.query(
       `SELECT expires_at FROM oauth_records WHERE model = 'Client' AND payload->>'client_id' = $1`, [clientId])).rows[0]?.expires_at as Date | null | undefined;
-    const ttl = stack.config.CLIENT_UNUSED_TTL_SECONDS * 1000;
+    const ttl = UNUSED_TTL_SECONDS * 1000;
     expect((await expiryOf(idle))!.getTime()).toBeGreaterThan(Date.now() + ttl - 60_000);
     expect((await expiryOf(idle))!.getTime()).toBeLessThanOrEqual(Date.now() + ttl);
     expect(await expiryOf(kept.client_id)).toBeNull();
