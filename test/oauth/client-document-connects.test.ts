@@ -10,7 +10,7 @@
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientDocumentFetch, isPublicAddress } from '../../api/oauth/client-document-fetch.ts';
-import { authorizeUrl, CookieJar, pkce, seedSignedInAccount } from '../helpers/oauth.ts';
+import { authorizeUrl, CookieJar, pkce, seedSignedInAccount, shownError } from '../helpers/oauth.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
 let stack: Stack;
@@ -45,7 +45,7 @@ describe('fetching a client ID metadata document', () => {
       }));
       expect(res.status, host).toBe(400);
       expect(res.headers.get('location'), host).toBeNull();
-      expect(await res.text(), host).toMatch(/<dd id="error">invalid_client</);
+      expect((await shownError(res)).error, host).toBe('invalid_client');
     }
     expect(connections).toBe(0);
   });

@@ -19,7 +19,7 @@ import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientDocumentFetch } from '../../api/oauth/client-document-fetch.ts';
 import { startHttpsServer, type HttpsServer } from '../helpers/https-server.ts';
-import { authorizeUrl, CookieJar, MemoryOAuthClient, pkce, runAuthorization, seedSignedInAccount } from '../helpers/oauth.ts';
+import { authorizeUrl, CookieJar, MemoryOAuthClient, pkce, runAuthorization, seedSignedInAccount, shownError } from '../helpers/oauth.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
 let documents: HttpsServer;
@@ -134,9 +134,7 @@ describe('a metadata document client that is refused gets an OAuth error and cha
     // Refused before any redirect: the client's redirect_uri cannot be trusted, so the answer is a page of its own.
     expect(out.location).toBeUndefined();
     expect(out.response.status).toBe(400);
-    const page = await out.response.text();
-    const field = (id: string) => new RegExp(`<dd id="${id}">([^<]*)</dd>`).exec(page)?.[1];
-    return { error: field('error'), description: field('error-description') };
+    return shownError(out.response);
   }
 
   it('refuses a document whose client_id is not its own URL', async () => {

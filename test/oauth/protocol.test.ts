@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../core/hash.ts';
 import { admit } from '../helpers/client.ts';
 import {
-  authorizeUrl, connect, CookieJar, mcpPost, pkce, registerClient, runAuthorization, seedSignedInAccount, tokenRequest, toolCall,
+  authorizeUrl, connect, CookieJar, mcpPost, pkce, registerClient, runAuthorization, seedSignedInAccount, shownError, tokenRequest, toolCall,
 } from '../helpers/oauth.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
@@ -156,29 +156,27 @@ describe('bad input gets an OAuth error and changes nothing', () => {
     expect((await res.json()).error).toBe('invalid_redirect_uri');
   });
 
-  /** The OAuth error of a refusal shown on the service's own page (the client is not told). */
-  async function shownError(out: { location?: URL; response: Response }) {
+  /** A refusal on the service's own page, never a redirect. */
+  async function shownOnPage(out: { location?: URL; response: Response }) {
     expect(out.location).toBeUndefined();
     expect(out.response.status).toBe(400);
-    const page = await out.response.text();
-    const field = (id: string) => new RegExp(`<dd id="${id}">([^<]*)</dd>`).exec(page)?.[1];
-    return { error: field('error'), description: field('error-description') };
+    return shownError(out.response);
   }
 
   it('refuses a request without PKCE on a page of its own, for a client the person never approved', async () => {
-    const shown = await shownError(await authorizeOnce({ code_challenge: undefined, code_challenge_method: undefined }));
+    const shown = await shownOnPage(await authorizeOnce({ code_challenge: undefined, code_challenge_method: undefined }));
     expect(shown.error).toBe('invalid_request');
     expect(shown.description).toMatch(/PKCE/);
   });
 
   it('refuses plain PKCE on a page of its own', async () => {
-    const shown = await shownError(await authorizeOnce({ code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' }));
+    const shown = await shownOnPage(await authorizeOnce({ code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' }));
     expect(shown.error).toBe('invalid_request');
     expect(shown.description).toMatch(/code_challenge_method/);
   });
 
   it('refuses a resource other than /mcp/participate on a page of its own', async () => {
-    expect((await shownError(await authorizeOnce({ resource: `${base}/api/problems` }))).error).toBe('invalid_target');
+    expect((await shownOnPage(await authorizeOnce({ resource: `${base}/api/problems` }))).error).toBe('invalid_target');
   });
 
   it('tells a client the person approved about a bad request at its redirect URI', async () => {
