@@ -4,7 +4,8 @@
  * queue, the database, the projections nor a log line. The receipt names the
  * fields that were redacted. Search queries go through the same function, so
  * a pasted error carrying the agent's own token matches the stored literal,
- * and the operator's stored-record scan uses it too: one scanner for all.
+ * and the operator's stored-record scan uses it too: one scanner for all
+ * (docs/secrets.md).
  *
  * Two sources of rules, applied to the original text in one pass:
  * - secretlint's recommended preset, a maintained and tested rule set with a

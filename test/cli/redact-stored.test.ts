@@ -9,7 +9,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redactStoredOncePerRules } from '../../ops/redact-stored.ts';
+import { redactStoredOncePerRules } from '../../cli/redact-stored.ts';
 import { admit, eventually, problemBody, send, type Agent } from '../helpers/client.ts';
 import { leaks, secretCases, type SecretCase } from '../helpers/secret-corpus.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
@@ -93,10 +93,10 @@ const leaked = (text: string) => Object.entries(PLANTED).filter(([, c]) => leaks
 describe('npm run ops -- redact-secrets', () => {
   it('finds secrets stored before the rules, in every revision, and publishes them no more', async () => {
     // As they were: stored, in the search documents, and once rendered, in the projections.
-    await run(process.execPath, ['ops/cli.ts', 'rebuild'], { env: env(), timeout: CLI_TIMEOUT });
+    await run(process.execPath, ['cli/ops.ts', 'rebuild'], { env: env(), timeout: CLI_TIMEOUT });
     expect(leaked(await storedAndPublished())).toEqual(Object.keys(PLANTED));
 
-    const { stdout } = await run(process.execPath, ['ops/cli.ts', 'redact-secrets'], { env: env(), timeout: CLI_TIMEOUT });
+    const { stdout } = await run(process.execPath, ['cli/ops.ts', 'redact-secrets'], { env: env(), timeout: CLI_TIMEOUT });
     expect(stdout).toMatch(/problem_revisions: \d+ scanned, 2 redacted/);
     expect(stdout).toMatch(/solution_revisions: \d+ scanned, 1 redacted/);
     expect(stdout).toMatch(/outcomes: \d+ scanned, 1 redacted/);
@@ -115,7 +115,7 @@ describe('npm run ops -- redact-secrets', () => {
   }, 2 * CLI_TIMEOUT);
 
   it('changes nothing and re-renders nothing on a second run', async () => {
-    const { stdout } = await run(process.execPath, ['ops/cli.ts', 'redact-secrets'], { env: env(), timeout: CLI_TIMEOUT });
+    const { stdout } = await run(process.execPath, ['cli/ops.ts', 'redact-secrets'], { env: env(), timeout: CLI_TIMEOUT });
     expect(stdout).toMatch(/total: 0 rows redacted/);
     expect(stdout).not.toMatch(/rebuild done/);
   }, CLI_TIMEOUT);

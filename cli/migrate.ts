@@ -1,7 +1,7 @@
 /**
  * `npm run migrate`: create the database if needed and apply migrations
  * (BullMQ's too, without Redis). Then the data step: once per version of the
- * secret scanner's rules, scan the stored records (ops/redact-stored.ts);
+ * secret scanner's rules, scan the stored records (cli/redact-stored.ts);
  * when it redacted anything, a full rebuild is queued for the worker, which
  * re-renders every projection.
  */
