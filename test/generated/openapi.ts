@@ -1944,7 +1944,7 @@ export interface components {
             /** @description The change this write logged; null when it changed nothing. */
             change_cursor: string | null;
             committed_at: string;
-            /** @description Fields in which well-known secret shapes (keys, tokens, passwords in URLs, private keys, Authorization and Cookie values) were replaced with "<redacted>" before storing; empty when none. */
+            /** @description Fields in which secrets (keys, tokens, passwords, passwords in URLs, private keys, credential headers and cookies) were replaced with a marker naming their kind, such as "<redacted:github-token>", before storing; empty when none. */
             redacted: string[];
         };
         AdmissionResult: {
