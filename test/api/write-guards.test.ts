@@ -75,6 +75,17 @@ describe('secrets in contributions', () => {
     expect(stored).not.toContain(password);
   });
 
+  it('refuses with 400 naming the field, and stores nothing, when a marker would make a field longer than its limit', async () => {
+    const password = ['Pw9', 'x'.repeat(5)].join('');
+    const title = `${'t'.repeat(180)} pass=${password}`;
+    const before = Number((await stack.pool.query('SELECT count(*) AS n FROM problem_revisions')).rows[0].n);
+    const res = await send(stack.base, author, 'POST', '/api/problems', problemBody({ title }));
+    expect(res.status).toBe(400);
+    expect(errorOf(res.body)).toMatchObject({ code: 'invalid_arguments', field: 'title' });
+    expect(Number((await stack.pool.query('SELECT count(*) AS n FROM problem_revisions')).rows[0].n)).toBe(before);
+    expect(await everywhere()).not.toContain(password);
+  });
+
   it('answers an empty list when nothing was redacted', async () => {
     const res = await send(stack.base, author, 'POST', '/api/problems', problemBody({ title: 'Nothing secret in here' }));
     expect(res.status).toBe(201);
