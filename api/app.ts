@@ -9,7 +9,7 @@ import { publicReadCors } from './cors.ts';
 import { createErrorHandler, createNotFoundHandler, handleNotFound } from './errors.ts';
 import { createNotFoundPage } from './not-found-page.ts';
 import { createParticipationHandler, createParticipationTools, createReadTools, MCP_PATH, PUBLIC_INSTRUCTIONS } from './mcp/participate.ts';
-import { MCP_PUBLIC_PATH } from './mcp/path.ts';
+import { MCP_PUBLIC_PATH, MCP_ROOT_PATH } from './mcp/path.ts';
 import { mountAccountsAndOAuth } from './oauth/mount.ts';
 import { negotiateRecordName, refuseUnacceptableMedia } from './negotiation.ts';
 import { clientAddress, readRule } from './rate-limit.ts';
@@ -31,7 +31,8 @@ import { createWriteHandler } from './routes/writes.ts';
 import { createOperatorHandlers } from './routes/operator.ts';
 import { createProjectionReader } from './routes/projections.ts';
 import { createSearchHandlers } from './routes/search.ts';
-import { CACHE } from './representation.ts';
+import { CACHE, sendRepresentation } from './representation.ts';
+import { createHelpDocuments, HELP_PATH } from './mcp/help.ts';
 import { OPERATIONS } from '../operations/registry.ts';
 import { createWriteSubmitter } from './write-submission.ts';
 
@@ -116,11 +117,17 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const { authenticateCaller } = mountAccountsAndOAuth(app, deps);
 
   // The tool protocol: the same reads and the same writes (one submitter), as tools; a protected resource.
+  const participationTools = createParticipationTools(deps, submitWrite);
+  const readTools = createReadTools(deps);
+  const help = createHelpDocuments(config.ASTRO_CLIENT_DIR, participationTools, new Set(readTools.map((tool) => tool.definition.name)));
+  resource(app, HELP_PATH, { GET: async (c) => sendRepresentation(c, { body: Buffer.from(await help[0]!.read()), contentType: help[0]!.mimeType, cacheControl: CACHE.page }) });
   resource(app, MCP_PATH, {
-    POST: createParticipationHandler(deps, createParticipationTools(deps, submitWrite), { authenticate: authenticateCaller }),
+    POST: createParticipationHandler(deps, participationTools, { authenticate: authenticateCaller, help }),
   });
   // The read tools alone, for anyone: no credential, no OAuth.
-  resource(app, MCP_PUBLIC_PATH, { POST: createParticipationHandler(deps, createReadTools(deps), { instructions: PUBLIC_INSTRUCTIONS }) });
+  const publicTools = { POST: createParticipationHandler(deps, readTools, { instructions: PUBLIC_INSTRUCTIONS, help }) };
+  resource(app, MCP_PUBLIC_PATH, publicTools);
+  resource(app, MCP_ROOT_PATH, publicTools);
 
   resource(app, '/api/inbox', { GET: createInboxHandler(deps) });
   resource(app, '/api/v1/changes', { GET: createChangesHandler(deps) });
