@@ -47,7 +47,7 @@ const NOT_APPLICABLE: Record<string, string> = {
   'json-schema-2020-12': `${FIXTURE_TOOL} with a given $defs schema; this server's own schemas are checked for portability in test/api/mcp-tool-list.test.ts`,
   'server-sse-polling': 'stateless with JSON answers: no SSE streams and no sessions (GET is 405, as the transport allows)',
   'server-sse-multiple-streams': 'stateless with JSON answers: no SSE streams and no sessions',
-  'resources-read-text': 'reads the fixture resource test://static-text; records are read in test/api/mcp-resources.test.ts',
+  'resources-read-text': 'reads the fixture resource test://static-text; records are read in test/api/mcp-parity.test.ts',
   'resources-read-binary': 'reads the fixture resource test://static-binary; no resource here is binary',
   'resources-templates-read': 'reads the fixture template test://template/{id}/data; record templates are read in test/api/mcp-resources.test.ts',
   'resources-subscribe': 'no subscriptions: stateless, and records change through the public change feed',

@@ -138,7 +138,8 @@ describe('tool-protocol edges', () => {
     // params that are not even a JSON-RPC structured value: not a valid message at all.
     const invalid = await post({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: 'just a string' });
     expect(invalid.status).toBe(400);
-    expect(errorOf(invalid.body)).toMatchObject({ code: 'invalid_arguments', reason: 'protocol_error' });
+    expect(invalid.body.error.code).toBe(ErrorCode.InvalidRequest);
+    expect(errorOf(invalid.body.error.data)).toMatchObject({ code: 'invalid_arguments', reason: 'protocol_error' });
   });
 
   it('name an unknown tool in a message with the protocol prefix once', async () => {
