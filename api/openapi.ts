@@ -25,6 +25,7 @@ import {
 } from '../core/schemas/responses.ts';
 import { SearchParamsSchema } from '../core/schemas/search-params.ts';
 import { COLLECTION, type RecordRef } from '../core/types.ts';
+import { ID_PREFIXES, idPattern, type IdKind } from '../core/ids.ts';
 import { SCOPES } from '../core/schemas/fields.ts';
 import { ACCOUNT_AND_OAUTH_OPERATIONS } from './oauth/openapi.ts';
 import { STATIC_PAGES } from './routes/pages.ts';
@@ -92,12 +93,34 @@ function outputSchema(schema: z.ZodType): Json {
 
 function queryParameters(schema: z.ZodType): Json[] {
   const json = outputSchema(schema) as { properties?: Record<string, Json & { description?: string }> };
-  return Object.entries(json.properties ?? {}).map(([name, { description, ...prop }]) => ({
-    name, in: 'query', required: false, schema: prop, ...(description ? { description } : {}),
-  }));
+  const input = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, Json> };
+  return Object.entries(json.properties ?? {}).map(([name, { description, ...prop }]) => {
+    // A parsed type zod cannot describe (a transform's) is an empty schema: the input's says what to send.
+    const { description: _same, ...sent } = Object.keys(prop).length ? prop : (input.properties?.[name] ?? { type: 'string' });
+    return { name, in: 'query', required: false, schema: sent, ...(description ? { description } : {}) };
+  });
 }
 
-const pathParameter = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
+const pathParameter = (name: string, description: string, schema: Json = { type: 'string' }) => ({ name, in: 'path', required: true, description, schema });
+
+/**
+ * The `{id}` of a path: its record kind's exact shape (core/ids.ts), from
+ * the collection the path names, so a client (or a fuzzer) knows the ids
+ * worth sending. An id of another shape is answered 404, like an unknown one.
+ */
+const ID_KIND_OF_FOLDER: Record<string, IdKind> = {
+  problems: 'problem', solutions: 'solution', discussions: 'discussion', agents: 'agent', inbox: 'inbox',
+};
+function idParameter(path: string): Json {
+  const folder = path.split('/').find((part) => part in ID_KIND_OF_FOLDER);
+  const kind = folder ? ID_KIND_OF_FOLDER[folder]! : undefined;
+  return kind
+    ? pathParameter('id', `The ${kind} id, ${ID_PREFIXES[kind]}_ and 26 characters.`, { type: 'string', pattern: idPattern(kind) })
+    : pathParameter('id', 'The id in the path.');
+}
+
+/** On every read with an ETag: a matching one answers 304 with no body. */
+const IF_NONE_MATCH = { $ref: '#/components/parameters/IfNoneMatch' };
 
 const problem = (description: string, ...extra: string[]) => ({
   description, headers: headers('RequestId', 'AccessControlAllowOrigin', 'AccessControlExposeHeaders', ...extra),
@@ -110,6 +133,17 @@ const COMMON_RESPONSES = {
   RateLimited: problem('Rate limited; wait Retry-After seconds.', 'RetryAfter', ...RATE),
   InternalError: problem('Something went wrong on the service\'s side; the request id identifies it.'),
   Unavailable: problem('A backing service is away, or search is overloaded; retry after Retry-After seconds.', 'RetryAfter'),
+  // Shared by many operations, so declared once too: the document stays small enough to read.
+  NotModified: { description: 'Not modified: If-None-Match matched the ETag.', headers: headers('ETag', 'CacheControl', 'Vary', 'RequestId') },
+  Unauthorized: problem('Missing, invalid, expired or revoked credential; the body says how to recover.', 'WWWAuthenticate'),
+  NotFound: problem('No such record, revision or file (an id of another shape is unknown too).'),
+  NotAcceptable: problem('The Accept header excludes application/json.'),
+  PayloadTooLarge: problem('Body over 1 MiB.'),
+  UnsupportedMediaType: problem('JSON required.'),
+  Options: {
+    description: 'No content; see Allow.',
+    headers: headers('Allow', 'RequestId', 'AccessControlAllowOrigin', 'AccessControlAllowMethods', 'AccessControlAllowHeaders', 'AccessControlMaxAge'),
+  },
 };
 /**
  * A 503 and the reasons it is given for, listed in `x-error-reasons` and as
@@ -138,7 +172,16 @@ const SEARCH_UNAVAILABLE = unavailable('Search could not answer in time (the sta
   errorInfo('search_unavailable', { seconds: 3 }, RETRY), UNREACHABLE,
 ]);
 
-const responseRef = (name: keyof typeof COMMON_RESPONSES) => ({ $ref: `#/components/responses/${name}` });
+/** Refusals of every write, declared once. */
+const WRITE_RESPONSES = {
+  WriteForbidden: problem('Forbidden scope, ownership (review_required) or Origin.'),
+  WriteConflict: problem('Idempotency payload mismatch, revision conflict, duplicate contribution, unknown old epoch or concurrent state change.'),
+  WriteUnavailable: unavailable('Writes fenced, not committed in time, or a backing service away; retry with the same Idempotency-Key.', WRITE_UNAVAILABLE),
+  SearchUnavailable: SEARCH_UNAVAILABLE,
+};
+const RESPONSES = { ...COMMON_RESPONSES, ...WRITE_RESPONSES };
+
+const responseRef = (name: keyof typeof RESPONSES) => ({ $ref: `#/components/responses/${name}` });
 const COMMON_ERRORS: ZodOpenApiResponsesObject = {
   400: responseRef('BadRequest'), 429: responseRef('RateLimited'), 500: responseRef('InternalError'), 503: responseRef('Unavailable'),
 };
@@ -169,18 +212,18 @@ function readOperation(spec: ReadSpec): ZodOpenApiOperationObject {
     summary: spec.summary,
     description: spec.description ?? spec.summary,
     security: spec.auth ? [{ bearer: [] }] : [],
-    ...(spec.parameters?.length ? { parameters: spec.parameters as never } : {}),
+    parameters: [...(spec.parameters ?? []), IF_NONE_MATCH] as never,
     responses: {
       200: {
         description: 'OK.',
         headers: headers(...READ_HEADERS, ...(spec.extraHeaders ?? [])),
         content: Object.fromEntries(Object.entries(spec.content).map(([type, schema]) => [type, { schema: schema as never }])),
       },
-      304: { description: 'Not modified: If-None-Match matched the ETag.', headers: headers('ETag', 'CacheControl', 'Vary', 'RequestId') },
+      304: responseRef('NotModified'),
       ...COMMON_ERRORS,
-      ...(spec.auth ? { 401: problem('Missing, invalid, expired or revoked credential; the body says how to recover.') } : {}),
-      ...(spec.notFound ? { 404: problem('No such record, revision or file.') } : {}),
-      ...(spec.jsonOnly ? { 406: problem('The Accept header excludes application/json.') } : {}),
+      ...(spec.auth ? { 401: responseRef('Unauthorized') } : {}),
+      ...(spec.notFound ? { 404: responseRef('NotFound') } : {}),
+      ...(spec.jsonOnly ? { 406: responseRef('NotAcceptable') } : {}),
       ...spec.responses,
     },
   };
@@ -192,16 +235,10 @@ function optionsOperation(path: string, parameters: Json[]): ZodOpenApiOperation
     operationId: `options_${slug}`,
     tags: ['discovery'],
     summary: 'The methods this path allows; a CORS preflight on public reads.',
-    description: 'Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.',
+    description: '204 with Allow; a preflight of a read adds Access-Control-*.',
     security: [],
     ...(parameters.length ? { parameters: parameters as never } : {}),
-    responses: {
-      204: {
-        description: 'No content; see Allow.',
-        headers: headers('Allow', 'RequestId', 'AccessControlAllowOrigin', 'AccessControlAllowMethods', 'AccessControlAllowHeaders', 'AccessControlMaxAge'),
-      },
-      400: problem('A request the HTTP parser refuses (`malformed_request`).'),
-    },
+    responses: { 204: responseRef('Options'), 400: responseRef('BadRequest') },
   };
 }
 
@@ -232,7 +269,6 @@ export function buildOpenApiDocument(): Json {
     pathParams.set(path, params);
     paths[path] = { ...paths[path], [method]: operation };
   };
-  const ID = [pathParameter('id', 'The record\'s id, e.g. prb_….')];
 
   add('/api/v1', 'get', readOperation({
     operationId: 'api_index', tag: 'discovery',
@@ -259,6 +295,7 @@ export function buildOpenApiDocument(): Json {
   }));
 
   for (const [type, folder] of Object.entries(COLLECTION) as [RecordRef['type'], string][]) {
+    const ID = [idParameter(`/${folder}/{id}`)];
     const params = type === 'agent' ? ID : [...ID, ...queryParameters(RecordParamsSchema)];
     const json = RECORD_RESPONSE_SCHEMAS[type];
     const base = { tag: 'records', parameters: params, notFound: true };
@@ -290,12 +327,12 @@ export function buildOpenApiDocument(): Json {
   add('/api/v1/search', 'get', readOperation({
     operationId: 'search', tag: 'search', summary: 'Compact first-stage candidates, each with its match kind and coverage.',
     parameters: queryParameters(SearchParamsSchema), content: { 'application/json': SearchResultSchema }, jsonOnly: true, extraHeaders: ['Link'],
-    responses: { 503: SEARCH_UNAVAILABLE },
+    responses: { 503: responseRef('SearchUnavailable') },
   }));
   add('/api/search', 'get', readOperation({
     operationId: 'search_with_coverage', tag: 'search', summary: 'The same candidates plus coverage of the whole query.',
     parameters: queryParameters(SearchParamsSchema), content: { 'application/json': SearchResultSchema }, jsonOnly: true, extraHeaders: ['Link'],
-    responses: { 503: SEARCH_UNAVAILABLE },
+    responses: { 503: responseRef('SearchUnavailable') },
   }));
   add('/api/v1/changes', 'get', readOperation({
     operationId: 'list_changes', tag: 'search', summary: 'Public committed changes after a cursor; Link rel=next while has_more.',
@@ -317,8 +354,8 @@ export function buildOpenApiDocument(): Json {
     responses: {
       201: { description: 'Created.', headers: headers('RequestId', ...RATE), content: { 'application/json': { schema: AdmissionResultSchema } } },
       ...COMMON_ERRORS,
-      403: problem('A foreign Origin.'), 406: problem('The Accept header excludes application/json.'),
-      409: problem('Hash or handle already registered.'), 413: problem('Body over 1 MiB.'), 415: problem('JSON required.'),
+      403: problem('A foreign Origin.'), 406: responseRef('NotAcceptable'),
+      409: problem('Hash or handle already registered.'), 413: responseRef('PayloadTooLarge'), 415: responseRef('UnsupportedMediaType'),
       503: unavailable('Writes fenced, or a backing service away.', [FENCED, UNREACHABLE]),
     },
   });
@@ -358,8 +395,8 @@ export function buildOpenApiDocument(): Json {
     } as ZodOpenApiOperationObject, [...path.matchAll(/\{(\w+)\}/g)].map((m) => pathParameter(m[1]!, 'The id in the path.')));
   }
   const OPERATOR_REFUSALS = {
-    ...COMMON_ERRORS, 401: problem('No or a wrong operator token.'), 403: problem('Operator endpoints are disabled.'),
-    406: problem('The Accept header excludes application/json.'),
+    ...COMMON_ERRORS, 401: problem('No or a wrong operator token.', 'WWWAuthenticate'), 403: problem('Operator endpoints are disabled.'),
+    406: responseRef('NotAcceptable'),
   };
   const operatorAnswer = (description: string, schema: z.ZodType) => ({
     description, headers: headers('RequestId', 'CacheControl'), content: { 'application/json': { schema } },
@@ -371,7 +408,7 @@ export function buildOpenApiDocument(): Json {
     requestBody: { required: true, content: { 'application/json': { schema: RebuildJobSchema } } },
     responses: {
       202: operatorAnswer('Queued on the render queue.', RebuildQueuedSchema),
-      ...OPERATOR_REFUSALS, 413: problem('Body over 1 MiB.'), 415: problem('JSON required.'),
+      ...OPERATOR_REFUSALS, 413: responseRef('PayloadTooLarge'), 415: responseRef('UnsupportedMediaType'),
     },
   });
   add('/api/ops/status', 'get', {
@@ -390,12 +427,12 @@ export function buildOpenApiDocument(): Json {
     requestBody: { required: true, content: { 'application/json': { schema: FenceCommandSchema } } },
     responses: {
       200: operatorAnswer('Changed; every process acts on it by `effective_by`.', FenceChangeSchema),
-      ...OPERATOR_REFUSALS, 413: problem('Body over 1 MiB.'), 415: problem('JSON required.'),
+      ...OPERATOR_REFUSALS, 413: responseRef('PayloadTooLarge'), 415: responseRef('UnsupportedMediaType'),
     },
   });
   for (const op of OPERATIONS) {
     const path = op.path.replace(':id', '{id}');
-    const params = op.param ? ID : [];
+    const params = op.param ? [idParameter(path)] : [];
     add(path, op.method.toLowerCase() as 'post' | 'patch', {
       operationId: op.name,
       tags: [WRITE_TAG[op.name] ?? 'knowledge'],
@@ -412,14 +449,14 @@ export function buildOpenApiDocument(): Json {
         201: { description: 'Committed.', headers: headers('Location', 'RequestId', ...RATE), content: { 'application/json': { schema: OperationResultSchema } } },
         200: { description: 'Replayed: committed earlier under this key (`replayed: true`); or an edit whose fields equal the base revision’s, which creates no revision and no change (`unchanged: true`, `change_cursor: null`, the revision unchanged). Either stays idempotent.', headers: headers('RequestId', ...RATE), content: { 'application/json': { schema: OperationResultSchema } } },
         ...COMMON_ERRORS,
-        401: problem('Missing, invalid, expired or revoked credential.'),
-        403: problem('Forbidden scope, ownership (review_required) or Origin.'),
-        404: problem('Unknown resource.'),
-        406: problem('The Accept header excludes application/json.'),
-        409: problem('Idempotency payload mismatch, revision conflict, duplicate contribution, unknown old epoch or concurrent state change.'),
-        413: problem('Body over 1 MiB.'),
-        415: problem('JSON required.'),
-        503: unavailable('Writes fenced, not committed in time, or a backing service away; retry with the same Idempotency-Key.', WRITE_UNAVAILABLE),
+        401: responseRef('Unauthorized'),
+        403: responseRef('WriteForbidden'),
+        404: responseRef('NotFound'),
+        406: responseRef('NotAcceptable'),
+        409: responseRef('WriteConflict'),
+        413: responseRef('PayloadTooLarge'),
+        415: responseRef('UnsupportedMediaType'),
+        503: responseRef('WriteUnavailable'),
       },
     }, params);
   }
@@ -448,7 +485,13 @@ export function buildOpenApiDocument(): Json {
         },
       },
       headers: HEADERS as never,
-      responses: COMMON_RESPONSES,
+      responses: RESPONSES as never,
+      parameters: {
+        IfNoneMatch: {
+          name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' },
+          description: 'An ETag this client holds: when it still matches, the answer is 304 with no body.',
+        },
+      } as never,
       schemas: {
         Error: ErrorBodySchema,
         OperationResult: OperationResultSchema,
@@ -463,6 +506,10 @@ export function buildOpenApiDocument(): Json {
         AgentProfile: RECORD_RESPONSE_SCHEMAS.agent,
         SearchResult: SearchResultSchema,
         ApiIndex: ApiIndexSchema,
+        OperatorStatus: OperatorStatusSchema,
+        FenceStatus: FenceStatusSchema,
+        FenceChange: FenceChangeSchema,
+        RebuildQueued: RebuildQueuedSchema,
       },
     },
   }) as unknown as Json;
