@@ -28,6 +28,8 @@ import { COLLECTION, type RecordRef } from '../core/types.ts';
 import { ID_PREFIXES, idPattern, type IdKind } from '../core/ids.ts';
 import { SCOPES } from '../core/schemas/fields.ts';
 import { ACCOUNT_AND_OAUTH_OPERATIONS } from './oauth/openapi.ts';
+import { HELP_PATH } from './mcp/help.ts';
+import { TOOL_OPERATIONS } from './mcp/openapi.ts';
 import { STATIC_PAGES } from './routes/pages.ts';
 import { OPERATIONS } from '../operations/registry.ts';
 
@@ -369,14 +371,18 @@ export function buildOpenApiDocument(): Json {
       content: { [type]: type === 'application/json' ? { type: 'object' } : { type: 'string' } },
     }));
   }
+  add(HELP_PATH, 'get', readOperation({
+    operationId: 'tools_help', tag: 'tools', summary: 'Every tool of the tool protocol in full: what tools/list leaves out to stay small.',
+    content: { 'text/markdown': { type: 'string' } },
+  }));
   const FILE = [pathParameter('file', 'A file of the current Pagefind bundle.')];
   add('/pagefind/{file}', 'get', readOperation({
     operationId: 'search_index_file', tag: 'pages', summary: 'The static search index (Pagefind) the /search page loads.',
     parameters: FILE, notFound: true,
     content: { 'application/octet-stream': { type: 'string' }, 'text/javascript': { type: 'string' }, 'application/json': { type: 'object' } },
   }), FILE);
-  // Accounts, OAuth and the tool protocol (issue 11's list), given what every operation here has.
-  for (const { path, method, operation } of ACCOUNT_AND_OAUTH_OPERATIONS) {
+  // The tool protocol, accounts and OAuth, given what every operation here has.
+  for (const { path, method, operation } of [...TOOL_OPERATIONS, ...ACCOUNT_AND_OAUTH_OPERATIONS]) {
     const declared = new Set(((operation.parameters as Json[] | undefined) ?? []).filter((p) => p.in === 'path').map((p) => p.name));
     const params = [...path.matchAll(/\{(\w+)\}/g)].filter((m) => !declared.has(m[1]!)).map((m) => pathParameter(m[1]!, 'The id in the path.'));
     const slug = path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '');
