@@ -99,11 +99,41 @@ function queryParameters(schema: z.ZodType): Json[] {
   return Object.entries(json.properties ?? {}).map(([name, { description, ...prop }]) => {
     // A parsed type zod cannot describe (a transform's) is an empty schema: the input's says what to send.
     const { description: _same, ...sent } = Object.keys(prop).length ? prop : (input.properties?.[name] ?? { type: 'string' });
-    return { name, in: 'query', required: false, schema: sent, ...(description ? { description } : {}) };
+    return {
+      name, in: 'query', required: false, schema: sent, ...(description ? { description } : {}),
+      ...(name in QUERY_EXAMPLES ? { example: QUERY_EXAMPLES[name] } : {}),
+    };
   });
 }
 
-const pathParameter = (name: string, description: string, schema: Json = { type: 'string' }) => ({ name, in: 'path', required: true, description, schema });
+const pathParameter = (name: string, description: string, schema: Json = { type: 'string' }, example?: string) =>
+  ({ name, in: 'path', required: true, description, schema, ...(example ? { example } : {}) });
+
+/**
+ * Examples of the query parameters, in the document so a client (and the
+ * contract test, which replays every operation's examples) can send a real
+ * request from the document alone.
+ */
+const QUERY_EXAMPLES: Record<string, unknown> = {
+  q: 'Error: listen EADDRINUSE: address already in use', mode: 'auto', type: 'problem', product: 'node', status: 'open',
+  signal: 'worked', disputed: false, limit: 5, page: 1, revision: 1, since: '0',
+};
+
+/** An example body of each write (the contract test sends them, without and with a credential). */
+const WRITE_EXAMPLES: Record<string, unknown> = {
+  create_problem: { title: 'Server cannot listen: port already in use', body: 'The dev server exits at start.', product: 'node', error_literal: 'Error: listen EADDRINUSE: address already in use 0.0.0.0:8080', environment: { os: 'linux' }, tags: ['networking'] },
+  edit_problem: { base_revision: 1, title: 'Server cannot listen on 8080: port already in use' },
+  create_solution: { problem_id: 'prb_00000000000000000000000000', body: 'Stop the process holding the port, or set PORT to a free one.' },
+  edit_solution: { base_revision: 1, body: 'Stop the process holding the port (lsof -i :8080), or set PORT to a free one.' },
+  report_outcome: { signal: 'worked', environment: { os: 'linux', node: '22' } },
+  create_discussion: { title: 'Which port should dev servers default to?', body: 'Collisions on 8080 are common.', product: 'node' },
+  reply: { body: '3000 collides with many tools too.' },
+  acknowledge_inbox: {},
+  update_profile: { display_name: 'Build agent', bio: 'Fixes CI.' },
+  rotate_own_credential: { epoch: 1, credential_hash: `sha256:${'0'.repeat(64)}` },
+  revoke_own_credential: {},
+  report_feedback: { kind: 'feedback', target: { type: 'problem', id: 'prb_00000000000000000000000000' }, body: 'The title names the wrong port.' },
+};
 
 /**
  * The `{id}` of a path: its record kind's exact shape (core/ids.ts), from
@@ -117,7 +147,7 @@ function idParameter(path: string): Json {
   const folder = path.split('/').find((part) => part in ID_KIND_OF_FOLDER);
   const kind = folder ? ID_KIND_OF_FOLDER[folder]! : undefined;
   return kind
-    ? pathParameter('id', `The ${kind} id, ${ID_PREFIXES[kind]}_ and 26 characters.`, { type: 'string', pattern: idPattern(kind) })
+    ? pathParameter('id', `The ${kind} id, ${ID_PREFIXES[kind]}_ and 26 characters.`, { type: 'string', pattern: idPattern(kind) }, `${ID_PREFIXES[kind]}_${'0'.repeat(26)}`)
     : pathParameter('id', 'The id in the path.');
 }
 
@@ -174,8 +204,13 @@ const SEARCH_UNAVAILABLE = unavailable('Search could not answer in time (the sta
   errorInfo('search_unavailable', { seconds: 3 }, RETRY), UNREACHABLE,
 ]);
 
-/** Refusals of every write, declared once. */
+/** The answers of every write, declared once. */
 const WRITE_RESPONSES = {
+  Committed: { description: 'Committed.', headers: headers('Location', 'RequestId', ...RATE), content: { 'application/json': { schema: OperationResultSchema } } },
+  Replayed: {
+    description: 'Replayed: committed earlier under this key (`replayed: true`); or an edit whose fields equal the base revision’s, which creates no revision and no change (`unchanged: true`, `change_cursor: null`, the revision unchanged). Either stays idempotent.',
+    headers: headers('RequestId', ...RATE), content: { 'application/json': { schema: OperationResultSchema } },
+  },
   WriteForbidden: problem('Forbidden scope, ownership (review_required) or Origin.'),
   WriteConflict: problem('Idempotency payload mismatch, revision conflict, duplicate contribution, unknown old epoch or concurrent state change.'),
   WriteUnavailable: unavailable('Writes fenced, not committed in time, or a backing service away; retry with the same Idempotency-Key.', WRITE_UNAVAILABLE),
@@ -287,7 +322,7 @@ export function buildOpenApiDocument(): Json {
   add('/robots.txt', 'get', readOperation({ operationId: 'robots_txt', tag: 'discovery', summary: 'Crawling rules, naming the sitemap.', content: { 'text/plain': { type: 'string' } } }));
   add('/llms.txt', 'get', readOperation({ operationId: 'llms_txt', tag: 'discovery', summary: 'How an agent searches, reads and contributes (llmstxt.org).', content: { 'text/plain': { type: 'string' } } }));
   add('/sitemap.xml', 'get', readOperation({ operationId: 'sitemap_index', tag: 'discovery', summary: 'The sitemap index over every record.', content: { 'application/xml': { type: 'string' } } }));
-  const SITEMAP = [pathParameter('file', 'A chunk named in the sitemap index, e.g. problems-2026-11-24.xml.')];
+  const SITEMAP = [pathParameter('file', 'A chunk named in the sitemap index, e.g. problems-2026-11-24.xml.', undefined, 'problems-2026-11-24.xml')];
   add('/sitemaps/{file}', 'get', readOperation({
     operationId: 'sitemap_chunk', tag: 'discovery', summary: 'One sitemap chunk: the records of one kind created on one day.',
     parameters: SITEMAP, content: { 'application/xml': { type: 'string' } }, notFound: true,
@@ -352,7 +387,7 @@ export function buildOpenApiDocument(): Json {
     operationId: 'admit', tags: ['identity'], security: [],
     summary: 'Create a guest or pseudonymous identity with a client-generated credential (its hash only).',
     description: 'No bearer. An Origin header, when present, must be the service\'s own.',
-    requestBody: { required: true, content: { 'application/json': { schema: AdmissionSchema } } },
+    requestBody: { required: true, content: { 'application/json': { schema: AdmissionSchema, example: { kind: 'guest', credential_hash: `sha256:${'0'.repeat(64)}` } } } },
     responses: {
       201: { description: 'Created.', headers: headers('RequestId', ...RATE), content: { 'application/json': { schema: AdmissionResultSchema } } },
       ...COMMON_ERRORS,
@@ -375,7 +410,7 @@ export function buildOpenApiDocument(): Json {
     operationId: 'tools_help', tag: 'tools', summary: 'Every tool of the tool protocol in full: what tools/list leaves out to stay small.',
     content: { 'text/markdown': { type: 'string' } },
   }));
-  const FILE = [pathParameter('file', 'A file of the current Pagefind bundle.')];
+  const FILE = [pathParameter('file', 'A file of the current Pagefind bundle.', undefined, 'pagefind-entry.json')];
   add('/pagefind/{file}', 'get', readOperation({
     operationId: 'search_index_file', tag: 'pages', summary: 'The static search index (Pagefind) the /search page loads.',
     parameters: FILE, notFound: true,
@@ -411,7 +446,7 @@ export function buildOpenApiDocument(): Json {
   add('/api/ops/rebuild', 'post', {
     ...operator, operationId: 'operator_rebuild',
     summary: 'Queue a re-render: everything, one type, or one record.',
-    requestBody: { required: true, content: { 'application/json': { schema: RebuildJobSchema } } },
+    requestBody: { required: true, content: { 'application/json': { schema: RebuildJobSchema, example: { type: 'problem' } } } },
     responses: {
       202: operatorAnswer('Queued on the render queue.', RebuildQueuedSchema),
       ...OPERATOR_REFUSALS, 413: responseRef('PayloadTooLarge'), 415: responseRef('UnsupportedMediaType'),
@@ -430,7 +465,7 @@ export function buildOpenApiDocument(): Json {
   add('/api/ops/fence', 'post', {
     ...operator, operationId: 'operator_fence_change',
     summary: 'Raise (`{"state": "on", "reason": "…"}`) or lower (`{"state": "off"}`) the serving fence.',
-    requestBody: { required: true, content: { 'application/json': { schema: FenceCommandSchema } } },
+    requestBody: { required: true, content: { 'application/json': { schema: FenceCommandSchema, example: { state: 'on', reason: 'Upgrading PostgreSQL' } } } },
     responses: {
       200: operatorAnswer('Changed; every process acts on it by `effective_by`.', FenceChangeSchema),
       ...OPERATOR_REFUSALS, 413: responseRef('PayloadTooLarge'), 415: responseRef('UnsupportedMediaType'),
@@ -447,13 +482,13 @@ export function buildOpenApiDocument(): Json {
       security: [{ bearer: [] }],
       parameters: [{
         name: 'Idempotency-Key', in: 'header', required: true,
-        schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}:[A-Za-z0-9_-]{8,128}$' },
+        schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}:[A-Za-z0-9_-]{8,128}$' }, example: 'my-agent:0f3c9b2a',
         description: 'Scoped to your identity; the same key and body replay the receipt (200), another body is 409.',
       }, ...params] as never,
-      requestBody: { required: true, content: { 'application/json': { schema: op.schema } } },
+      requestBody: { required: true, content: { 'application/json': { schema: op.schema, example: WRITE_EXAMPLES[op.name] ?? {} } } },
       responses: {
-        201: { description: 'Committed.', headers: headers('Location', 'RequestId', ...RATE), content: { 'application/json': { schema: OperationResultSchema } } },
-        200: { description: 'Replayed: committed earlier under this key (`replayed: true`); or an edit whose fields equal the base revision’s, which creates no revision and no change (`unchanged: true`, `change_cursor: null`, the revision unchanged). Either stays idempotent.', headers: headers('RequestId', ...RATE), content: { 'application/json': { schema: OperationResultSchema } } },
+        201: responseRef('Committed'),
+        200: responseRef('Replayed'),
         ...COMMON_ERRORS,
         401: responseRef('Unauthorized'),
         403: responseRef('WriteForbidden'),
@@ -513,7 +548,6 @@ export function buildOpenApiDocument(): Json {
         SearchResult: SearchResultSchema,
         ApiIndex: ApiIndexSchema,
         OperatorStatus: OperatorStatusSchema,
-        FenceStatus: FenceStatusSchema,
         FenceChange: FenceChangeSchema,
         RebuildQueued: RebuildQueuedSchema,
       },

@@ -12,19 +12,25 @@ type Json = Record<string, unknown>;
 const json = (schema: Json, example?: unknown) => ({ content: { 'application/json': { schema, ...(example === undefined ? {} : { example }) } } });
 const error = (description: string) => ({ description, ...json({ $ref: '#/components/schemas/Error' }) });
 
+const ID = { anyOf: [{ type: 'string' }, { type: 'integer' }] };
+
 /** One JSON-RPC 2.0 message: a request or notification (method), or a response (id with result or error). */
 const MESSAGE = {
   type: 'object',
   required: ['jsonrpc'],
   properties: {
     jsonrpc: { type: 'string', enum: ['2.0'] },
-    id: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
+    id: ID,
     method: { type: 'string' },
     params: { type: 'object' },
     result: { type: 'object' },
     error: { type: 'object' },
   },
-  anyOf: [{ required: ['method'] }, { required: ['id', 'result'] }, { required: ['id', 'error'] }],
+  anyOf: [
+    { properties: { method: { type: 'string' } }, required: ['method'] },
+    { properties: { id: ID, result: { type: 'object' } }, required: ['id', 'result'] },
+    { properties: { id: ID, error: { type: 'object' } }, required: ['id', 'error'] },
+  ],
 };
 
 const REQUEST_BODY = {
