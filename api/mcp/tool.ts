@@ -101,7 +101,7 @@ export function toolResult(value: Record<string, unknown>, text = summarize(valu
   return { content: [{ type: 'text', text }], structuredContent: value };
 }
 
-/** A refusal: the Error shape body of CONTRACT.md, exactly as HTTP sends it, with `isError` and a one-line summary. */
+/** A refusal: the Error shape body of docs/api.md, exactly as HTTP sends it, with `isError` and a one-line summary. */
 export function toolError(error: ApiError, requestId: string): CallToolResult {
   const body = errorBody(error.info, requestId);
   return { content: [{ type: 'text', text: summarize(body) }], structuredContent: body, isError: true };
