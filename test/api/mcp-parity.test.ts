@@ -6,14 +6,13 @@
  * what their HTTP twins answer under the same bounds and budget, and records
  * are resources through templates.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countUnrenderedChanges } from '../../db/queries/changes.ts';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { admit, errorOf, eventually, problemBody, send, type Agent } from '../helpers/client.ts';
-import { expectSummary } from '../helpers/tool-result.ts';
+import { connectTools, expectSummary } from '../helpers/tool-result.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
 let stack: Stack;
@@ -28,10 +27,7 @@ const clients: Client[] = [];
 const ORIGIN = 'http://service.test';
 
 async function connect(path: string, secret?: string): Promise<Client> {
-  const client = new Client({ name: 'mcp-parity-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(stack.base + path), {
-    requestInit: secret ? { headers: { Authorization: `Bearer ${secret}` } } : {},
-  }));
+  const client = await connectTools(stack.base + path, 'mcp-parity-test', secret);
   clients.push(client);
   return client;
 }

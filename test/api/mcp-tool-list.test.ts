@@ -5,13 +5,12 @@
  * and the newest records as resources, and resolve_error answered from the
  * same search and trust as the HTTP reads.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admit, eventually, send, type Agent } from '../helpers/client.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
-import { expectSummary } from '../helpers/tool-result.ts';
+import { connectTools, expectSummary } from '../helpers/tool-result.ts';
 
 /** The bound of one endpoint's tools/list answer, in bytes. */
 const TOOL_LIST_BUDGET = 16 * 1024;
@@ -36,10 +35,7 @@ let failing: string;
 const clients: Client[] = [];
 
 async function connect(path: string, secret?: string): Promise<Client> {
-  const client = new Client({ name: 'context-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(stack.base + path), {
-    requestInit: secret ? { headers: { Authorization: `Bearer ${secret}` } } : {},
-  }));
+  const client = await connectTools(stack.base + path, 'context-test', secret);
   clients.push(client);
   return client;
 }
