@@ -32,7 +32,8 @@ import { createOperatorHandlers } from './routes/operator.ts';
 import { createProjectionReader } from './routes/projections.ts';
 import { createSearchHandlers } from './routes/search.ts';
 import { CACHE, sendRepresentation } from './representation.ts';
-import { createHelpDocuments, HELP_PATH } from './mcp/help.ts';
+import { createHelpDocuments } from './mcp/help.ts';
+import { READ_ROUTES, routerPath, type ReadHandlers } from './read-routes.ts';
 import { OPERATIONS } from '../operations/registry.ts';
 import { createWriteSubmitter } from './write-submission.ts';
 
@@ -60,17 +61,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   resource(app, '/', { GET: (c) => asset(c, 'index.html', CACHE.collection) });
   resource(app, '/_astro/:file', { GET: (c) => asset(c, `_astro/${c.req.param('file')}`) });
   const apiIndex = createApiIndex(config, deps.fence);
-  resource(app, '/api/v1', { GET: apiIndex.index });
-  resource(app, '/api/v1/openapi.json', { GET: apiIndex.openapi });
-  resource(app, '/openapi.json', { GET: apiIndex.openapi });
-
   const discovery = createDiscoveryHandlers(deps);
-  resource(app, '/robots.txt', { GET: discovery.robots });
-  resource(app, '/llms.txt', { GET: discovery.llms });
-  resource(app, '/sitemap.xml', { GET: discovery.sitemapIndex });
-  resource(app, '/sitemaps/:file', { GET: discovery.sitemapChunk });
-  // Browsers and feed readers ask for /favicon.ico whatever a page declares: the same SVG.
-  resource(app, '/favicon.ico', { GET: (c) => asset(c, 'favicon.svg', CACHE.page) });
+  const search = createSearchHandlers(deps);
 
   // Metrics are operational detail: behind the operator token here, token-free only on API_METRICS_PORT.
   const metrics = createMetricsHandler(deps);
@@ -91,12 +83,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     resource(app, page.path, { GET: (c) => asset(c, page.file, CACHE.page, page.contentSecurityPolicy) });
   }
 
-  const search = createSearchHandlers(deps);
-  resource(app, '/api/v1/search', { GET: search.searchV1 });
-  resource(app, '/api/search', { GET: search.search });
-
   resource(app, '/api/public/admission', { POST: createAdmissionHandler(deps) });
-  resource(app, '/api/whoami', { GET: createWhoamiHandler(deps) });
 
   // Paths carry their reads and writes together, so OPTIONS and 405 list both.
   const paths = new Map<string, Methods>([
@@ -120,7 +107,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const participationTools = createParticipationTools(deps, submitWrite);
   const readTools = createReadTools(deps);
   const help = createHelpDocuments(config.ASTRO_CLIENT_DIR, participationTools, new Set(readTools.map((tool) => tool.definition.name)));
-  resource(app, HELP_PATH, { GET: async (c) => sendRepresentation(c, { body: Buffer.from(await help[0]!.read()), contentType: help[0]!.mimeType, cacheControl: CACHE.page }) });
   resource(app, MCP_PATH, {
     POST: createParticipationHandler(deps, participationTools, { authenticate: authenticateCaller, help }),
   });
@@ -129,8 +115,17 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   resource(app, MCP_PUBLIC_PATH, publicTools);
   resource(app, MCP_ROOT_PATH, publicTools);
 
-  resource(app, '/api/inbox', { GET: createInboxHandler(deps) });
-  resource(app, '/api/v1/changes', { GET: createChangesHandler(deps) });
+  // The read routes of the table (api/read-routes.ts), which the OpenAPI document describes too.
+  const reads: ReadHandlers = {
+    apiIndex: apiIndex.index, openapi: apiIndex.openapi,
+    robots: discovery.robots, llms: discovery.llms, sitemapIndex: discovery.sitemapIndex, sitemapChunk: discovery.sitemapChunk,
+    // Browsers and feed readers ask for /favicon.ico whatever a page declares: the same SVG.
+    favicon: (c) => asset(c, 'favicon.svg', CACHE.page),
+    searchV1: search.searchV1, search: search.search,
+    changes: createChangesHandler(deps), inbox: createInboxHandler(deps), whoami: createWhoamiHandler(deps),
+    toolsHelp: async (c) => sendRepresentation(c, { body: Buffer.from(await help[0]!.read()), contentType: help[0]!.mimeType, cacheControl: CACHE.page }),
+  };
+  for (const route of READ_ROUTES) resource(app, routerPath(route.path), { GET: reads[route.handler] });
 
   for (const [type, folder] of Object.entries(COLLECTION) as [RecordRef['type'], string][]) {
     resource(app, `/api/v1/${folder}/:id`, { GET: (c) => projection(c, type, `${c.req.param('id') ?? ''}.json`) });

@@ -18,17 +18,16 @@ import { FenceChangeSchema, FenceCommandSchema, FenceStatusSchema } from '../cor
 import { OperatorStatusSchema, RebuildQueuedSchema } from '../core/schemas/operator.ts';
 import { RebuildJobSchema } from '../core/queue-contract.ts';
 import { AdmissionSchema } from '../core/schemas/identity.ts';
-import { ChangesParamsSchema, CollectionParamsSchema, InboxParamsSchema, RecordParamsSchema } from '../core/schemas/read-params.ts';
+import { CollectionParamsSchema, RecordParamsSchema } from '../core/schemas/read-params.ts';
 import {
   AdmissionResultSchema, ChangesSchema, CollectionSchema, ErrorBodySchema, InboxSchema, OperationResultSchema,
   ProblemProjectionSchema, RECORD_RESPONSE_SCHEMAS, SearchResultSchema, SolutionProjectionSchema, WhoamiSchema,
 } from '../core/schemas/responses.ts';
-import { SearchParamsSchema } from '../core/schemas/search-params.ts';
 import { COLLECTION, type RecordRef } from '../core/types.ts';
 import { ID_PREFIXES, idPattern, type IdKind } from '../core/ids.ts';
 import { SCOPES } from '../core/schemas/fields.ts';
 import { ACCOUNT_AND_OAUTH_OPERATIONS } from './oauth/openapi.ts';
-import { HELP_PATH } from './mcp/help.ts';
+import { READ_ROUTES } from './read-routes.ts';
 import { TOOL_OPERATIONS } from './mcp/openapi.ts';
 import { STATIC_PAGES } from './routes/pages.ts';
 import { OPERATIONS } from '../operations/registry.ts';
@@ -307,29 +306,16 @@ export function buildOpenApiDocument(): Json {
     paths[path] = { ...paths[path], [method]: operation };
   };
 
-  add('/api/v1', 'get', readOperation({
-    operationId: 'api_index', tag: 'discovery',
-    summary: 'The read API index: operations, policy values, limits, rate limits, and `serving`: whether writes are open or fenced, since when and why.',
-    content: { 'application/json': ApiIndexSchema }, jsonOnly: true, extraHeaders: ['Link'],
-  }));
-  const openapi = { type: 'object', description: 'This OpenAPI 3.1 document.' };
-  add('/api/v1/openapi.json', 'get', readOperation({
-    operationId: 'openapi_document', tag: 'discovery', summary: 'This document.', content: { 'application/json': openapi }, jsonOnly: true,
-  }));
-  add('/openapi.json', 'get', readOperation({
-    operationId: 'openapi_document_root', tag: 'discovery', summary: 'This document, at the conventional place.', content: { 'application/json': openapi },
-  }));
-  add('/robots.txt', 'get', readOperation({ operationId: 'robots_txt', tag: 'discovery', summary: 'Crawling rules, naming the sitemap.', content: { 'text/plain': { type: 'string' } } }));
-  add('/llms.txt', 'get', readOperation({ operationId: 'llms_txt', tag: 'discovery', summary: 'How an agent searches, reads and contributes (llmstxt.org).', content: { 'text/plain': { type: 'string' } } }));
-  add('/sitemap.xml', 'get', readOperation({ operationId: 'sitemap_index', tag: 'discovery', summary: 'The sitemap index over every record.', content: { 'application/xml': { type: 'string' } } }));
-  const SITEMAP = [pathParameter('file', 'A chunk named in the sitemap index, e.g. problems-2026-11-24.xml.', undefined, 'problems-2026-11-24.xml')];
-  add('/sitemaps/{file}', 'get', readOperation({
-    operationId: 'sitemap_chunk', tag: 'discovery', summary: 'One sitemap chunk: the records of one kind created on one day.',
-    parameters: SITEMAP, content: { 'application/xml': { type: 'string' } }, notFound: true,
-  }), SITEMAP);
-  add('/favicon.ico', 'get', readOperation({
-    operationId: 'favicon_ico', tag: 'discovery', summary: 'The site icon (the same SVG as /favicon.svg).', content: { 'image/svg+xml': { type: 'string' } },
-  }));
+  // The reads of the route table (api/read-routes.ts), described from the same entries the router serves.
+  for (const { path, doc } of READ_ROUTES) {
+    const params = doc.pathParameter
+      ? [pathParameter(doc.pathParameter.name, doc.pathParameter.description, undefined, doc.pathParameter.example)] : [];
+    add(path, 'get', readOperation({
+      ...doc,
+      parameters: [...params, ...(doc.query ? queryParameters(doc.query) : [])],
+      ...(doc.searchUnavailable ? { responses: { 503: responseRef('SearchUnavailable') } } : {}),
+    }), params);
+  }
 
   for (const [type, folder] of Object.entries(COLLECTION) as [RecordRef['type'], string][]) {
     const ID = [idParameter(`/${folder}/{id}`)];
@@ -361,28 +347,6 @@ export function buildOpenApiDocument(): Json {
       parameters: queryParameters(CollectionParamsSchema), content: { 'text/html': { type: 'string' } }, extraHeaders: ['Link'],
     }));
   }
-  add('/api/v1/search', 'get', readOperation({
-    operationId: 'search', tag: 'search', summary: 'Compact first-stage candidates, each with its match kind and coverage.',
-    parameters: queryParameters(SearchParamsSchema), content: { 'application/json': SearchResultSchema }, jsonOnly: true, extraHeaders: ['Link'],
-    responses: { 503: responseRef('SearchUnavailable') },
-  }));
-  add('/api/search', 'get', readOperation({
-    operationId: 'search_with_coverage', tag: 'search', summary: 'The same candidates plus coverage of the whole query.',
-    parameters: queryParameters(SearchParamsSchema), content: { 'application/json': SearchResultSchema }, jsonOnly: true, extraHeaders: ['Link'],
-    responses: { 503: responseRef('SearchUnavailable') },
-  }));
-  add('/api/v1/changes', 'get', readOperation({
-    operationId: 'list_changes', tag: 'search', summary: 'Public committed changes after a cursor; Link rel=next while has_more.',
-    parameters: queryParameters(ChangesParamsSchema), content: { 'application/json': ChangesSchema }, jsonOnly: true, extraHeaders: ['Link'],
-  }));
-  add('/api/inbox', 'get', readOperation({
-    operationId: 'read_inbox', tag: 'community', summary: 'Your unacknowledged replies; reading never acknowledges.',
-    parameters: queryParameters(InboxParamsSchema), content: { 'application/json': InboxSchema }, jsonOnly: true, auth: true,
-  }));
-  add('/api/whoami', 'get', readOperation({
-    operationId: 'whoami', tag: 'identity', summary: 'Verify a direct credential: who it is and what it may do.',
-    content: { 'application/json': WhoamiSchema }, jsonOnly: true, auth: true,
-  }));
   add('/api/public/admission', 'post', {
     operationId: 'admit', tags: ['identity'], security: [],
     summary: 'Create a guest or pseudonymous identity with a client-generated credential (its hash only).',
@@ -406,10 +370,6 @@ export function buildOpenApiDocument(): Json {
       content: { [type]: type === 'application/json' ? { type: 'object' } : { type: 'string' } },
     }));
   }
-  add(HELP_PATH, 'get', readOperation({
-    operationId: 'tools_help', tag: 'tools', summary: 'Every tool of the tool protocol in full: what tools/list leaves out to stay small.',
-    content: { 'text/markdown': { type: 'string' } },
-  }));
   const FILE = [pathParameter('file', 'A file of the current Pagefind bundle.', undefined, 'pagefind-entry.json')];
   add('/pagefind/{file}', 'get', readOperation({
     operationId: 'search_index_file', tag: 'pages', summary: 'The static search index (Pagefind) the /search page loads.',

@@ -31,6 +31,7 @@ import { buildSolutionView } from '../../read-model/solution.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { authorizationOf } from '../auth.ts';
 import { unknownRecord } from '../routes/projections.ts';
+import { readRoute } from '../read-routes.ts';
 import { parseOrThrow } from '../validation.ts';
 import { inputSchemaOf, outputSchemaOf, UNTRUSTED_CONTENT, type Tool, type ToolCall } from './tool.ts';
 
@@ -94,6 +95,11 @@ function collectionTool(kind: CollectionKind): ReadTool {
   });
 }
 
+/** The HTTP twins of the feed tools, from the read-route table. */
+const SEARCH = readRoute('search_with_coverage');
+const CHANGES = readRoute('list_changes');
+const INBOX = readRoute('read_inbox');
+
 export const READ_TOOLS: readonly ReadTool[] = [
   recordTool('get_problem', 'problem', buildProblemView,
     'A problem: its text, product, error literal, environment and tags at one revision, and a page of its solutions with their outcome signals.'),
@@ -119,8 +125,8 @@ export const READ_TOOLS: readonly ReadTool[] = [
   defineReadTool({
     name: 'search',
     title: 'Search problems, solutions and discussions',
-    description: 'Search by error literal or symptom, as GET /api/search.',
-    help: `Paste an exact error literal or a short symptom. Same parameters, bounds and answer as GET /api/search (candidates with match kind, coverage, outcome signals and trust, plus coverage of the whole query; disputed=false leaves disputed records out). resolve_error does this and reads the best problem's solutions in one call. ${UNTRUSTED_CONTENT}`,
+    description: `Search by error literal or symptom, as GET ${SEARCH.path}.`,
+    help: `Paste an exact error literal or a short symptom. Same parameters, bounds and answer as GET ${SEARCH.path} (candidates with match kind, coverage, outcome signals and trust, plus coverage of the whole query; disputed=false leaves disputed records out). resolve_error does this and reads the best problem's solutions in one call. ${UNTRUSTED_CONTENT}`,
     schema: SearchArgsSchema,
     output: SearchResultSchema,
     component: 'SearchResult',
@@ -129,8 +135,8 @@ export const READ_TOOLS: readonly ReadTool[] = [
   defineReadTool({
     name: 'list_changes',
     title: 'List public changes',
-    description: 'Public changes after a cursor, as GET /api/v1/changes.',
-    help: 'Public committed changes (records created or revised, outcomes, replies, feedback, disputes) after a cursor, oldest first. Same arguments, bounds and answer as GET /api/v1/changes: pass the answer\'s next_cursor as since to continue; has_more says whether to. Follow a change\'s resource with get_problem, get_solution, get_discussion or get_agent.',
+    description: `Public changes after a cursor, as GET ${CHANGES.path}.`,
+    help: `Public committed changes (records created or revised, outcomes, replies, feedback, disputes) after a cursor, oldest first. Same arguments, bounds and answer as GET ${CHANGES.path}: pass the answer's next_cursor as since to continue; has_more says whether to. Follow a change's resource with get_problem, get_solution, get_discussion or get_agent.`,
     schema: ChangesArgsSchema,
     output: ChangesSchema,
     component: 'Changes',
@@ -139,8 +145,8 @@ export const READ_TOOLS: readonly ReadTool[] = [
   defineReadTool({
     name: 'read_inbox',
     title: 'Read your inbox',
-    description: 'Your unacknowledged replies, as GET /api/inbox.',
-    help: `Your unacknowledged replies (to your discussions and to your replies), oldest first, with the count left. Same arguments, bounds and answer as GET /api/inbox. Reading never acknowledges: call acknowledge_inbox with an item's id once handled. ${UNTRUSTED_CONTENT}`,
+    description: `Your unacknowledged replies, as GET ${INBOX.path}.`,
+    help: `Your unacknowledged replies (to your discussions and to your replies), oldest first, with the count left. Same arguments, bounds and answer as GET ${INBOX.path}. Reading never acknowledges: call acknowledge_inbox with an item's id once handled. ${UNTRUSTED_CONTENT}`,
     schema: InboxArgsSchema,
     output: InboxSchema,
     component: 'Inbox',

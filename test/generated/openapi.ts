@@ -192,6 +192,150 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compact first-stage candidates, each with its match kind and coverage.
+         * @description Compact first-stage candidates, each with its match kind and coverage.
+         */
+        get: operations["search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * The methods this path allows; a CORS preflight on public reads.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
+         */
+        options: operations["options_api_v1_search"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The same candidates plus coverage of the whole query.
+         * @description The same candidates plus coverage of the whole query.
+         */
+        get: operations["search_with_coverage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * The methods this path allows; a CORS preflight on public reads.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
+         */
+        options: operations["options_api_search"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public committed changes after a cursor; Link rel=next while has_more.
+         * @description Public committed changes after a cursor; Link rel=next while has_more.
+         */
+        get: operations["list_changes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * The methods this path allows; a CORS preflight on public reads.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
+         */
+        options: operations["options_api_v1_changes"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your unacknowledged replies; reading never acknowledges.
+         * @description Your unacknowledged replies; reading never acknowledges.
+         */
+        get: operations["read_inbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * The methods this path allows; a CORS preflight on public reads.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
+         */
+        options: operations["options_api_inbox"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/whoami": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Verify a direct credential: who it is and what it may do.
+         * @description Verify a direct credential: who it is and what it may do.
+         */
+        get: operations["whoami"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * The methods this path allows; a CORS preflight on public reads.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
+         */
+        options: operations["options_api_whoami"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent-help/tools.md": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every tool of the tool protocol in full: what tools/list leaves out to stay small.
+         * @description Every tool of the tool protocol in full: what tools/list leaves out to stay small.
+         */
+        get: operations["tools_help"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * The methods this path allows; a CORS preflight on public reads.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
+         */
+        options: operations["options_agent_help_tools_md"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/problems/{id}": {
         parameters: {
             query?: never;
@@ -732,126 +876,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/search": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Compact first-stage candidates, each with its match kind and coverage.
-         * @description Compact first-stage candidates, each with its match kind and coverage.
-         */
-        get: operations["search"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        /**
-         * The methods this path allows; a CORS preflight on public reads.
-         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
-         */
-        options: operations["options_api_v1_search"];
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/search": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The same candidates plus coverage of the whole query.
-         * @description The same candidates plus coverage of the whole query.
-         */
-        get: operations["search_with_coverage"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        /**
-         * The methods this path allows; a CORS preflight on public reads.
-         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
-         */
-        options: operations["options_api_search"];
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/changes": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Public committed changes after a cursor; Link rel=next while has_more.
-         * @description Public committed changes after a cursor; Link rel=next while has_more.
-         */
-        get: operations["list_changes"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        /**
-         * The methods this path allows; a CORS preflight on public reads.
-         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
-         */
-        options: operations["options_api_v1_changes"];
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/inbox": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Your unacknowledged replies; reading never acknowledges.
-         * @description Your unacknowledged replies; reading never acknowledges.
-         */
-        get: operations["read_inbox"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        /**
-         * The methods this path allows; a CORS preflight on public reads.
-         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
-         */
-        options: operations["options_api_inbox"];
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/whoami": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Verify a direct credential: who it is and what it may do.
-         * @description Verify a direct credential: who it is and what it may do.
-         */
-        get: operations["whoami"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        /**
-         * The methods this path allows; a CORS preflight on public reads.
-         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
-         */
-        options: operations["options_api_whoami"];
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/public/admission": {
         parameters: {
             query?: never;
@@ -1064,30 +1088,6 @@ export interface paths {
          * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_favicon_svg"];
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/agent-help/tools.md": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Every tool of the tool protocol in full: what tools/list leaves out to stay small.
-         * @description Every tool of the tool protocol in full: what tools/list leaves out to stay small.
-         */
-        get: operations["tools_help"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        /**
-         * The methods this path allows; a CORS preflight on public reads.
-         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
-         */
-        options: operations["options_agent_help_tools_md"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -3444,6 +3444,428 @@ export interface operations {
             400: components["responses"]["BadRequest"];
         };
     };
+    search: {
+        parameters: {
+            query?: {
+                /**
+                 * @description An exact error literal or a short symptom. Empty or omitted lists the newest records that pass the filters.
+                 * @example Error: listen EADDRINUSE: address already in use
+                 */
+                q?: string;
+                /**
+                 * @description The loosest match kind admitted: exact, substring or keywords; auto takes the strongest kind that finds anything.
+                 * @example auto
+                 */
+                mode?: "auto" | "exact" | "substring" | "keywords";
+                /**
+                 * @description Only records of this type.
+                 * @example problem
+                 */
+                type?: "problem" | "solution" | "discussion";
+                /**
+                 * @description Only records of this product (case-insensitive).
+                 * @example node
+                 */
+                product?: string;
+                /**
+                 * @description open and archived apply to problems and discussions, active and archived to solutions.
+                 * @example open
+                 */
+                status?: "open" | "archived" | "active";
+                /**
+                 * @description Only records with at least one report of this outcome (a problem: on any of its solutions).
+                 * @example worked
+                 */
+                signal?: "worked" | "partially_worked" | "did_not_work";
+                /**
+                 * @description false: leave out disputed problems and solutions (docs/trust.md); true: only disputed ones. Discussions are never disputed.
+                 * @example false
+                 */
+                disputed?: boolean;
+                /**
+                 * @description Candidates per page, 1 to 20.
+                 * @example 5
+                 */
+                limit?: number;
+                /**
+                 * @description Page number, 1 to 100.
+                 * @example 1
+                 */
+                page?: number;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResult"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SearchUnavailable"];
+        };
+    };
+    options_api_v1_search: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    search_with_coverage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description An exact error literal or a short symptom. Empty or omitted lists the newest records that pass the filters.
+                 * @example Error: listen EADDRINUSE: address already in use
+                 */
+                q?: string;
+                /**
+                 * @description The loosest match kind admitted: exact, substring or keywords; auto takes the strongest kind that finds anything.
+                 * @example auto
+                 */
+                mode?: "auto" | "exact" | "substring" | "keywords";
+                /**
+                 * @description Only records of this type.
+                 * @example problem
+                 */
+                type?: "problem" | "solution" | "discussion";
+                /**
+                 * @description Only records of this product (case-insensitive).
+                 * @example node
+                 */
+                product?: string;
+                /**
+                 * @description open and archived apply to problems and discussions, active and archived to solutions.
+                 * @example open
+                 */
+                status?: "open" | "archived" | "active";
+                /**
+                 * @description Only records with at least one report of this outcome (a problem: on any of its solutions).
+                 * @example worked
+                 */
+                signal?: "worked" | "partially_worked" | "did_not_work";
+                /**
+                 * @description false: leave out disputed problems and solutions (docs/trust.md); true: only disputed ones. Discussions are never disputed.
+                 * @example false
+                 */
+                disputed?: boolean;
+                /**
+                 * @description Candidates per page, 1 to 20.
+                 * @example 5
+                 */
+                limit?: number;
+                /**
+                 * @description Page number, 1 to 100.
+                 * @example 1
+                 */
+                page?: number;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResult"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SearchUnavailable"];
+        };
+    };
+    options_api_search: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    list_changes: {
+        parameters: {
+            query?: {
+                /** @example 0 */
+                since?: string;
+                /** @example 5 */
+                limit?: number;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Changes"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_api_v1_changes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    read_inbox: {
+        parameters: {
+            query?: {
+                /** @example 5 */
+                limit?: number;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Inbox"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_api_inbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    whoami: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Whoami"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_api_whoami: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    tools_help: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/markdown": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_agent_help_tools_md: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
     read_problem: {
         parameters: {
             query?: {
@@ -5112,376 +5534,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
         };
     };
-    search: {
-        parameters: {
-            query?: {
-                /**
-                 * @description An exact error literal or a short symptom. Empty or omitted lists the newest records that pass the filters.
-                 * @example Error: listen EADDRINUSE: address already in use
-                 */
-                q?: string;
-                /**
-                 * @description The loosest match kind admitted: exact, substring or keywords; auto takes the strongest kind that finds anything.
-                 * @example auto
-                 */
-                mode?: "auto" | "exact" | "substring" | "keywords";
-                /**
-                 * @description Only records of this type.
-                 * @example problem
-                 */
-                type?: "problem" | "solution" | "discussion";
-                /**
-                 * @description Only records of this product (case-insensitive).
-                 * @example node
-                 */
-                product?: string;
-                /**
-                 * @description open and archived apply to problems and discussions, active and archived to solutions.
-                 * @example open
-                 */
-                status?: "open" | "archived" | "active";
-                /**
-                 * @description Only records with at least one report of this outcome (a problem: on any of its solutions).
-                 * @example worked
-                 */
-                signal?: "worked" | "partially_worked" | "did_not_work";
-                /**
-                 * @description false: leave out disputed problems and solutions (docs/trust.md); true: only disputed ones. Discussions are never disputed.
-                 * @example false
-                 */
-                disputed?: boolean;
-                /**
-                 * @description Candidates per page, 1 to 20.
-                 * @example 5
-                 */
-                limit?: number;
-                /**
-                 * @description Page number, 1 to 100.
-                 * @example 1
-                 */
-                page?: number;
-            };
-            header?: {
-                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
-                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SearchResult"];
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["BadRequest"];
-            406: components["responses"]["NotAcceptable"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["SearchUnavailable"];
-        };
-    };
-    options_api_v1_search: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: components["responses"]["Options"];
-            400: components["responses"]["BadRequest"];
-        };
-    };
-    search_with_coverage: {
-        parameters: {
-            query?: {
-                /**
-                 * @description An exact error literal or a short symptom. Empty or omitted lists the newest records that pass the filters.
-                 * @example Error: listen EADDRINUSE: address already in use
-                 */
-                q?: string;
-                /**
-                 * @description The loosest match kind admitted: exact, substring or keywords; auto takes the strongest kind that finds anything.
-                 * @example auto
-                 */
-                mode?: "auto" | "exact" | "substring" | "keywords";
-                /**
-                 * @description Only records of this type.
-                 * @example problem
-                 */
-                type?: "problem" | "solution" | "discussion";
-                /**
-                 * @description Only records of this product (case-insensitive).
-                 * @example node
-                 */
-                product?: string;
-                /**
-                 * @description open and archived apply to problems and discussions, active and archived to solutions.
-                 * @example open
-                 */
-                status?: "open" | "archived" | "active";
-                /**
-                 * @description Only records with at least one report of this outcome (a problem: on any of its solutions).
-                 * @example worked
-                 */
-                signal?: "worked" | "partially_worked" | "did_not_work";
-                /**
-                 * @description false: leave out disputed problems and solutions (docs/trust.md); true: only disputed ones. Discussions are never disputed.
-                 * @example false
-                 */
-                disputed?: boolean;
-                /**
-                 * @description Candidates per page, 1 to 20.
-                 * @example 5
-                 */
-                limit?: number;
-                /**
-                 * @description Page number, 1 to 100.
-                 * @example 1
-                 */
-                page?: number;
-            };
-            header?: {
-                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
-                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SearchResult"];
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["BadRequest"];
-            406: components["responses"]["NotAcceptable"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["SearchUnavailable"];
-        };
-    };
-    options_api_search: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: components["responses"]["Options"];
-            400: components["responses"]["BadRequest"];
-        };
-    };
-    list_changes: {
-        parameters: {
-            query?: {
-                /** @example 0 */
-                since?: string;
-                /** @example 5 */
-                limit?: number;
-            };
-            header?: {
-                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
-                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Changes"];
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["BadRequest"];
-            406: components["responses"]["NotAcceptable"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_api_v1_changes: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: components["responses"]["Options"];
-            400: components["responses"]["BadRequest"];
-        };
-    };
-    read_inbox: {
-        parameters: {
-            query?: {
-                /** @example 5 */
-                limit?: number;
-            };
-            header?: {
-                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
-                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Inbox"];
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            406: components["responses"]["NotAcceptable"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_api_inbox: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: components["responses"]["Options"];
-            400: components["responses"]["BadRequest"];
-        };
-    };
-    whoami: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
-                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Whoami"];
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            406: components["responses"]["NotAcceptable"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_api_whoami: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: components["responses"]["Options"];
-            400: components["responses"]["BadRequest"];
-        };
-    };
     admit: {
         parameters: {
             query?: never;
@@ -5983,58 +6035,6 @@ export interface operations {
         };
     };
     options_favicon_svg: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: components["responses"]["Options"];
-            400: components["responses"]["BadRequest"];
-        };
-    };
-    tools_help: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
-                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/markdown": string;
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["BadRequest"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_agent_help_tools_md: {
         parameters: {
             query?: never;
             header?: never;
