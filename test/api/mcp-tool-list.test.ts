@@ -150,7 +150,7 @@ describe('resolve_error', () => {
   it('answers a pasted stack trace with the problem, its solutions ranked by trust with outcomes per environment, and what to try', async () => {
     await eventually(async () => (await resolve(anonymous, { error: STACK_TRACE })).answer.problem, 30_000);
     const { answer, text } = await resolve(anonymous, { error: STACK_TRACE, environment: { os: 'linux' } });
-    console.info(`resolve_error answer (text): ${text}`);
+    console.info(`resolve_error answer (text):\n${text}\nstructuredContent: ${JSON.stringify(answer)}`);
     expect(answer.query).toBe(ERROR_LITERAL);
     expect(answer.content_trust).toBe('untrusted');
     expect(answer.problem).toMatchObject({ id: problemId, match: { kind: 'exact' } });
