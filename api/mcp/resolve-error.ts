@@ -139,7 +139,8 @@ export async function resolveError(deps: AppDeps, args: ResolveErrorArgs) {
     query,
     problem,
     solutions,
-    others: candidates.filter((c) => c.id !== chosen?.id && c.id !== problemId).slice(0, OTHERS)
+    // Candidates not already answered above: the problem itself and its solutions are.
+    others: candidates.filter((c) => c.id !== problemId && !view?.solutions.items.some((s) => s.id === c.id)).slice(0, OTHERS)
       .map(({ type, id, title, match, links }) => ({ type, id, title, match, links })),
     next: nextStep(problem, solutions, query),
   };

@@ -163,6 +163,8 @@ describe('resolve_error', () => {
     expect(answer.solutions[0].in_your_environment).toEqual([{ key: 'os', value: 'linux', worked: 1, partially_worked: 0, did_not_work: 0 }]);
     expect(answer.solutions[1].in_your_environment).toEqual([{ key: 'os', value: 'linux', worked: 0, partially_worked: 0, did_not_work: 3 }]);
     expect(answer.next).toMatchObject({ action: 'report_outcome', arguments: { id: working } });
+    // Others are other records: never the problem or its solutions again.
+    for (const other of answer.others) expect([problemId, working, failing]).not.toContain(other.id);
     expect(text).toContain(problemId);
   });
 
