@@ -179,10 +179,10 @@ describe('dynamic client registration', () => {
     expect(refused.response?.status).toBe(400);
 
     const env = { ...process.env, DATABASE_URL: stack.config.DATABASE_URL, REDIS_URL: stack.config.REDIS_URL, PUBLIC_ORIGIN: base };
-    const listed = JSON.parse((await run(process.execPath, ['ops/cli.ts', 'oauth-clients', 'list'], { env })).stdout) as { client_id: string; expired: boolean }[];
+    const listed = JSON.parse((await run(process.execPath, ['cli/ops.ts', 'oauth-clients', 'list'], { env })).stdout) as { client_id: string; expired: boolean }[];
     expect(listed.find((c) => c.client_id === idle)).toMatchObject({ expired: true });
     expect(listed.map((c) => c.client_id)).not.toContain(kept.client_id);
-    const pruned = JSON.parse((await run(process.execPath, ['ops/cli.ts', 'oauth-clients', 'prune'], { env })).stdout);
+    const pruned = JSON.parse((await run(process.execPath, ['cli/ops.ts', 'oauth-clients', 'prune'], { env })).stdout);
     expect(pruned.removed.clients).toBeGreaterThanOrEqual(1);
     expect(await expiryOf(idle)).toBeUndefined();
     expect(await expiryOf(kept.client_id)).toBeNull();
