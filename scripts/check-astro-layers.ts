@@ -11,7 +11,7 @@
  * Prints one line per violation, `rule: from → to`, and exits 1; or prints
  * that none was found. Run by `npm run check:layers` and test/layering.test.ts.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { type Dirent, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseSync } from '@swc/core';
@@ -53,7 +53,7 @@ export function astroImports(source: string): string[] {
 /** Every `.astro` file under `dir`, as paths relative to `root`. */
 function astroFiles(root: string, dir: string): string[] {
   const found: string[] = [];
-  let entries;
+  let entries: Dirent[];
   try {
     entries = readdirSync(path.join(root, dir), { withFileTypes: true });
   } catch {
