@@ -29,6 +29,7 @@ export const SearchParamsSchema = z.object({
     'The loosest match kind admitted: exact, substring or keywords; auto takes the strongest kind that finds anything.',
   ),
   type: z.enum(SEARCH_TYPES).optional().describe('Only records of this type.'),
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what this refuses.
   product: ProductSchema.regex(/^[^\u0000]*$/, 'must not contain NUL characters')
     .optional()
     .describe('Only records of this product (case-insensitive).'),
