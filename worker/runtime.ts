@@ -24,7 +24,7 @@ import { notePendingRecords } from '../static-search/tiers.ts';
 import { createServingFence, FENCE_MAX_AGE_MS, type ServingFence } from '../core/serving-fence.ts';
 import { isReadOnlyError } from '../db/pool.ts';
 import { readServingFence } from '../db/queries/serving-fence.ts';
-import { CHAMPION_COMPACT_AT, compactSearchChampions } from '../db/queries/search.ts';
+import { CHAMPION_COMPACT_AT, catchUpSearchDocuments, compactSearchChampions, SEARCH_CATCH_UP_BATCH } from '../db/queries/search.ts';
 import { createCoalescedRun } from './coalesced-run.ts';
 import { commitOperation } from './jobs/commit.ts';
 import { rebuild } from './jobs/rebuild.ts';
@@ -67,6 +67,12 @@ const SWEEP_MS = 10_000;
  */
 const SITEMAP_INTERVAL_MS = 2_000;
 
+/**
+ * How often at most the search catch-up starts (each run takes everything noted by then): under a
+ * steady write load a change waits at most this plus a run before search finds it.
+ */
+const SEARCH_CATCH_UP_INTERVAL_MS = 100;
+
 /** How often at most the champion lists are compacted (CHAMPION_COMPACT_AT, db/queries/search.ts, says when). */
 const CHAMPION_INTERVAL_MS = 2_000;
 
@@ -101,8 +107,20 @@ export async function startWorker({ config, pool, logger, commitQueue = true, fe
     CHAMPION_INTERVAL_MS,
     (error) => logger.warn({ err: error }, 'search champion compaction failed; the next pass or sweep tries again'),
   );
+  // Search documents follow the commits in batches (db/migrations/000021.sql): each run takes what
+  // commits noted since the last, so a burst of commits costs a few set-based refreshes, not one each.
+  const searchDocuments = createCoalescedRun(async () => {
+    for (;;) {
+      const noted = await catchUpSearchDocuments(pool, SEARCH_CATCH_UP_BATCH);
+      const now = Date.now();
+      for (const at of noted) metrics.searchLag.observe(Math.max(0, now - at) / 1000);
+      if (noted.length < SEARCH_CATCH_UP_BATCH) return;
+    }
+  }, SEARCH_CATCH_UP_INTERVAL_MS, (error) => logger.warn({ err: error }, 'search catch-up failed; the next pass or sweep tries again'));
   const renderPass = async () => {
     if (!renderer) throw new Error('this worker does not render (WORKER_ROLES=commit)');
+    // Beside the render, not after it: search's lag must not wait for a long pass.
+    searchDocuments.request();
     const stop = metrics.renderLatency.startTimer();
     const pass = await renderPendingChanges(pool, renderer, config.PROJECTIONS_DIR, (committedAt) => {
       const now = Date.now();
@@ -117,6 +135,7 @@ export async function startWorker({ config, pool, logger, commitQueue = true, fe
     // Only the day chunks of the records changed since its cursor, at most every SITEMAP_INTERVAL_MS.
     if (pass.changes > 0) sitemaps.request();
     if (pass.changes > 0) champions.request();
+    if (pass.changes > 0) searchDocuments.request();
     return pass;
   };
 
@@ -248,6 +267,7 @@ export async function startWorker({ config, pool, logger, commitQueue = true, fe
       await sitemaps.flush().catch((error: unknown) => logger.warn({ err: error }, 'sitemap update failed at shutdown'));
       await sitemaps.close();
       await champions.close();
+      await searchDocuments.close();
       await searchIndex?.close();
       await renderQueue.close();
     },
