@@ -109,6 +109,9 @@ export async function startWorker({ config, pool, logger, commitQueue = true, fe
   );
   // Search documents follow the commits in batches (db/migrations/000021.sql): each run takes what
   // commits noted since the last, so a burst of commits costs a few set-based refreshes, not one each.
+  // Run where commits are made: that event loop waits on queries, where a render worker's is busy
+  // rendering, and search's lag would wait for it.
+  const indexesSearch = commits || !commitQueue;
   const searchDocuments = createCoalescedRun(async () => {
     for (;;) {
       const noted = await catchUpSearchDocuments(pool, SEARCH_CATCH_UP_BATCH);
@@ -119,8 +122,6 @@ export async function startWorker({ config, pool, logger, commitQueue = true, fe
   }, SEARCH_CATCH_UP_INTERVAL_MS, (error) => logger.warn({ err: error }, 'search catch-up failed; the next pass or sweep tries again'));
   const renderPass = async () => {
     if (!renderer) throw new Error('this worker does not render (WORKER_ROLES=commit)');
-    // Beside the render, not after it: search's lag must not wait for a long pass.
-    searchDocuments.request();
     const stop = metrics.renderLatency.startTimer();
     const pass = await renderPendingChanges(pool, renderer, config.PROJECTIONS_DIR, (committedAt) => {
       const now = Date.now();
@@ -135,7 +136,6 @@ export async function startWorker({ config, pool, logger, commitQueue = true, fe
     // Only the day chunks of the records changed since its cursor, at most every SITEMAP_INTERVAL_MS.
     if (pass.changes > 0) sitemaps.request();
     if (pass.changes > 0) champions.request();
-    if (pass.changes > 0) searchDocuments.request();
     return pass;
   };
 
@@ -186,6 +186,7 @@ export async function startWorker({ config, pool, logger, commitQueue = true, fe
       logger.info({ operation: data.operation, cursor, ms: Math.round(seconds * 1000) }, 'committed');
       // A write that changed nothing (cursor null) has nothing to render.
       if (cursor !== null) requestRender();
+      if (cursor !== null) searchDocuments.request();
     }
     return result;
   };
@@ -246,8 +247,11 @@ export async function startWorker({ config, pool, logger, commitQueue = true, fe
     if (unfenced > 0) logger.info({ records: unfenced }, 'rendered again without the fence banner');
   };
   await catchUp().catch((error: unknown) => logger.error({ err: error }, 'start-up catch-up failed'));
+  // Also what commits before this process started noted, and what a failed catch-up left.
+  if (indexesSearch) searchDocuments.request();
   const sweep = setInterval(() => {
     catchUp().catch((error: unknown) => logger.warn({ err: error }, 'render sweep failed'));
+    if (indexesSearch) searchDocuments.request();
   }, SWEEP_MS);
   sweep.unref();
 
