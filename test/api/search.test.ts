@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../core/ids.ts';
+import { searchDocumentsCaughtUp } from '../../db/queries/search.ts';
 import { admit, errorOf, send, type Agent } from '../helpers/client.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
@@ -16,7 +17,9 @@ const WATCH_LITERAL = "Error: ENOSPC: System limit for number of file watchers r
 const get = (path: string, init: RequestInit = {}) =>
   fetch(stack.base + path, { ...init, headers: { 'accept-encoding': 'identity', ...(init.headers as Record<string, string>) } });
 
+/** Search follows the commits in batches: each question is asked once it has caught up. */
 async function search(params: Record<string, string>, endpoint = '/api/search') {
+  await searchDocumentsCaughtUp(stack.pool);
   const res = await get(`${endpoint}?${new URLSearchParams(params)}`);
   return { status: res.status, headers: res.headers, body: await res.json() };
 }
