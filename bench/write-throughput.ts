@@ -17,7 +17,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { countUnrenderedChanges } from '../db/queries/changes.ts';
 import { searchDocumentsCaughtUp } from '../db/queries/search.ts';
 import { admit } from '../test/helpers/client.ts';
@@ -40,10 +40,17 @@ const MAX_WRITES = 100_000;
 /** How long to wait for the renders to catch up after the load; the bench reports what is left. */
 const DRAIN_MS = 40_000;
 const sqlFile = (name: string) => fileURLToPath(new URL(`./sql/${name}`, import.meta.url));
-/** The floor: the four INSERTs into plain tables (sql/plain-tables.sql). */
-const PLAIN_SCRIPT = sqlFile('create-problem-plain.pgbench.sql');
-/** The same four INSERTs into the service's own tables, triggers and all. */
+/** The four INSERTs into the service's own tables, triggers and all. */
 const OWN_SCHEMA_SCRIPT = sqlFile('create-problem.pgbench.sql');
+
+/** The floor: the same script with each INSERT into its plain copy (sql/plain-tables.sql), written to `file`. */
+async function writePlainScript(file: string): Promise<string> {
+  const script = await readFile(OWN_SCHEMA_SCRIPT, 'utf8');
+  const plain = script.replace(/^INSERT INTO (operations|problems|problem_revisions|changes) /gm, 'INSERT INTO plain_$1 ');
+  if ((plain.match(/^INSERT INTO plain_/gm) ?? []).length !== 4) throw new Error('the pgbench script no longer has the four INSERTs the plain floor copies');
+  await writeFile(file, plain);
+  return file;
+}
 
 /** pgbench's tps over `seconds`, 16 clients, the same four INSERTs. */
 async function pgbench(databaseUrl: string, script: string, agentId: string, seconds: number): Promise<{ tps: number; latencyMs: number; transactions: number }> {
@@ -122,7 +129,7 @@ export const writeThroughput: Bench = {
     // The floors first, so the pipeline's render backlog cannot slow them.
     await stack.pool.query(await readFile(sqlFile('plain-tables.sql'), 'utf8'));
     const floorCpu = startCpuSampler(groups);
-    const floor = await pgbench(stack.config.DATABASE_URL, PLAIN_SCRIPT, agent.id, SECONDS);
+    const floor = await pgbench(stack.config.DATABASE_URL, await writePlainScript(ctx.tempFile('create-problem-plain.pgbench.sql')), agent.id, SECONDS);
     const floorCpuPerTx = perWrite(floorCpu.stop(), floor.transactions);
     ctx.log(`pgbench, plain tables  ${round(floor.tps, 1)} tx/s, latency average ${round(floor.latencyMs)} ms (16 clients, the same 4 INSERTs; no triggers, no functions of ours)`);
     showCpu('  CPU ms per pgbench transaction, plain tables', floorCpuPerTx);

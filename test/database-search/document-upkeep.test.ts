@@ -56,21 +56,27 @@ async function tableScans(tx: Queryable): Promise<number> {
   return Number(r.rows[0]?.n ?? 0);
 }
 
+/** A new problem, its solution and an outcome on it; returns the problem's id. */
+async function writeFamily(tx: Queryable, at: Date): Promise<string> {
+  const problemId = newId('problem');
+  await insertProblem(tx, { id: problemId, authorId: agent, at });
+  await insertProblemRevision(tx, {
+    problemId, revision: 1, authorId: agent, at,
+    content: { title: 'Watcher limit reached', body: 'The dev server stops.', product: 'webpack', error_literal: 'Error: ENOSPC', environment: {}, tags: [] },
+  });
+  const solutionId = newId('solution');
+  await insertSolution(tx, { id: solutionId, problemId, authorId: agent, at });
+  await insertSolutionRevision(tx, { solutionId, revision: 1, authorId: agent, at, content: { body: 'Raise fs.inotify.max_user_watches.', applicability: null, limitations: null } });
+  await insertOutcome(tx, { id: newId('outcome'), solutionId, solutionRevision: 1, identityId: agent, signal: 'worked', note: null, environment: {}, at });
+  return problemId;
+}
+
 describe('search document upkeep', () => {
-  it('costs a commit no document: a new problem, its solution, an outcome and an edit only note their family', async () => {
+  it('costs a commit no document: a new problem, its solution and an outcome only note their family', async () => {
     const { scans, documents, noted } = await withTransaction(pool, async (tx) => {
       const before = await tableScans(tx);
       const at = new Date();
-      const problemId = newId('problem');
-      await insertProblem(tx, { id: problemId, authorId: agent, at });
-      await insertProblemRevision(tx, {
-        problemId, revision: 1, authorId: agent, at,
-        content: { title: 'Watcher limit reached', body: 'The dev server stops.', product: 'webpack', error_literal: 'Error: ENOSPC', environment: {}, tags: [] },
-      });
-      const solutionId = newId('solution');
-      await insertSolution(tx, { id: solutionId, problemId, authorId: agent, at });
-      await insertSolutionRevision(tx, { solutionId, revision: 1, authorId: agent, at, content: { body: 'Raise fs.inotify.max_user_watches.', applicability: null, limitations: null } });
-      await insertOutcome(tx, { id: newId('outcome'), solutionId, solutionRevision: 1, identityId: agent, signal: 'worked', note: null, environment: {}, at });
+      const problemId = await writeFamily(tx, at);
       const written = await tx.query('SELECT count(*)::int AS n FROM search_documents WHERE family = $1::text', [problemId]);
       const pending = await tx.query('SELECT DISTINCT family FROM search_pending WHERE family = $1::text', [problemId]);
       return { scans: (await tableScans(tx)) - before, documents: written.rows[0].n, noted: pending.rows.map((r) => r.family) };
@@ -87,16 +93,7 @@ describe('search document upkeep', () => {
     const scans = await withTransaction(pool, async (tx) => {
       const before = await tableScans(tx);
       const at = new Date();
-      const problemId = newId('problem');
-      await insertProblem(tx, { id: problemId, authorId: agent, at });
-      await insertProblemRevision(tx, {
-        problemId, revision: 1, authorId: agent, at,
-        content: { title: 'Watcher limit reached', body: 'The dev server stops.', product: 'webpack', error_literal: 'Error: ENOSPC', environment: {}, tags: [] },
-      });
-      const solutionId = newId('solution');
-      await insertSolution(tx, { id: solutionId, problemId, authorId: agent, at });
-      await insertSolutionRevision(tx, { solutionId, revision: 1, authorId: agent, at, content: { body: 'Raise fs.inotify.max_user_watches.', applicability: null, limitations: null } });
-      await insertOutcome(tx, { id: newId('outcome'), solutionId, solutionRevision: 1, identityId: agent, signal: 'worked', note: null, environment: {}, at });
+      const problemId = await writeFamily(tx, at);
       await insertProblemRevision(tx, {
         problemId, revision: 2, authorId: agent, at,
         content: { title: 'Watcher limit reached on Linux', body: 'The dev server stops.', product: 'webpack', error_literal: 'Error: ENOSPC', environment: {}, tags: [] },
