@@ -1,7 +1,9 @@
 /**
  * The worker's moving parts, built from explicit dependencies so that the
  * entry file and the tests start the same thing: the commit worker, the
- * render worker and a periodic catch-up sweep of unrendered changes.
+ * render worker, a periodic catch-up sweep of unrendered changes, and, where
+ * commits are made, the search catch-up that brings the search documents up
+ * to date with them (docs/design-writes.md).
  *
  * While the serving fence stands (core/serving-fence.ts) queued writes stay
  * queued: the commit worker puts each job it takes back, delayed by the
