@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../core/config.ts';
 import { ensureDatabase, migrate } from '../db/migrate.ts';
 import { createPool } from '../db/pool.ts';
-import { buildSearchChampions, searchDocumentsCaughtUp } from '../db/queries/search.ts';
+import { buildSearchChampions } from '../db/queries/search.ts';
 import { seedRecords } from './seed/seed-records.ts';
 
 const { values } = parseArgs({
@@ -31,9 +31,7 @@ try {
     onProgress: (written) => process.stderr.write(`\rseeded ${written}/${records}`),
   });
   process.stderr.write('\n');
-  // What the worker's catch-up and compaction do after a bulk load: the documents (db/migrations/000021.sql), then the champion lists (000016.sql).
-  await searchDocumentsCaughtUp(pool);
-  // The champion lists: the champion lists (db/migrations/000016.sql).
+  // What the worker's compaction does after a bulk load: the champion lists (db/migrations/000016.sql).
   await buildSearchChampions(pool);
   const { sampleProblemIds: _, ...counts } = summary;
   console.log(JSON.stringify({ ...counts, seconds: (Date.now() - started) / 1000 }));
