@@ -24,7 +24,7 @@ import { createQueue, createWorker, queueBackendOf } from '../infra/queues.ts';
 import { loadHtmlRenderer } from '../projections/html.ts';
 import { notePendingRecords } from '../static-search/tiers.ts';
 import { createServingFence, FENCE_MAX_AGE_MS, type ServingFence } from '../core/serving-fence.ts';
-import { isReadOnlyError } from '../db/pool.ts';
+import { createPool, isReadOnlyError } from '../db/pool.ts';
 import { readServingFence } from '../db/queries/serving-fence.ts';
 import { CHAMPION_COMPACT_AT, catchUpSearchDocuments, compactSearchChampions, SEARCH_CATCH_UP_BATCH } from '../db/queries/search.ts';
 import { createCoalescedRun } from './coalesced-run.ts';
@@ -114,9 +114,12 @@ export async function startWorker({ config, pool, logger, commitQueue = true, fe
   // Run where commits are made: that event loop waits on queries, where a render worker's is busy
   // rendering, and search's lag would wait for it.
   const indexesSearch = commits || !commitQueue;
+  // One session of its own, named, so a catch-up never takes a commit's connection and its server
+  // CPU shows apart in pg_stat_activity; the embedded database is served by the one pool it has.
+  const searchPool = indexesSearch && !config.EMBEDDED_DATABASE ? createPool(config.DATABASE_URL, 1, 'ak-search-catch-up') : pool;
   const searchDocuments = createCoalescedRun(async () => {
     for (;;) {
-      const noted = await catchUpSearchDocuments(pool, SEARCH_CATCH_UP_BATCH);
+      const noted = await catchUpSearchDocuments(searchPool, SEARCH_CATCH_UP_BATCH);
       const now = Date.now();
       for (const at of noted) metrics.searchLag.observe(Math.max(0, now - at) / 1000);
       if (noted.length < SEARCH_CATCH_UP_BATCH) return;
@@ -274,6 +277,7 @@ export async function startWorker({ config, pool, logger, commitQueue = true, fe
       await sitemaps.close();
       await champions.close();
       await searchDocuments.close();
+      if (searchPool !== pool) await searchPool.end();
       await searchIndex?.close();
       await renderQueue.close();
     },
