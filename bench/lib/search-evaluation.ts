@@ -16,6 +16,7 @@ import { newId } from '../../core/ids.ts';
 import { runSearch } from '../../database-search/run-search.ts';
 import { SearchParamsSchema } from '../../core/schemas/search-params.ts';
 import { withTransaction } from '../../db/pool.ts';
+import { searchDocumentsCaughtUp } from '../../db/queries/search.ts';
 import { createHash } from 'node:crypto';
 import { SEARCH_Q_MAX_CHARS } from '../../core/schemas/search-params.ts';
 import { EVAL_CASES, EVAL_DISTRACTORS } from '../../test/database-search/eval-cases.ts';
@@ -165,6 +166,8 @@ export async function seedCases(pool: pg.Pool, noise: number, cases: SeededRecor
     // Every solution worked once, so signals favour no one either.
     await insertOutcomeRows(tx, solutions.map((s) => ({ id: newId('outcome'), solutionId: s.id, identityId: reporterId, signal: 'worked', at: s.at })));
   });
+  // What the worker's catch-up does after the load: the documents of every record (db/migrations/000021.sql).
+  await searchDocumentsCaughtUp(pool);
   // A live database has planner statistics (autovacuum gathers them within a minute of a bulk load), and the
   // second ranking stage reads its term rarity from them: gathered now, so every query sees the same ones.
   await pool.query('ANALYZE search_documents');
