@@ -3,10 +3,10 @@
  * text (every revision, not only the current one; outcome notes and
  * environments, discussions, replies, feedback, profiles, OAuth client
  * names, trust summaries) goes through the same scanner as a new write,
- * and what it finds is replaced in place. Updating a revision refreshes its
- * search documents (the search triggers); search documents are then scanned
- * as well, in case one still holds text from before. The caller re-renders
- * the projections.
+ * and what it finds is replaced in place. Updating a revision queues its
+ * search documents for refresh from the redacted text; the search documents
+ * are scanned as well, so none holds a secret until then. The caller
+ * re-renders the projections.
  *
  * Run by `npm run ops -- redact-secrets` and, once per rule-set version, by
  * `npm run migrate`.
@@ -100,8 +100,7 @@ async function redactTable(pool: pg.Pool, spec: StoredText, onBatch: (counts: Ta
 
 /**
  * Scans every stored contribution text and redacts what the scanner finds.
- * Counts per table: rows scanned, rows changed. Search documents come last,
- * after the revisions' updates have refreshed them.
+ * Counts per table: rows scanned, rows changed. Search documents come last.
  */
 export async function redactStoredRecords(
   pool: pg.Pool, onProgress: (table: string, counts: TableCounts) => void = () => {},

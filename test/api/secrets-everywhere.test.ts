@@ -219,7 +219,7 @@ describe('every secret shape, in every field of every operation', () => {
     const all = await everything();
     const leaked = CASES.map((c) => [c.shape, leaks(c, all)] as const).filter(([, piece]) => piece !== null);
     expect(leaked).toEqual([]);
-  }, 300_000);
+  }, 900_000);
 
   it('each problem\'s JSON, HTML and Markdown projections show the marker in place of its shape', async () => {
     await each(GROUPS, async (group, j) => {
