@@ -4,9 +4,8 @@
  * environments, discussions, replies, feedback, profiles, OAuth client
  * names, trust summaries) goes through the same scanner as a new write,
  * and what it finds is replaced in place. Updating a revision queues its
- * search documents for refresh from the redacted text; the search documents
- * are scanned as well, so none holds a secret until then. The caller
- * re-renders the projections.
+ * search documents for refresh; the scan refreshes them from the redacted
+ * text, then scans them too. The caller re-renders the projections.
  *
  * Run by `npm run ops -- redact-secrets` and, once per rule-set version, by
  * `npm run migrate`.
@@ -15,6 +14,7 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { redactText, redactValue, SECRET_RULE_NAMES } from '../core/redact-secrets.ts';
 import { withTransaction } from '../db/pool.ts';
+import { searchDocumentsCaughtUp } from '../db/queries/search.ts';
 
 type ColumnKind = 'text' | 'jsonb' | 'text[]';
 
@@ -107,6 +107,8 @@ export async function redactStoredRecords(
 ): Promise<RedactCounts> {
   const counts: RedactCounts = {};
   for (const spec of STORED_TEXT) {
+    // The revisions' updates queued their search documents for refresh: refresh them now, from the redacted text.
+    if (spec.table === 'search_documents') await searchDocumentsCaughtUp(pool);
     counts[spec.table] = await redactTable(pool, spec, (c) => onProgress(spec.table, c));
   }
   return counts;
