@@ -23,6 +23,7 @@ import rehypeStringify from 'rehype-stringify';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
+import { LRUCache } from 'lru-cache';
 import { unified } from 'unified';
 import { SKIP, visit } from 'unist-util-visit';
 import { highlightCode } from './highlight.ts';
@@ -117,9 +118,22 @@ function build(headingBase: number) {
     .freeze();
 }
 
+/**
+ * Rendered text by heading base and text. Parsing is most of a page's render
+ * time, and a record's texts are rendered again each time its page is (a
+ * problem page whenever one of its solutions gets an outcome), so the HTML of
+ * recent texts is kept, bounded by its size.
+ */
+const rendered = new LRUCache<string, string>({ maxSize: 8 * 1024 * 1024, sizeCalculation: (html, key) => html.length + key.length });
+
 /** HTML of contribution `text`; its headings start at `h{headingBase}`. */
 export async function renderMarkdown(text: string, headingBase = 3): Promise<string> {
+  const key = `${headingBase}\n${text}`;
+  const cached = rendered.get(key);
+  if (cached !== undefined) return cached;
   let processor = processors.get(headingBase);
   if (!processor) processors.set(headingBase, (processor = build(headingBase)));
-  return String(await processor.process(text));
+  const html = String(await processor.process(text));
+  rendered.set(key, html);
+  return html;
 }
