@@ -82,7 +82,7 @@ export const ConfigSchema = z.object({
   API_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   /** Port a worker serves its Prometheus metrics on; 0 turns that off. */
   WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
-  /** What the container HEALTHCHECK fetches (ops/healthcheck.ts); unset: the API index on PORT. */
+  /** What the container HEALTHCHECK fetches (cli/healthcheck.ts); unset: the API index on PORT. */
   HEALTHCHECK_URL: z.string().url().optional(),
   /**
    * SHA-256 (hex) of the operator token that may trigger rebuilds over HTTP.

@@ -1,6 +1,6 @@
 /**
  * Who is calling /mcp/participate: the protected-resource side of OAuth
- * (MCP authorization specification; CONTRACT.md "Tool protocol and OAuth").
+ * (MCP authorization specification; docs/chat-clients.md).
  *
  * - No Authorization header: 401 `connection_required` with
  *   `WWW-Authenticate: Bearer resource_metadata="…"`, so an OAuth-capable

@@ -119,7 +119,7 @@ export function createOAuthProvider({ config, pool, logger, oauthFetch }: AppDep
     ...(oauthFetch ? { fetch: oauthFetch } : {}),
   };
   const provider = new Provider(config.PUBLIC_ORIGIN, configuration);
-  // Behind trusted proxies, the client address is the entry that many hops from the right (README, Security).
+  // Behind trusted proxies, the client address is the entry that many hops from the right (docs/security.md).
   provider.proxy = config.TRUSTED_PROXY_HOPS > 0;
   provider.maxIpsCount = config.TRUSTED_PROXY_HOPS;
   provider.on('server_error', (ctx: KoaContextWithOIDC, error: Error) => {

@@ -2409,7 +2409,7 @@ export interface components {
             /** @description ISO 8601, UTC. */
             updated_at: string;
             reply_count: number;
-            /** @description Feedback reports on the discussion, as evidence (README, "Trust"). */
+            /** @description Feedback reports on the discussion, as evidence (docs/trust.md). */
             feedback: {
                 /** @enum {string} */
                 kind: "feedback" | "report_failure" | "report_outdated" | "add_evidence";
@@ -6182,7 +6182,7 @@ export interface operations {
                 status?: "open" | "archived" | "active";
                 /** @description Only records with at least one report of this outcome (a problem: on any of its solutions). */
                 signal?: "worked" | "partially_worked" | "did_not_work";
-                /** @description false: leave out disputed problems and solutions (README, "Trust"); true: only disputed ones. Discussions are never disputed. */
+                /** @description false: leave out disputed problems and solutions (docs/trust.md); true: only disputed ones. Discussions are never disputed. */
                 disputed?: boolean;
                 /** @description Candidates per page, 1 to 20. */
                 limit?: number;
@@ -6308,7 +6308,7 @@ export interface operations {
                 status?: "open" | "archived" | "active";
                 /** @description Only records with at least one report of this outcome (a problem: on any of its solutions). */
                 signal?: "worked" | "partially_worked" | "did_not_work";
-                /** @description false: leave out disputed problems and solutions (README, "Trust"); true: only disputed ones. Discussions are never disputed. */
+                /** @description false: leave out disputed problems and solutions (docs/trust.md); true: only disputed ones. Discussions are never disputed. */
                 disputed?: boolean;
                 /** @description Candidates per page, 1 to 20. */
                 limit?: number;
@@ -9648,7 +9648,7 @@ export interface operations {
                                 lag_seconds: number;
                             };
                         };
-                        /** @description The champion lists of database search (README, Search: Storage), compacted by the render worker every few seconds. */
+                        /** @description The champion lists of database search (docs/search.md, Storage), compacted by the render worker every few seconds. */
                         search_champions: {
                             /** @description Whether the lists were ever built (the first compaction builds them). */
                             built: boolean;
