@@ -6,7 +6,7 @@
  */
 import type { HomeView } from '../core/schemas/home-view.ts';
 import { recordLinks } from '../core/types.ts';
-import { byStanding } from '../core/trust/standing.ts';
+import { byStanding, solutionStanding } from '../core/trust/standing.ts';
 import type { Queryable } from '../db/pool.ts';
 import { listConfirmedSolutions } from '../db/queries/collections.ts';
 import { buildCollectionView } from './collection.ts';
@@ -33,7 +33,7 @@ export async function buildHomeView(db: Queryable, now = new Date()): Promise<Ho
       ...facts.get(r.id)!,
       links: recordLinks({ type: 'solution', id: r.id }),
     }))
-    .filter((s) => s.trust.confidence > 0 && !s.trust.disputed)
+    .filter((s) => solutionStanding(s.trust) === 'confirmed')
     .sort(byStanding)
     .slice(0, HOME_CONFIRMED_SOLUTIONS);
   return { type: 'home', recent_problems: recent.items as HomeView['recent_problems'], confirmed_solutions: confirmed };

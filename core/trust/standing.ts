@@ -9,20 +9,23 @@ import type { Trust } from './assess.ts';
 
 export type Standing = 'confirmed' | 'unconfirmed' | 'disputed';
 
-export function solutionStanding(trust: Pick<Trust, 'disputed' | 'confidence'>): Standing {
+type Judged = Pick<Trust, 'disputed' | 'confidence' | 'confirmations'>;
+
+/** Confirmed: undisputed, with confidence, and at least one independent agent said it worked (partly is not enough). */
+export function solutionStanding(trust: Judged): Standing {
   if (trust.disputed) return 'disputed';
-  return trust.confidence > 0 ? 'confirmed' : 'unconfirmed';
+  return trust.confidence > 0 && trust.confirmations.worked > 0 ? 'confirmed' : 'unconfirmed';
 }
 
 const RANK: Record<Standing, number> = { confirmed: 0, unconfirmed: 1, disputed: 2 };
 
 /** The best of a record's solutions gives the record its standing; a disputed record stays disputed. */
-export function recordStanding(disputed: boolean, solutions: readonly Pick<Trust, 'disputed' | 'confidence'>[]): Standing {
+export function recordStanding(disputed: boolean, solutions: readonly Judged[]): Standing {
   if (disputed) return 'disputed';
   return solutions.some((t) => solutionStanding(t) === 'confirmed') ? 'confirmed' : 'unconfirmed';
 }
 
-interface Ranked { trust: Pick<Trust, 'disputed' | 'confidence' | 'confirmations'>; signals: SignalCounts }
+interface Ranked { trust: Judged; signals: SignalCounts }
 
 /**
  * Best first: standing (disputed last), then confidence, then independent

@@ -31,6 +31,8 @@ const HOSTILE = [
   '"><script>alert(document.domain)</script>',
   '<details open ontoggle="alert(4)">toggle</details>',
   '<form action="https://evil.example"><input name="q"></form>',
+  '- [x] a task list\n- [ ] with boxes',
+  '# A heading\n\n###### that skips levels',
 ].join('\n\n');
 const SHORT = '<img src=x onerror=alert(5)>"><script>alert(6)</script>';
 

@@ -8,7 +8,8 @@
  * - raw HTML in the text is shown as the text it is, never parsed as markup;
  * - the sanitizer drops every element, attribute and URL scheme outside its
  *   allow-list (no scripts, event handlers, `javascript:` links, styles);
- * - images become links (the pages load nothing from other origins);
+ * - images become links (the pages load nothing from other origins), task
+ *   list checkboxes become ☑ and ☐;
  * - links carry `rel="nofollow ugc noopener"`;
  * - headings are moved under the heading the field sits beneath, so a
  *   contribution cannot break the page's outline.
@@ -55,6 +56,16 @@ function imagesAsLinks() {
       const alt = typeof node.properties.alt === 'string' && node.properties.alt ? node.properties.alt : 'image';
       const link: Element = { type: 'element', tagName: 'a', properties: { href: node.properties.src }, children: [{ type: 'text', value: `Image: ${alt}` }] };
       parent.children[index] = link;
+    });
+  };
+}
+
+/** A task list's checkboxes become ☑ and ☐: a disabled input without a label is an accessibility fault, and a form control has no place in quoted text. */
+function checkboxesAsText() {
+  return (tree: HastRoot) => {
+    visit(tree, 'element', (node, index, parent) => {
+      if (node.tagName !== 'input' || !parent || index === undefined) return;
+      parent.children[index] = { type: 'text', value: node.properties.checked ? '☑' : '☐' };
     });
   };
 }
@@ -111,6 +122,7 @@ function build(headingBase: number) {
     .use(remarkRehype)
     .use(imagesAsLinks)
     .use(rehypeSanitize, SCHEMA)
+    .use(checkboxesAsText)
     .use(linkRel)
     .use(headingsFrom, headingBase)
     .use(highlightBlocks)
