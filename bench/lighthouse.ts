@@ -6,7 +6,7 @@
  * category scores of each page (the median of five runs by performance, as
  * Lighthouse advises for a noisy machine) and exits 1 when any is below 95. With
  * `--shots DIR`, also saves a 390 px wide full-page screenshot of each page
- * in the light and the dark scheme.
+ * in the light and the dark scheme; `--pages solution,search` measures only those.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -26,6 +26,8 @@ const RUNS = 5;
 
 const shotsAt = process.argv.indexOf('--shots');
 const shotsDir = shotsAt > 0 ? process.argv[shotsAt + 1] : undefined;
+const pagesAt = process.argv.indexOf('--pages');
+const only = pagesAt > 0 ? new Set(process.argv[pagesAt + 1]!.split(',')) : null;
 
 const template = await createTemplateDatabase();
 const { ctx, cleanup } = createBenchContext(describeMachine(null), template.name);
@@ -71,7 +73,7 @@ try {
   try {
     console.log(`Lighthouse, mobile settings (emulated phone, simulated throttling), ${CHROMIUM_PATH}`);
     console.log(`${'page'.padEnd(10)}${CATEGORIES.map((c) => c.padStart(16)).join('')}`);
-    for (const [name, url] of pages) {
+    for (const [name, url] of pages.filter(([n]) => !only || only.has(n))) {
       // The median run by performance: one run on a shared machine is noisy.
       const runs = [];
       for (let i = 0; i < RUNS; i++) {
@@ -92,6 +94,10 @@ try {
           .map((ref) => result.lhr.audits[ref.id]!)
           .filter((audit) => audit.score !== null && audit.score < 1 && audit.scoreDisplayMode !== 'informative' && audit.scoreDisplayMode !== 'notApplicable');
         console.log(`  ${c} below ${FLOOR}: ${missed.map((a) => `${a.id} (${a.displayValue ?? a.score})`).join(', ')}`);
+        if (c === 'performance') {
+          const work = (result.lhr.audits['mainthread-work-breakdown']?.details as { items?: { groupLabel: string; duration: number }[] } | undefined)?.items ?? [];
+          console.log(`  main thread: ${work.map((w) => `${w.groupLabel} ${Math.round(w.duration)} ms`).join(', ')}`);
+        }
       }
     }
   } finally {
