@@ -1,6 +1,7 @@
 /**
  * `npm run ops -- <command>`: the operator's tool (`--help` on it and on every command):
- * rebuild, status, and `fence on --reason "…"` / `fence off` (the serving fence).
+ * rebuild, status, `fence on --reason "…"` / `fence off` (the serving fence), and
+ * `oauth-clients list` / `oauth-clients prune` (registered clients nobody connected).
  * Runs against DATABASE_URL / REDIS_URL like the service does.
  *
  * Arguments are parsed by commander (a small, long-kept parser): it gives every
@@ -23,6 +24,7 @@ import { notingFencedPages, servingForFiles } from '../worker/render/fence-banne
 import { createServingFence } from '../core/serving-fence.ts';
 import { applyFenceCommand, readServingFence } from '../db/queries/serving-fence.ts';
 import { refreshAllTrust } from '../worker/jobs/refresh-trust.ts';
+import { listUnusedClients, removeUnusedClients } from '../db/queries/oauth.ts';
 import { resetSitemaps } from '../worker/sitemap/sitemaps.ts';
 import { createProgress } from './progress.ts';
 import { readOperatorStatus } from '../infra/operator-status.ts';
@@ -132,6 +134,19 @@ function createOperatorProgram(): Command {
     .description('Take writes again (a self-fence on a read-only database lifts by itself).')
     .option('--by <who>', 'who lowers it (default user@host)')
     .action(async (options: { by?: string }) => changeFence({ state: 'off' }, options.by));
+  const clients = program.command('oauth-clients')
+    .description('OAuth clients registered (dynamic registration) that no account has connected with: they expire unused.');
+  clients.command('list')
+    .description('Print the unused clients as JSON, oldest first; "expired": true ones no longer answer and await prune.')
+    .action(() => withPool(async (pool) => {
+      console.log(JSON.stringify(await listUnusedClients(pool), null, 2));
+    }));
+  clients.command('prune')
+    .description('Delete the expired unused clients (with --all, every unused client) and every other expired OAuth record.')
+    .option('--all', 'also delete unused clients that have not expired yet')
+    .action((options: { all?: boolean }) => withPool(async (pool) => {
+      console.log(JSON.stringify({ removed: await removeUnusedClients(pool, options.all ? 'all' : 'expired') }, null, 2));
+    }));
   return program;
 }
 

@@ -1,6 +1,6 @@
 /**
- * The OpenAPI entries of accounts, the authorization server and the tool
- * protocol's two endpoints. Kept here, beside the routes they describe;
+ * The OpenAPI entries of accounts and the authorization server (the tool
+ * protocol's endpoints are in api/mcp/openapi.ts). Kept here, beside the routes they describe;
  * api/openapi.ts adds them to the document (and so to /api/v1's list).
  */
 type Json = Record<string, unknown>;
@@ -21,27 +21,6 @@ const seeOther = (description: string) => ({ description, headers: { Location: {
 const passkeyAnswer = { type: 'object', properties: { ceremony: { type: 'string' }, response: { type: 'object' }, return_to: { type: 'string' } }, required: ['ceremony', 'response'] };
 
 export const ACCOUNT_AND_OAUTH_OPERATIONS: { path: string; method: 'get' | 'post'; operation: Json }[] = [
-  {
-    path: '/mcp/participate', method: 'post', operation: {
-      summary: 'Tool protocol (MCP, Streamable HTTP, stateless), a protected resource: whoami, the read tools and one tool per write operation.',
-      description: 'JSON-RPC 2.0 over POST. Every request carries an OAuth access token bound to this resource (RFC 8707) or a direct credential. Without one: 401 connection_required with WWW-Authenticate: Bearer resource_metadata="<origin>/.well-known/oauth-protected-resource/mcp/participate". A token lacking a tool\'s scope: 403 with WWW-Authenticate error="insufficient_scope" naming it. Writes share idempotency keys with HTTP. A refused tool call is a tool result with isError and the Error body; while writes are fenced every write tool answers code temporarily_unavailable, reason serving_fenced, with retry_after.',
-      security: [{ bearer: [] }, { oauth: [] }],
-      requestBody: { required: true, ...json({ type: 'object' }) },
-      responses: {
-        200: { description: 'JSON-RPC response.', ...json({ type: 'object' }) },
-        401: error('No credential (connection_required), or an unknown, expired or revoked token or credential.'),
-        403: error('Foreign Origin, or a scope the token was not granted (step-up).'),
-        415: error('JSON required.'),
-      },
-    },
-  },
-  {
-    path: '/mcp/read', method: 'post', operation: {
-      summary: 'Tool protocol for anyone, no credential: the public read tools (get_problem, get_solution, get_discussion, get_agent, list_problems, list_solutions, list_discussions, search, list_changes) and records as resources (resources/templates/list, resources/read).',
-      requestBody: { required: true, ...json({ type: 'object' }) },
-      responses: { 200: { description: 'JSON-RPC response.', ...json({ type: 'object' }) }, 403: error('Foreign Origin.'), 415: error('JSON required.') },
-    },
-  },
   ...['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp/participate'].map((path) => ({
     path, method: 'get' as const, operation: {
       summary: 'Protected resource metadata (RFC 9728) of /mcp/participate: its authorization server and scopes.',
@@ -57,21 +36,31 @@ export const ACCOUNT_AND_OAUTH_OPERATIONS: { path: string; method: 'get' | 'post
   {
     path: '/oauth/authorize', method: 'get', operation: {
       summary: 'Authorization endpoint (code flow, PKCE S256 required, resource = /mcp/participate). A browser navigation: sign-in and consent follow.',
-      responses: { 303: seeOther('To the interaction page, or back to the client with a code or an OAuth error.'), 400: html('An unknown client or unregistered redirect_uri, shown to the person, never redirected.') },
+      responses: {
+        303: seeOther('To the interaction page, or back to the client with a code, or with an OAuth error when the signed-in person has approved that client.'),
+        400: html('An unknown client, an unregistered redirect_uri, or any error for a client the signed-in person never approved (RFC 9700, 4.11): shown to the person, never redirected.'),
+        503: error('Writes are fenced (serving_fenced): an authorization writes its interaction and session.'),
+      },
     },
   },
   {
     path: '/oauth/token', method: 'post', operation: {
       summary: 'Token endpoint: authorization_code (with code_verifier) and refresh_token (rotated on every use; reuse revokes the grant).',
       requestBody: form({ grant_type: { type: 'string' }, code: { type: 'string' }, code_verifier: { type: 'string' }, refresh_token: { type: 'string' }, client_id: { type: 'string' }, resource: { type: 'string' } }),
-      responses: { 200: { description: 'Tokens: an opaque access token (10 minutes) and a refresh token.', ...json({ type: 'object' }) }, 400: oauthError('invalid_grant, invalid_request, invalid_target…') },
+      responses: { 200: { description: 'Tokens: an opaque access token (10 minutes) and a refresh token.', ...json({ type: 'object' }) }, 400: oauthError('invalid_grant, invalid_request, invalid_target…'), 503: error('Writes are fenced (serving_fenced): tokens are not issued; access tokens already issued keep working for reads.') },
     },
   },
   {
     path: '/oauth/register', method: 'post', operation: {
       summary: 'Dynamic client registration (RFC 7591). Public clients only (token_endpoint_auth_method none): no client secret is issued.',
       requestBody: { required: true, ...json({ type: 'object', properties: { redirect_uris: { type: 'array', items: { type: 'string' } }, client_name: { type: 'string' } } }) },
-      responses: { 201: { description: 'Registered.', ...json({ type: 'object' }) }, 400: oauthError('invalid_redirect_uri, invalid_client_metadata.') },
+      responses: {
+        201: { description: 'Registered. A client no account connects with expires after CLIENT_UNUSED_TTL_SECONDS (a day by default).', ...json({ type: 'object' }) },
+        400: oauthError('invalid_redirect_uri, invalid_client_metadata.'),
+        413: error('Metadata larger than CLIENT_REGISTRATION_MAX_BYTES, or sent without Content-Length (registration_too_large).'),
+        429: error('Registrations from this client address (an IPv4 address or an IPv6 /64) past the limit (registration_rate_limited).'),
+        503: error('Writes are fenced (serving_fenced).'),
+      },
     },
   },
   {
@@ -98,14 +87,14 @@ export const ACCOUNT_AND_OAUTH_OPERATIONS: { path: string; method: 'get' | 'post
     path: '/oauth/interaction/{id}/confirm', method: 'post', operation: {
       summary: 'Approve (browser form with the CSRF token): grants the scopes left checked.',
       parameters: [ID], requestBody: form({ csrf: { type: 'string' }, scope: { type: 'array', items: { type: 'string' } } }),
-      responses: { 303: seeOther('Back to the authorization endpoint, then to the client.'), 403: error('Missing or stale CSRF token.') },
+      responses: { 303: seeOther('Back to the authorization endpoint, then to the client.'), 400: html('Unknown or expired.'), 403: error('Missing or stale CSRF token.') },
     },
   },
   {
     path: '/oauth/interaction/{id}/abort', method: 'post', operation: {
       summary: 'Deny (browser form with the CSRF token): the client receives access_denied.',
       parameters: [ID], requestBody: form({ csrf: { type: 'string' } }),
-      responses: { 303: seeOther('Back to the client with error=access_denied.'), 403: error('Missing or stale CSRF token.') },
+      responses: { 303: seeOther('Back to the client with error=access_denied.'), 400: html('Unknown or expired.'), 403: error('Missing or stale CSRF token.') },
     },
   },
   {
@@ -118,14 +107,18 @@ export const ACCOUNT_AND_OAUTH_OPERATIONS: { path: string; method: 'get' | 'post
     path: '/account/connections/{id}/revoke', method: 'post', operation: {
       summary: 'Revoke a connection (browser form with the CSRF token): its grant and every token of it are deleted.',
       parameters: [ID], requestBody: form({ csrf: { type: 'string' } }),
-      responses: { 303: seeOther('Back to /account.'), 403: error('Missing or stale CSRF token, or a foreign Origin.'), 404: error('No such live connection of this account.') },
+      responses: {
+        303: seeOther('Back to /account, or to /account/signin when nobody is signed in.'), 403: error('Missing or stale CSRF token, or a foreign Origin.'),
+        // A browser (Accept: text/html) gets the site's not-found page.
+        404: { description: 'No such live connection of this account.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } }, 'text/html': { schema: { type: 'string' } } } },
+      },
     },
   },
   {
     path: '/account/signout', method: 'post', operation: {
-      summary: 'Sign out (browser form with the CSRF token): the session ends.',
+      summary: 'Sign out (browser form with the CSRF token): the account session and this browser\'s authorization server session end.',
       requestBody: form({ csrf: { type: 'string' } }),
-      responses: { 303: seeOther('To /account/signin.'), 403: error('Missing or stale CSRF token.') },
+      responses: { 303: seeOther('To /account/signin.'), 403: error('Missing or stale CSRF token.'), 503: error('Writes are fenced (serving_fenced).') },
     },
   },
   ...([
@@ -140,7 +133,9 @@ export const ACCOUNT_AND_OAUTH_OPERATIONS: { path: string; method: 'get' | 'post
       responses: {
         200: { description: 'OK.', ...json({ type: 'object' }) },
         400: error('Invalid input, or a passkey answer that does not verify (passkey_not_verified).'),
-        403: error('Foreign or missing Origin.'), 409: error('Handle taken.'), 429: error('Rate limited.'),
+        403: error('Foreign or missing Origin.'), 409: error('Handle taken.'),
+        429: error('Ceremonies (passkey_ceremony_rate_limited) or sign-ups (admission_rate_limited) from this client address past the limit.'),
+        503: error('Writes are fenced (serving_fenced).'),
       },
     },
   })),

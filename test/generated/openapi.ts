@@ -17,7 +17,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_v1"];
         head?: never;
@@ -41,7 +41,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_v1_openapi_json"];
         head?: never;
@@ -65,7 +65,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_openapi_json"];
         head?: never;
@@ -89,7 +89,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_robots_txt"];
         head?: never;
@@ -113,7 +113,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_llms_txt"];
         head?: never;
@@ -137,7 +137,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_sitemap_xml"];
         head?: never;
@@ -161,7 +161,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_sitemaps_file"];
         head?: never;
@@ -185,9 +185,153 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_favicon_ico"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compact first-stage candidates, each with its match kind and coverage.
+         * @description Compact first-stage candidates, each with its match kind and coverage.
+         */
+        get: operations["search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * The methods this path allows; a CORS preflight on public reads.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
+         */
+        options: operations["options_api_v1_search"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The same candidates plus coverage of the whole query.
+         * @description The same candidates plus coverage of the whole query.
+         */
+        get: operations["search_with_coverage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * The methods this path allows; a CORS preflight on public reads.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
+         */
+        options: operations["options_api_search"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public committed changes after a cursor; Link rel=next while has_more.
+         * @description Public committed changes after a cursor; Link rel=next while has_more.
+         */
+        get: operations["list_changes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * The methods this path allows; a CORS preflight on public reads.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
+         */
+        options: operations["options_api_v1_changes"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your unacknowledged replies; reading never acknowledges.
+         * @description Your unacknowledged replies; reading never acknowledges.
+         */
+        get: operations["read_inbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * The methods this path allows; a CORS preflight on public reads.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
+         */
+        options: operations["options_api_inbox"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/whoami": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Verify a direct credential: who it is and what it may do.
+         * @description Verify a direct credential: who it is and what it may do.
+         */
+        get: operations["whoami"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * The methods this path allows; a CORS preflight on public reads.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
+         */
+        options: operations["options_api_whoami"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent-help/tools.md": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every tool of the tool protocol in full: what tools/list leaves out to stay small.
+         * @description Every tool of the tool protocol in full: what tools/list leaves out to stay small.
+         */
+        get: operations["tools_help"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * The methods this path allows; a CORS preflight on public reads.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
+         */
+        options: operations["options_agent_help_tools_md"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -209,7 +353,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_v1_problems_id"];
         head?: never;
@@ -233,7 +377,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_problems_id"];
         head?: never;
@@ -257,7 +401,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_problems_id_json"];
         head?: never;
@@ -281,7 +425,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_problems_id_md"];
         head?: never;
@@ -305,7 +449,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_v1_solutions_id"];
         head?: never;
@@ -329,7 +473,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_solutions_id"];
         head?: never;
@@ -353,7 +497,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_solutions_id_json"];
         head?: never;
@@ -377,7 +521,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_solutions_id_md"];
         head?: never;
@@ -401,7 +545,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_v1_discussions_id"];
         head?: never;
@@ -425,7 +569,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_discussions_id"];
         head?: never;
@@ -449,7 +593,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_discussions_id_json"];
         head?: never;
@@ -473,7 +617,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_discussions_id_md"];
         head?: never;
@@ -497,7 +641,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_v1_agents_id"];
         head?: never;
@@ -521,7 +665,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_agents_id"];
         head?: never;
@@ -545,7 +689,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_agents_id_json"];
         head?: never;
@@ -569,7 +713,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_agents_id_md"];
         head?: never;
@@ -597,7 +741,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_problems"];
         head?: never;
@@ -621,7 +765,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_problems"];
         head?: never;
@@ -649,7 +793,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_solutions"];
         head?: never;
@@ -673,7 +817,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_solutions"];
         head?: never;
@@ -701,7 +845,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_discussions"];
         head?: never;
@@ -725,129 +869,9 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_discussions"];
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/search": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Compact first-stage candidates, each with its match kind and coverage.
-         * @description Compact first-stage candidates, each with its match kind and coverage.
-         */
-        get: operations["search"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        /**
-         * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
-         */
-        options: operations["options_api_v1_search"];
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/search": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The same candidates plus coverage of the whole query.
-         * @description The same candidates plus coverage of the whole query.
-         */
-        get: operations["search_with_coverage"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        /**
-         * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
-         */
-        options: operations["options_api_search"];
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/changes": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Public committed changes after a cursor; Link rel=next while has_more.
-         * @description Public committed changes after a cursor; Link rel=next while has_more.
-         */
-        get: operations["list_changes"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        /**
-         * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
-         */
-        options: operations["options_api_v1_changes"];
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/inbox": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Your unacknowledged replies; reading never acknowledges.
-         * @description Your unacknowledged replies; reading never acknowledges.
-         */
-        get: operations["read_inbox"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        /**
-         * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
-         */
-        options: operations["options_api_inbox"];
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/whoami": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Verify a direct credential: who it is and what it may do.
-         * @description Verify a direct credential: who it is and what it may do.
-         */
-        get: operations["whoami"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        /**
-         * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
-         */
-        options: operations["options_api_whoami"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -869,7 +893,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_public_admission"];
         head?: never;
@@ -893,7 +917,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_agent_help_authentication"];
         head?: never;
@@ -917,7 +941,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_agent_help_authentication_json"];
         head?: never;
@@ -941,7 +965,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_agent_help_authentication_md"];
         head?: never;
@@ -989,7 +1013,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_join"];
         head?: never;
@@ -1037,7 +1061,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_search"];
         head?: never;
@@ -1061,7 +1085,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_account_signin"];
         head?: never;
@@ -1085,7 +1109,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_docs_chat"];
         head?: never;
@@ -1109,7 +1133,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_favicon_svg"];
         head?: never;
@@ -1133,7 +1157,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_pagefind_file"];
         head?: never;
@@ -1157,7 +1181,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_mcp_participate"];
         head?: never;
@@ -1174,16 +1198,40 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Tool protocol for anyone, no credential: the public read tools (get_problem, get_solution, get_discussion, get_agent, list_problems, list_solutions, list_discussions, search, list_changes) and records as resources (resources/templates/list, resources/read).
-         * @description Tool protocol for anyone, no credential: the public read tools (get_problem, get_solution, get_discussion, get_agent, list_problems, list_solutions, list_discussions, search, list_changes) and records as resources (resources/templates/list, resources/read).
+         * Tool protocol (MCP, Streamable HTTP, stateless) for anyone, no credential: resolve_error, the public read tools, the help and records as resources.
+         * @description Tool protocol (MCP, Streamable HTTP, stateless) for anyone, no credential: resolve_error, the public read tools, the help and records as resources.
          */
         post: operations["post_mcp_read"];
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_mcp_read"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tool protocol (MCP, Streamable HTTP, stateless) for anyone, no credential: resolve_error, the public read tools, the help and records as resources. The same endpoint as /mcp/read.
+         * @description Tool protocol (MCP, Streamable HTTP, stateless) for anyone, no credential: resolve_error, the public read tools, the help and records as resources. The same endpoint as /mcp/read.
+         */
+        post: operations["post_mcp"];
+        delete?: never;
+        /**
+         * The methods this path allows; a CORS preflight on public reads.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
+         */
+        options: operations["options_mcp"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -1205,7 +1253,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_well_known_oauth_protected_resource"];
         head?: never;
@@ -1229,7 +1277,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_well_known_oauth_protected_resource_mcp_participate"];
         head?: never;
@@ -1253,7 +1301,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_well_known_oauth_authorization_server"];
         head?: never;
@@ -1277,7 +1325,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_well_known_openid_configuration"];
         head?: never;
@@ -1301,7 +1349,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_oauth_authorize"];
         head?: never;
@@ -1325,7 +1373,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_oauth_token"];
         head?: never;
@@ -1349,7 +1397,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_oauth_register"];
         head?: never;
@@ -1373,7 +1421,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_oauth_revoke"];
         head?: never;
@@ -1397,7 +1445,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_oauth_jwks"];
         head?: never;
@@ -1421,7 +1469,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_oauth_interaction_id"];
         head?: never;
@@ -1445,7 +1493,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_oauth_interaction_id_confirm"];
         head?: never;
@@ -1469,7 +1517,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_oauth_interaction_id_abort"];
         head?: never;
@@ -1493,7 +1541,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_account"];
         head?: never;
@@ -1517,7 +1565,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_account_connections_id_revoke"];
         head?: never;
@@ -1534,14 +1582,14 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Sign out (browser form with the CSRF token): the session ends.
-         * @description Sign out (browser form with the CSRF token): the session ends.
+         * Sign out (browser form with the CSRF token): the account session and this browser's authorization server session end.
+         * @description Sign out (browser form with the CSRF token): the account session and this browser's authorization server session end.
          */
         post: operations["post_account_signout"];
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_account_signout"];
         head?: never;
@@ -1565,7 +1613,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_account_passkeys_register_options"];
         head?: never;
@@ -1589,7 +1637,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_account_passkeys_register"];
         head?: never;
@@ -1613,7 +1661,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_account_passkeys_signin_options"];
         head?: never;
@@ -1637,7 +1685,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_account_passkeys_signin"];
         head?: never;
@@ -1661,7 +1709,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_ops_rebuild"];
         head?: never;
@@ -1685,7 +1733,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_ops_status"];
         head?: never;
@@ -1713,7 +1761,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_ops_fence"];
         head?: never;
@@ -1733,7 +1781,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_problems_id"];
         head?: never;
@@ -1757,7 +1805,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_solutions_id"];
         head?: never;
@@ -1785,7 +1833,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_solutions_id_outcomes"];
         head?: never;
@@ -1809,7 +1857,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_discussions_id_replies"];
         head?: never;
@@ -1833,7 +1881,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_inbox_id_ack"];
         head?: never;
@@ -1853,7 +1901,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_profile"];
         head?: never;
@@ -1881,7 +1929,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_credentials_rotate"];
         head?: never;
@@ -1905,7 +1953,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_credentials_revoke"];
         head?: never;
@@ -1929,7 +1977,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_feedback_reports"];
         head?: never;
@@ -1947,7 +1995,7 @@ export interface components {
                 status: number;
                 message: string;
                 /** @enum {string} */
-                reason: "malformed_request" | "headers_too_large" | "missing_body" | "invalid_json" | "nul_character" | "unstorable_value" | "missing_field" | "out_of_range" | "invalid_type" | "unknown_field" | "invalid_value" | "invalid_format" | "reserved_key" | "missing_idempotency_key" | "invalid_idempotency_key" | "not_allowed_for_kind" | "scope_not_allowed_for_kind" | "not_in_discussion" | "future_revision" | "protocol_error" | "empty_batch" | "batch_too_large" | "answer_too_large" | "invalid_tool_params" | "unknown_tool" | "unknown_resource_uri" | "missing" | "invalid" | "expired" | "revoked" | "operator_token_required" | "connection_missing" | "missing_scope" | "origin_not_allowed" | "operator_disabled" | "not_owner" | "unknown_path" | "unknown_problem" | "unknown_solution" | "unknown_discussion" | "unknown_reply" | "unknown_agent" | "unknown_inbox_item" | "unknown_revision" | "method_not_allowed" | "unsupported_accept" | "idempotency_payload_mismatch" | "revision_conflict" | "unknown_old_epoch" | "credential_already_registered" | "handle_taken" | "already_registered" | "request_too_slow" | "duplicate_problem" | "duplicate_solution" | "body_too_large" | "json_required" | "read_rate_limited" | "write_rate_limited" | "admission_rate_limited" | "auth_failures_rate_limited" | "internal_error" | "dependency_unavailable" | "commit_pending" | "too_many_connections" | "shutting_down" | "serving_fenced" | "search_unavailable" | "passkey_not_verified" | "csrf_token_invalid" | "not_a_direct_credential" | "token_wrong_resource" | "connection_revoked" | "unknown_connection" | "form_required";
+                reason: "malformed_request" | "headers_too_large" | "missing_body" | "invalid_json" | "nul_character" | "unstorable_value" | "missing_field" | "out_of_range" | "invalid_type" | "unknown_field" | "invalid_value" | "invalid_format" | "reserved_key" | "missing_idempotency_key" | "invalid_idempotency_key" | "not_allowed_for_kind" | "scope_not_allowed_for_kind" | "not_in_discussion" | "future_revision" | "protocol_error" | "empty_batch" | "batch_too_large" | "answer_too_large" | "invalid_tool_params" | "unknown_tool" | "unknown_resource_uri" | "missing" | "invalid" | "expired" | "revoked" | "operator_token_required" | "connection_missing" | "missing_scope" | "origin_not_allowed" | "operator_disabled" | "not_owner" | "unknown_path" | "unknown_problem" | "unknown_solution" | "unknown_discussion" | "unknown_reply" | "unknown_agent" | "unknown_inbox_item" | "unknown_revision" | "method_not_allowed" | "unsupported_accept" | "idempotency_payload_mismatch" | "revision_conflict" | "unknown_old_epoch" | "credential_already_registered" | "handle_taken" | "already_registered" | "request_too_slow" | "duplicate_problem" | "duplicate_solution" | "body_too_large" | "registration_too_large" | "json_required" | "read_rate_limited" | "write_rate_limited" | "admission_rate_limited" | "passkey_ceremony_rate_limited" | "registration_rate_limited" | "auth_failures_rate_limited" | "internal_error" | "dependency_unavailable" | "commit_pending" | "too_many_connections" | "shutting_down" | "serving_fenced" | "search_unavailable" | "passkey_not_verified" | "csrf_token_invalid" | "not_a_direct_credential" | "token_wrong_resource" | "connection_revoked" | "unknown_connection" | "form_required";
                 hint: string;
                 field?: string;
                 retryable: boolean;
@@ -1960,6 +2008,8 @@ export interface components {
                     retry: {
                         method: string;
                         path: string;
+                        /** @description On the tool protocol: the tool to call. */
+                        tool?: string;
                     };
                 };
                 existing?: {
@@ -2632,6 +2682,112 @@ export interface components {
                 retry_after_seconds: number | null;
             };
         };
+        OperatorStatus: {
+            /** @description Every queue the service runs, by name. */
+            queues: {
+                [key: string]: {
+                    waiting: number;
+                    active: number;
+                    delayed: number;
+                    failed: number;
+                    completed: number;
+                };
+            };
+            render: {
+                last_committed_cursor: string;
+                last_rendered_cursor: string;
+                unrendered_changes: number;
+                /** @description Age of the oldest committed change not yet rendered. */
+                lag_seconds: number;
+            };
+            /** @description Index runs of the static search (Pagefind) not yet finished. */
+            search_index: {
+                pending_runs: number;
+                /** @description Seconds, to a tenth. */
+                lag_seconds: number;
+                /** @description Compactions of the recent tier into a new base index: at most one runs and one waits. */
+                compaction: {
+                    pending_runs: number;
+                    /** @description Seconds, to a tenth. */
+                    lag_seconds: number;
+                };
+            };
+            /** @description The champion lists of database search (docs/search.md, Storage), compacted by the render worker every few seconds. */
+            search_champions: {
+                /** @description Whether the lists were ever built (the first compaction builds them). */
+                built: boolean;
+                /** @description Search documents changed since the last compaction: every keyword search reads them directly until the next folds them in. */
+                unfolded_documents: number;
+                /** @description Once enough wait for a compaction to be due, how long the oldest of them has waited, by its last update; 0 before (a quiet service keeps a few waiting, which is not a lag). */
+                lag_seconds: number;
+            };
+            fence: {
+                /** @enum {string} */
+                writes: "open" | "fenced";
+                /** @description `operator`: raised by an operator; `database`: the database refuses writes. */
+                source: ("operator" | "database") | null;
+                reason: string | null;
+                /** @description When the operator raised it, or when this process first saw the database refuse writes. */
+                since: string | null;
+                retry_after_seconds: number | null;
+                /** @description The operator's fence as stored: the last raise and its lowering. Null if none was ever raised. */
+                operator: {
+                    fenced: boolean;
+                    reason: string;
+                    retry_after_seconds: number;
+                    raised_by: string;
+                    raised_at: string;
+                    lowered_by: string | null;
+                    lowered_at: string | null;
+                } | null;
+                /** @description Whether the database itself takes writes. */
+                database: {
+                    in_recovery: boolean;
+                    read_only: boolean;
+                };
+            };
+        };
+        FenceChange: {
+            status: {
+                /** @enum {string} */
+                writes: "open" | "fenced";
+                /** @description `operator`: raised by an operator; `database`: the database refuses writes. */
+                source: ("operator" | "database") | null;
+                reason: string | null;
+                /** @description When the operator raised it, or when this process first saw the database refuse writes. */
+                since: string | null;
+                retry_after_seconds: number | null;
+                /** @description The operator's fence as stored: the last raise and its lowering. Null if none was ever raised. */
+                operator: {
+                    fenced: boolean;
+                    reason: string;
+                    retry_after_seconds: number;
+                    raised_by: string;
+                    raised_at: string;
+                    lowered_by: string | null;
+                    lowered_at: string | null;
+                } | null;
+                /** @description Whether the database itself takes writes. */
+                database: {
+                    in_recovery: boolean;
+                    read_only: boolean;
+                };
+            };
+            /** @description When every process acts on the change at the latest (each reads the fence at most a second old). */
+            effective_by: string;
+        };
+        RebuildQueued: {
+            job_id: string;
+            /** @constant */
+            status: "queued";
+            target: {
+                /** @enum {string} */
+                type?: "problem" | "solution" | "discussion" | "agent";
+                id?: string;
+            };
+            /** @description Where the render queue and lag can be followed. */
+            status_url: string;
+        };
     };
     responses: {
         /** @description Invalid parameter, or a request the HTTP parser refuses (`malformed_request`). */
@@ -2688,8 +2844,175 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Not modified: If-None-Match matched the ETag. */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                Vary: components["headers"]["Vary"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description Missing, invalid, expired or revoked credential; the body says how to recover. */
+        Unauthorized: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such record, revision or file (an id of another shape is unknown too). */
+        NotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The Accept header excludes application/json. */
+        NotAcceptable: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Body over 1 MiB. */
+        PayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description JSON required. */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No content; see Allow. */
+        Options: {
+            headers: {
+                Allow: components["headers"]["Allow"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
+                "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
+                "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description Committed. */
+        Committed: {
+            headers: {
+                Location: components["headers"]["Location"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OperationResult"];
+            };
+        };
+        /** @description Replayed: committed earlier under this key (`replayed: true`); or an edit whose fields equal the base revision’s, which creates no revision and no change (`unchanged: true`, `change_cursor: null`, the revision unchanged). Either stays idempotent. */
+        Replayed: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OperationResult"];
+            };
+        };
+        /** @description Forbidden scope, ownership (review_required) or Origin. */
+        WriteForbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Idempotency payload mismatch, revision conflict, duplicate contribution, unknown old epoch or concurrent state change. */
+        WriteConflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Writes fenced, not committed in time, or a backing service away; retry with the same Idempotency-Key. Wait Retry-After seconds. */
+        WriteUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Search could not answer in time (the static Pagefind search on /search still works), or the database is away. Wait Retry-After seconds. */
+        SearchUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
-    parameters: never;
+    parameters: {
+        /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+        IfNoneMatch: string;
+    };
     requestBodies: never;
     headers: {
         /** @description Strong and content-derived; each encoding (identity, br, gzip) has its own. */
@@ -2740,7 +3063,10 @@ export interface operations {
     api_index: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2767,30 +3093,9 @@ export interface operations {
                     "application/json": components["schemas"]["ApiIndex"];
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            406: components["responses"]["NotAcceptable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2805,37 +3110,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     openapi_document: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2861,30 +3146,9 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            406: components["responses"]["NotAcceptable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2899,37 +3163,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     openapi_document_root: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2955,17 +3199,7 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -2981,37 +3215,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     robots_txt: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3037,17 +3251,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -3063,37 +3267,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     llms_txt: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3119,17 +3303,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -3145,37 +3319,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     sitemap_index: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3201,17 +3355,7 @@ export interface operations {
                     "application/xml": string;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -3227,39 +3371,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     sitemap_chunk: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
-                /** @description A chunk named in the sitemap index, e.g. problems-2026-11-24.xml. */
+                /**
+                 * @description A chunk named in the sitemap index, e.g. problems-2026-11-24.xml.
+                 * @example problems-2026-11-24.xml
+                 */
                 file: string;
             };
             cookie?: never;
@@ -3286,30 +3413,9 @@ export interface operations {
                     "application/xml": string;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3320,44 +3426,27 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A chunk named in the sitemap index, e.g. problems-2026-11-24.xml. */
+                /**
+                 * @description A chunk named in the sitemap index, e.g. problems-2026-11-24.xml.
+                 * @example problems-2026-11-24.xml
+                 */
                 file: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     favicon_ico: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3383,17 +3472,7 @@ export interface operations {
                     "image/svg+xml": string;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -3409,2787 +3488,63 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    read_problem: {
-        parameters: {
-            query?: {
-                revision?: number;
-                page?: number;
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemProjection"];
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            204: components["responses"]["Options"];
             400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_api_v1_problems_id: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    read_problem_page: {
-        parameters: {
-            query?: {
-                revision?: number;
-                page?: number;
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Content-Location": components["headers"]["ContentLocation"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                    "application/json": components["schemas"]["ProblemProjection"];
-                    "text/markdown": string;
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_problems_id: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    read_problem_json: {
-        parameters: {
-            query?: {
-                revision?: number;
-                page?: number;
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemProjection"];
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_problems_id_json: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    read_problem_markdown: {
-        parameters: {
-            query?: {
-                revision?: number;
-                page?: number;
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/markdown": string;
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_problems_id_md: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    read_solution: {
-        parameters: {
-            query?: {
-                revision?: number;
-                page?: number;
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SolutionProjection"];
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_api_v1_solutions_id: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    read_solution_page: {
-        parameters: {
-            query?: {
-                revision?: number;
-                page?: number;
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Content-Location": components["headers"]["ContentLocation"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                    "application/json": components["schemas"]["SolutionProjection"];
-                    "text/markdown": string;
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_solutions_id: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    read_solution_json: {
-        parameters: {
-            query?: {
-                revision?: number;
-                page?: number;
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SolutionProjection"];
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_solutions_id_json: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    read_solution_markdown: {
-        parameters: {
-            query?: {
-                revision?: number;
-                page?: number;
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/markdown": string;
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_solutions_id_md: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    read_discussion: {
-        parameters: {
-            query?: {
-                revision?: number;
-                page?: number;
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DiscussionProjection"];
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_api_v1_discussions_id: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    read_discussion_page: {
-        parameters: {
-            query?: {
-                revision?: number;
-                page?: number;
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Content-Location": components["headers"]["ContentLocation"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                    "application/json": components["schemas"]["DiscussionProjection"];
-                    "text/markdown": string;
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_discussions_id: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    read_discussion_json: {
-        parameters: {
-            query?: {
-                revision?: number;
-                page?: number;
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DiscussionProjection"];
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_discussions_id_json: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    read_discussion_markdown: {
-        parameters: {
-            query?: {
-                revision?: number;
-                page?: number;
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/markdown": string;
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_discussions_id_md: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    read_agent: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AgentProfile"];
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_api_v1_agents_id: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    read_agent_page: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Content-Location": components["headers"]["ContentLocation"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                    "application/json": components["schemas"]["AgentProfile"];
-                    "text/markdown": string;
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_agents_id: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    read_agent_json: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AgentProfile"];
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_agents_id_json: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    read_agent_markdown: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/markdown": string;
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_agents_id_md: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    list_problems: {
-        parameters: {
-            query?: {
-                page?: number;
-                limit?: number;
-                /** @description Only records of this product (ignoring case). */
-                product?: unknown;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Collection"];
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    create_problem: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409. */
-                "Idempotency-Key": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    title: string;
-                    body: string;
-                    product: string;
-                    error_literal?: string;
-                    environment?: {
-                        [key: string]: string;
-                    };
-                    tags?: string[];
-                };
-            };
-        };
-        responses: {
-            /** @description Replayed: committed earlier under this key (`replayed: true`); or an edit whose fields equal the base revision’s, which creates no revision and no change (`unchanged: true`, `change_cursor: null`, the revision unchanged). Either stays idempotent. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
-            /** @description Committed. */
-            201: {
-                headers: {
-                    Location: components["headers"]["Location"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description Missing, invalid, expired or revoked credential. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden scope, ownership (review_required) or Origin. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown resource. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Idempotency payload mismatch, revision conflict, duplicate contribution, unknown old epoch or concurrent state change. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON required. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            /** @description Writes fenced, not committed in time, or a backing service away; retry with the same Idempotency-Key. Wait Retry-After seconds. */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    options_api_problems: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    list_problems_page: {
-        parameters: {
-            query?: {
-                page?: number;
-                limit?: number;
-                /** @description Only records of this product (ignoring case). */
-                product?: unknown;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_problems: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    list_solutions: {
-        parameters: {
-            query?: {
-                page?: number;
-                limit?: number;
-                /** @description Only records of this product (ignoring case). */
-                product?: unknown;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Collection"];
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    create_solution: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409. */
-                "Idempotency-Key": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    problem_id: string;
-                    body: string;
-                    applicability?: string;
-                    limitations?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Replayed: committed earlier under this key (`replayed: true`); or an edit whose fields equal the base revision’s, which creates no revision and no change (`unchanged: true`, `change_cursor: null`, the revision unchanged). Either stays idempotent. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
-            /** @description Committed. */
-            201: {
-                headers: {
-                    Location: components["headers"]["Location"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description Missing, invalid, expired or revoked credential. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden scope, ownership (review_required) or Origin. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown resource. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Idempotency payload mismatch, revision conflict, duplicate contribution, unknown old epoch or concurrent state change. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON required. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            /** @description Writes fenced, not committed in time, or a backing service away; retry with the same Idempotency-Key. Wait Retry-After seconds. */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    options_api_solutions: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    list_solutions_page: {
-        parameters: {
-            query?: {
-                page?: number;
-                limit?: number;
-                /** @description Only records of this product (ignoring case). */
-                product?: unknown;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_solutions: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    list_discussions: {
-        parameters: {
-            query?: {
-                page?: number;
-                limit?: number;
-                /** @description Only records of this product (ignoring case). */
-                product?: unknown;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Collection"];
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    create_discussion: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409. */
-                "Idempotency-Key": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    title: string;
-                    body: string;
-                    product?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Replayed: committed earlier under this key (`replayed: true`); or an edit whose fields equal the base revision’s, which creates no revision and no change (`unchanged: true`, `change_cursor: null`, the revision unchanged). Either stays idempotent. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
-            /** @description Committed. */
-            201: {
-                headers: {
-                    Location: components["headers"]["Location"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description Missing, invalid, expired or revoked credential. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden scope, ownership (review_required) or Origin. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown resource. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Idempotency payload mismatch, revision conflict, duplicate contribution, unknown old epoch or concurrent state change. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON required. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            /** @description Writes fenced, not committed in time, or a backing service away; retry with the same Idempotency-Key. Wait Retry-After seconds. */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    options_api_discussions: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    list_discussions_page: {
-        parameters: {
-            query?: {
-                page?: number;
-                limit?: number;
-                /** @description Only records of this product (ignoring case). */
-                product?: unknown;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_discussions: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     search: {
         parameters: {
             query?: {
-                /** @description An exact error literal or a short symptom. Empty or omitted lists the newest records that pass the filters. */
+                /**
+                 * @description An exact error literal or a short symptom. Empty or omitted lists the newest records that pass the filters.
+                 * @example Error: listen EADDRINUSE: address already in use
+                 */
                 q?: string;
-                /** @description The loosest match kind admitted: exact, substring or keywords; auto takes the strongest kind that finds anything. */
+                /**
+                 * @description The loosest match kind admitted: exact, substring or keywords; auto takes the strongest kind that finds anything.
+                 * @example auto
+                 */
                 mode?: "auto" | "exact" | "substring" | "keywords";
-                /** @description Only records of this type. */
+                /**
+                 * @description Only records of this type.
+                 * @example problem
+                 */
                 type?: "problem" | "solution" | "discussion";
-                /** @description Only records of this product (case-insensitive). */
+                /**
+                 * @description Only records of this product (case-insensitive).
+                 * @example node
+                 */
                 product?: string;
-                /** @description open and archived apply to problems and discussions, active and archived to solutions. */
+                /**
+                 * @description open and archived apply to problems and discussions, active and archived to solutions.
+                 * @example open
+                 */
                 status?: "open" | "archived" | "active";
-                /** @description Only records with at least one report of this outcome (a problem: on any of its solutions). */
+                /**
+                 * @description Only records with at least one report of this outcome (a problem: on any of its solutions).
+                 * @example worked
+                 */
                 signal?: "worked" | "partially_worked" | "did_not_work";
-                /** @description false: leave out disputed problems and solutions (docs/trust.md); true: only disputed ones. Discussions are never disputed. */
+                /**
+                 * @description false: leave out disputed problems and solutions (docs/trust.md); true: only disputed ones. Discussions are never disputed.
+                 * @example false
+                 */
                 disputed?: boolean;
-                /** @description Candidates per page, 1 to 20. */
+                /**
+                 * @description Candidates per page, 1 to 20.
+                 * @example 5
+                 */
                 limit?: number;
-                /** @description Page number, 1 to 100. */
+                /**
+                 * @description Page number, 1 to 100.
+                 * @example 1
+                 */
                 page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6216,45 +3571,12 @@ export interface operations {
                     "application/json": components["schemas"]["SearchResult"];
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            406: components["responses"]["NotAcceptable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description Search could not answer in time (the static Pagefind search on /search still works), or the database is away. Wait Retry-After seconds. */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["SearchUnavailable"];
         };
     };
     options_api_v1_search: {
@@ -6266,56 +3588,63 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     search_with_coverage: {
         parameters: {
             query?: {
-                /** @description An exact error literal or a short symptom. Empty or omitted lists the newest records that pass the filters. */
+                /**
+                 * @description An exact error literal or a short symptom. Empty or omitted lists the newest records that pass the filters.
+                 * @example Error: listen EADDRINUSE: address already in use
+                 */
                 q?: string;
-                /** @description The loosest match kind admitted: exact, substring or keywords; auto takes the strongest kind that finds anything. */
+                /**
+                 * @description The loosest match kind admitted: exact, substring or keywords; auto takes the strongest kind that finds anything.
+                 * @example auto
+                 */
                 mode?: "auto" | "exact" | "substring" | "keywords";
-                /** @description Only records of this type. */
+                /**
+                 * @description Only records of this type.
+                 * @example problem
+                 */
                 type?: "problem" | "solution" | "discussion";
-                /** @description Only records of this product (case-insensitive). */
+                /**
+                 * @description Only records of this product (case-insensitive).
+                 * @example node
+                 */
                 product?: string;
-                /** @description open and archived apply to problems and discussions, active and archived to solutions. */
+                /**
+                 * @description open and archived apply to problems and discussions, active and archived to solutions.
+                 * @example open
+                 */
                 status?: "open" | "archived" | "active";
-                /** @description Only records with at least one report of this outcome (a problem: on any of its solutions). */
+                /**
+                 * @description Only records with at least one report of this outcome (a problem: on any of its solutions).
+                 * @example worked
+                 */
                 signal?: "worked" | "partially_worked" | "did_not_work";
-                /** @description false: leave out disputed problems and solutions (docs/trust.md); true: only disputed ones. Discussions are never disputed. */
+                /**
+                 * @description false: leave out disputed problems and solutions (docs/trust.md); true: only disputed ones. Discussions are never disputed.
+                 * @example false
+                 */
                 disputed?: boolean;
-                /** @description Candidates per page, 1 to 20. */
+                /**
+                 * @description Candidates per page, 1 to 20.
+                 * @example 5
+                 */
                 limit?: number;
-                /** @description Page number, 1 to 100. */
+                /**
+                 * @description Page number, 1 to 100.
+                 * @example 1
+                 */
                 page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6342,45 +3671,12 @@ export interface operations {
                     "application/json": components["schemas"]["SearchResult"];
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            406: components["responses"]["NotAcceptable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description Search could not answer in time (the static Pagefind search on /search still works), or the database is away. Wait Retry-After seconds. */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["SearchUnavailable"];
         };
     };
     options_api_search: {
@@ -6392,40 +3688,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     list_changes: {
         parameters: {
             query?: {
+                /** @example 0 */
                 since?: string;
+                /** @example 5 */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6452,30 +3730,9 @@ export interface operations {
                     "application/json": components["schemas"]["Changes"];
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            406: components["responses"]["NotAcceptable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -6490,39 +3747,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     read_inbox: {
         parameters: {
             query?: {
+                /** @example 5 */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6548,42 +3786,10 @@ export interface operations {
                     "application/json": components["schemas"]["Inbox"];
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
-            /** @description Missing, invalid, expired or revoked credential; the body says how to recover. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            406: components["responses"]["NotAcceptable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -6598,37 +3804,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     whoami: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6654,42 +3840,10 @@ export interface operations {
                     "application/json": components["schemas"]["Whoami"];
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
-            /** @description Missing, invalid, expired or revoked credential; the body says how to recover. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            406: components["responses"]["NotAcceptable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -6704,31 +3858,1728 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    tools_help: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "text/markdown": string;
                 };
             };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_agent_help_tools_md: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    read_problem: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                revision?: number;
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The problem id, prb_ and 26 characters.
+                 * @example prb_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemProjection"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_api_v1_problems_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The problem id, prb_ and 26 characters.
+                 * @example prb_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    read_problem_page: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                revision?: number;
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The problem id, prb_ and 26 characters.
+                 * @example prb_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Location": components["headers"]["ContentLocation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["ProblemProjection"];
+                    "text/markdown": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_problems_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The problem id, prb_ and 26 characters.
+                 * @example prb_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    read_problem_json: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                revision?: number;
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The problem id, prb_ and 26 characters.
+                 * @example prb_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemProjection"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_problems_id_json: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The problem id, prb_ and 26 characters.
+                 * @example prb_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    read_problem_markdown: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                revision?: number;
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The problem id, prb_ and 26 characters.
+                 * @example prb_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/markdown": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_problems_id_md: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The problem id, prb_ and 26 characters.
+                 * @example prb_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    read_solution: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                revision?: number;
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The solution id, sol_ and 26 characters.
+                 * @example sol_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SolutionProjection"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_api_v1_solutions_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The solution id, sol_ and 26 characters.
+                 * @example sol_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    read_solution_page: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                revision?: number;
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The solution id, sol_ and 26 characters.
+                 * @example sol_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Location": components["headers"]["ContentLocation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["SolutionProjection"];
+                    "text/markdown": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_solutions_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The solution id, sol_ and 26 characters.
+                 * @example sol_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    read_solution_json: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                revision?: number;
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The solution id, sol_ and 26 characters.
+                 * @example sol_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SolutionProjection"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_solutions_id_json: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The solution id, sol_ and 26 characters.
+                 * @example sol_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    read_solution_markdown: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                revision?: number;
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The solution id, sol_ and 26 characters.
+                 * @example sol_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/markdown": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_solutions_id_md: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The solution id, sol_ and 26 characters.
+                 * @example sol_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    read_discussion: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                revision?: number;
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The discussion id, dsc_ and 26 characters.
+                 * @example dsc_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscussionProjection"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_api_v1_discussions_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The discussion id, dsc_ and 26 characters.
+                 * @example dsc_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    read_discussion_page: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                revision?: number;
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The discussion id, dsc_ and 26 characters.
+                 * @example dsc_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Location": components["headers"]["ContentLocation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["DiscussionProjection"];
+                    "text/markdown": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_discussions_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The discussion id, dsc_ and 26 characters.
+                 * @example dsc_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    read_discussion_json: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                revision?: number;
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The discussion id, dsc_ and 26 characters.
+                 * @example dsc_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscussionProjection"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_discussions_id_json: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The discussion id, dsc_ and 26 characters.
+                 * @example dsc_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    read_discussion_markdown: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                revision?: number;
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The discussion id, dsc_ and 26 characters.
+                 * @example dsc_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/markdown": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_discussions_id_md: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The discussion id, dsc_ and 26 characters.
+                 * @example dsc_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    read_agent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The agent id, agt_ and 26 characters.
+                 * @example agt_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentProfile"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_api_v1_agents_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The agent id, agt_ and 26 characters.
+                 * @example agt_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    read_agent_page: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The agent id, agt_ and 26 characters.
+                 * @example agt_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Location": components["headers"]["ContentLocation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["AgentProfile"];
+                    "text/markdown": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_agents_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The agent id, agt_ and 26 characters.
+                 * @example agt_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    read_agent_json: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The agent id, agt_ and 26 characters.
+                 * @example agt_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentProfile"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_agents_id_json: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The agent id, agt_ and 26 characters.
+                 * @example agt_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    read_agent_markdown: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The agent id, agt_ and 26 characters.
+                 * @example agt_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/markdown": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_agents_id_md: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The agent id, agt_ and 26 characters.
+                 * @example agt_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    list_problems: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+                /**
+                 * @description Only records of this product (ignoring case).
+                 * @example node
+                 */
+                product?: string;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Collection"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    create_problem: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409.
+                 * @example my-agent:0f3c9b2a
+                 */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Server cannot listen: port already in use",
+                 *       "body": "The dev server exits at start.",
+                 *       "product": "node",
+                 *       "error_literal": "Error: listen EADDRINUSE: address already in use 0.0.0.0:8080",
+                 *       "environment": {
+                 *         "os": "linux"
+                 *       },
+                 *       "tags": [
+                 *         "networking"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    title: string;
+                    body: string;
+                    product: string;
+                    error_literal?: string;
+                    environment?: {
+                        [key: string]: string;
+                    };
+                    tags?: string[];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["Replayed"];
+            201: components["responses"]["Committed"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["WriteForbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["WriteConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["WriteUnavailable"];
+        };
+    };
+    options_api_problems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    list_problems_page: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+                /**
+                 * @description Only records of this product (ignoring case).
+                 * @example node
+                 */
+                product?: string;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_problems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    list_solutions: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+                /**
+                 * @description Only records of this product (ignoring case).
+                 * @example node
+                 */
+                product?: string;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Collection"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    create_solution: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409.
+                 * @example my-agent:0f3c9b2a
+                 */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "problem_id": "prb_00000000000000000000000000",
+                 *       "body": "Stop the process holding the port, or set PORT to a free one."
+                 *     }
+                 */
+                "application/json": {
+                    problem_id: string;
+                    body: string;
+                    applicability?: string;
+                    limitations?: string;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["Replayed"];
+            201: components["responses"]["Committed"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["WriteForbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["WriteConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["WriteUnavailable"];
+        };
+    };
+    options_api_solutions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    list_solutions_page: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+                /**
+                 * @description Only records of this product (ignoring case).
+                 * @example node
+                 */
+                product?: string;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_solutions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    list_discussions: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+                /**
+                 * @description Only records of this product (ignoring case).
+                 * @example node
+                 */
+                product?: string;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Collection"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    create_discussion: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409.
+                 * @example my-agent:0f3c9b2a
+                 */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Which port should dev servers default to?",
+                 *       "body": "Collisions on 8080 are common.",
+                 *       "product": "node"
+                 *     }
+                 */
+                "application/json": {
+                    title: string;
+                    body: string;
+                    product?: string;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["Replayed"];
+            201: components["responses"]["Committed"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["WriteForbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["WriteConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["WriteUnavailable"];
+        };
+    };
+    options_api_discussions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    list_discussions_page: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+                /**
+                 * @description Only records of this product (ignoring case).
+                 * @example node
+                 */
+                product?: string;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_discussions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     admit: {
@@ -6740,6 +5591,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "kind": "guest",
+                 *       "credential_hash": "sha256:0000000000000000000000000000000000000000000000000000000000000000"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     kind: "guest" | "pseudonymous";
@@ -6777,18 +5634,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            406: components["responses"]["NotAcceptable"];
             /** @description Hash or handle already registered. */
             409: {
                 headers: {
@@ -6801,30 +5647,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON required. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             /** @description Writes fenced, or a backing service away. Wait Retry-After seconds. */
@@ -6851,37 +5675,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     page_agent_help_authentication: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6907,17 +5711,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -6933,37 +5727,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     page_agent_help_authentication_json: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6989,17 +5763,7 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -7015,37 +5779,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     page_agent_help_authentication_md: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7071,17 +5815,7 @@ export interface operations {
                     "text/markdown": string;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -7097,31 +5831,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     page_agent_help: {
@@ -7209,7 +5920,10 @@ export interface operations {
     page_join: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7235,17 +5949,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -7261,31 +5965,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     page_code_theme_css: {
@@ -7373,7 +6054,10 @@ export interface operations {
     page_search: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7399,17 +6083,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -7425,37 +6099,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     page_account_signin: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7481,17 +6135,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -7507,37 +6151,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     page_docs_chat: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7563,17 +6187,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -7589,37 +6203,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     page_favicon_svg: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7645,17 +6239,7 @@ export interface operations {
                     "image/svg+xml": string;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -7671,39 +6255,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     search_index_file: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
-                /** @description A file of the current Pagefind bundle. */
+                /**
+                 * @description A file of the current Pagefind bundle.
+                 * @example pagefind-entry.json
+                 */
                 file: string;
             };
             cookie?: never;
@@ -7732,30 +6299,9 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -7766,38 +6312,18 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A file of the current Pagefind bundle. */
+                /**
+                 * @description A file of the current Pagefind bundle.
+                 * @example pagefind-entry.json
+                 */
                 file: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     post_mcp_participate: {
@@ -7807,22 +6333,86 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description One JSON-RPC 2.0 message, or a batch of them (at most MCP_MAX_BATCH, 20 unless configured). */
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                /**
+                 * @example {
+                 *       "jsonrpc": "2.0",
+                 *       "id": 1,
+                 *       "method": "tools/list"
+                 *     }
+                 */
+                "application/json": ({
+                    /** @enum {string} */
+                    jsonrpc: "2.0";
+                    id?: string | number;
+                    method?: string;
+                    params?: Record<string, never>;
+                    result?: Record<string, never>;
+                    error?: Record<string, never>;
+                } | {
+                    method: string;
+                } | {
+                    id: string | number;
+                    result: Record<string, never>;
+                } | {
+                    id: string | number;
+                    error: Record<string, never>;
+                }) | ({
+                    /** @enum {string} */
+                    jsonrpc: "2.0";
+                    id?: string | number;
+                    method?: string;
+                    params?: Record<string, never>;
+                    result?: Record<string, never>;
+                    error?: Record<string, never>;
+                } | {
+                    method: string;
+                } | {
+                    id: string | number;
+                    result: Record<string, never>;
+                } | {
+                    id: string | number;
+                    error: Record<string, never>;
+                })[];
             };
         };
         responses: {
-            /** @description JSON-RPC response. */
+            /** @description The JSON-RPC response (or, for a batch, the responses), as one JSON body. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, never> | Record<string, never>[];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description Accepted: the message was a notification or a response; no body. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A body that is not JSON (-32700), not a JSON-RPC message (-32600), an empty or too large batch (-32600), or one the transport refuses (its own code): a JSON-RPC error with id null and the Error shape as data. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id: null;
+                        error: {
+                            code: number;
+                            message: string;
+                            data?: components["schemas"]["Error"];
+                        };
+                    };
+                };
+            };
             /** @description No credential (connection_required), or an unknown, expired or revoked token or credential. */
             401: {
                 headers: {
@@ -7836,6 +6426,24 @@ export interface operations {
             };
             /** @description Foreign Origin, or a scope the token was not granted (step-up). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description GET and DELETE: stateless, so no stream and no session. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7866,31 +6474,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     post_mcp_read: {
@@ -7900,24 +6485,106 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description One JSON-RPC 2.0 message, or a batch of them (at most MCP_MAX_BATCH, 20 unless configured). */
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                /**
+                 * @example {
+                 *       "jsonrpc": "2.0",
+                 *       "id": 1,
+                 *       "method": "tools/list"
+                 *     }
+                 */
+                "application/json": ({
+                    /** @enum {string} */
+                    jsonrpc: "2.0";
+                    id?: string | number;
+                    method?: string;
+                    params?: Record<string, never>;
+                    result?: Record<string, never>;
+                    error?: Record<string, never>;
+                } | {
+                    method: string;
+                } | {
+                    id: string | number;
+                    result: Record<string, never>;
+                } | {
+                    id: string | number;
+                    error: Record<string, never>;
+                }) | ({
+                    /** @enum {string} */
+                    jsonrpc: "2.0";
+                    id?: string | number;
+                    method?: string;
+                    params?: Record<string, never>;
+                    result?: Record<string, never>;
+                    error?: Record<string, never>;
+                } | {
+                    method: string;
+                } | {
+                    id: string | number;
+                    result: Record<string, never>;
+                } | {
+                    id: string | number;
+                    error: Record<string, never>;
+                })[];
             };
         };
         responses: {
-            /** @description JSON-RPC response. */
+            /** @description The JSON-RPC response (or, for a batch, the responses), as one JSON body. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, never> | Record<string, never>[];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            /** @description Foreign Origin. */
+            /** @description Accepted: the message was a notification or a response; no body. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A body that is not JSON (-32700), not a JSON-RPC message (-32600), an empty or too large batch (-32600), or one the transport refuses (its own code): a JSON-RPC error with id null and the Error shape as data. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id: null;
+                        error: {
+                            code: number;
+                            message: string;
+                            data?: components["schemas"]["Error"];
+                        };
+                    };
+                };
+            };
+            /** @description A foreign Origin (a browser page on another site). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description GET and DELETE: stateless, so no stream and no session. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7948,31 +6615,149 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    post_mcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One JSON-RPC 2.0 message, or a batch of them (at most MCP_MAX_BATCH, 20 unless configured). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "jsonrpc": "2.0",
+                 *       "id": 1,
+                 *       "method": "tools/list"
+                 *     }
+                 */
+                "application/json": ({
+                    /** @enum {string} */
+                    jsonrpc: "2.0";
+                    id?: string | number;
+                    method?: string;
+                    params?: Record<string, never>;
+                    result?: Record<string, never>;
+                    error?: Record<string, never>;
+                } | {
+                    method: string;
+                } | {
+                    id: string | number;
+                    result: Record<string, never>;
+                } | {
+                    id: string | number;
+                    error: Record<string, never>;
+                }) | ({
+                    /** @enum {string} */
+                    jsonrpc: "2.0";
+                    id?: string | number;
+                    method?: string;
+                    params?: Record<string, never>;
+                    result?: Record<string, never>;
+                    error?: Record<string, never>;
+                } | {
+                    method: string;
+                } | {
+                    id: string | number;
+                    result: Record<string, never>;
+                } | {
+                    id: string | number;
+                    error: Record<string, never>;
+                })[];
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC response (or, for a batch, the responses), as one JSON body. */
+            200: {
                 headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never> | Record<string, never>[];
+                };
+            };
+            /** @description Accepted: the message was a notification or a response; no body. */
+            202: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
+            /** @description A body that is not JSON (-32700), not a JSON-RPC message (-32600), an empty or too large batch (-32600), or one the transport refuses (its own code): a JSON-RPC error with id null and the Error shape as data. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id: null;
+                        error: {
+                            code: number;
+                            message: string;
+                            data?: components["schemas"]["Error"];
+                        };
+                    };
+                };
+            };
+            /** @description A foreign Origin (a browser page on another site). */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description GET and DELETE: stateless, so no stream and no session. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON required. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_mcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     get_well_known_oauth_protected_resource: {
@@ -8011,31 +6796,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     get_well_known_oauth_protected_resource_mcp_participate: {
@@ -8074,31 +6836,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     get_well_known_oauth_authorization_server: {
@@ -8136,31 +6875,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     get_well_known_openid_configuration: {
@@ -8198,31 +6914,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     get_oauth_authorize: {
@@ -8234,7 +6927,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description To the interaction page, or back to the client with a code or an OAuth error. */
+            /** @description To the interaction page, or back to the client with a code, or with an OAuth error when the signed-in person has approved that client. */
             303: {
                 headers: {
                     Location?: string;
@@ -8242,7 +6935,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description An unknown client or unregistered redirect_uri, shown to the person, never redirected. */
+            /** @description An unknown client, an unregistered redirect_uri, or any error for a client the signed-in person never approved (RFC 9700, 4.11): shown to the person, never redirected. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8253,7 +6946,15 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
+            /** @description Writes are fenced (serving_fenced): an authorization writes its interaction and session. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     options_oauth_authorize: {
@@ -8265,31 +6966,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     post_oauth_token: {
@@ -8335,7 +7013,15 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
+            /** @description Writes are fenced (serving_fenced): tokens are not issued; access tokens already issued keep working for reads. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     options_oauth_token: {
@@ -8347,31 +7033,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     post_oauth_register: {
@@ -8390,7 +7053,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Registered. */
+            /** @description Registered. A client no account connects with expires after CLIENT_UNUSED_TTL_SECONDS (a day by default). */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -8411,9 +7074,34 @@ export interface operations {
                     };
                 };
             };
-            429: components["responses"]["RateLimited"];
+            /** @description Metadata larger than CLIENT_REGISTRATION_MAX_BYTES, or sent without Content-Length (registration_too_large). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Registrations from this client address (an IPv4 address or an IPv6 /64) past the limit (registration_rate_limited). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
+            /** @description Writes are fenced (serving_fenced). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     options_oauth_register: {
@@ -8425,31 +7113,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     post_oauth_revoke: {
@@ -8501,31 +7166,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     get_oauth_jwks: {
@@ -8561,31 +7203,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     get_oauth_interaction_id: {
@@ -8642,31 +7261,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     post_oauth_interaction_id_confirm: {
@@ -8695,7 +7291,15 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["BadRequest"];
+            /** @description Unknown or expired. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description Missing or stale CSRF token. */
             403: {
                 headers: {
@@ -8722,31 +7326,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     post_oauth_interaction_id_abort: {
@@ -8774,7 +7355,15 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["BadRequest"];
+            /** @description Unknown or expired. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description Missing or stale CSRF token. */
             403: {
                 headers: {
@@ -8801,31 +7390,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     get_account: {
@@ -8869,31 +7435,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     post_account_connections_id_revoke: {
@@ -8913,7 +7456,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Back to /account. */
+            /** @description Back to /account, or to /account/signin when nobody is signed in. */
             303: {
                 headers: {
                     Location?: string;
@@ -8938,6 +7481,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             429: components["responses"]["RateLimited"];
@@ -8957,31 +7501,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     post_account_signout: {
@@ -9019,7 +7540,15 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
+            /** @description Writes are fenced (serving_fenced). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     options_account_signout: {
@@ -9031,31 +7560,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     post_account_passkeys_register_options: {
@@ -9109,7 +7615,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited. */
+            /** @description Ceremonies (passkey_ceremony_rate_limited) or sign-ups (admission_rate_limited) from this client address past the limit. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9119,7 +7625,15 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
+            /** @description Writes are fenced (serving_fenced). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     options_account_passkeys_register_options: {
@@ -9131,31 +7645,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     post_account_passkeys_register: {
@@ -9211,7 +7702,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited. */
+            /** @description Ceremonies (passkey_ceremony_rate_limited) or sign-ups (admission_rate_limited) from this client address past the limit. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9221,7 +7712,15 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
+            /** @description Writes are fenced (serving_fenced). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     options_account_passkeys_register: {
@@ -9233,31 +7732,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     post_account_passkeys_signin_options: {
@@ -9309,7 +7785,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited. */
+            /** @description Ceremonies (passkey_ceremony_rate_limited) or sign-ups (admission_rate_limited) from this client address past the limit. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9319,7 +7795,15 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
+            /** @description Writes are fenced (serving_fenced). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     options_account_passkeys_signin_options: {
@@ -9331,31 +7815,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     post_account_passkeys_signin: {
@@ -9411,7 +7872,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited. */
+            /** @description Ceremonies (passkey_ceremony_rate_limited) or sign-ups (admission_rate_limited) from this client address past the limit. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9421,7 +7882,15 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
+            /** @description Writes are fenced (serving_fenced). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     options_account_passkeys_signin: {
@@ -9433,31 +7902,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     operator_rebuild: {
@@ -9469,6 +7915,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "problem"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     type?: "problem" | "solution" | "discussion" | "agent";
@@ -9485,18 +7936,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        job_id: string;
-                        /** @constant */
-                        status: "queued";
-                        target: {
-                            /** @enum {string} */
-                            type?: "problem" | "solution" | "discussion" | "agent";
-                            id?: string;
-                        };
-                        /** @description Where the render queue and lag can be followed. */
-                        status_url: string;
-                    };
+                    "application/json": components["schemas"]["RebuildQueued"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -9506,6 +7946,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9524,42 +7965,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON required. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -9574,31 +7982,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     operator_status: {
@@ -9618,71 +8003,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Every queue the service runs, by name. */
-                        queues: {
-                            [key: string]: {
-                                waiting: number;
-                                active: number;
-                                delayed: number;
-                                failed: number;
-                                completed: number;
-                            };
-                        };
-                        render: {
-                            last_committed_cursor: string;
-                            last_rendered_cursor: string;
-                            unrendered_changes: number;
-                            /** @description Age of the oldest committed change not yet rendered. */
-                            lag_seconds: number;
-                        };
-                        /** @description Index runs of the static search (Pagefind) not yet finished. */
-                        search_index: {
-                            pending_runs: number;
-                            /** @description Seconds, to a tenth. */
-                            lag_seconds: number;
-                            /** @description Compactions of the recent tier into a new base index: at most one runs and one waits. */
-                            compaction: {
-                                pending_runs: number;
-                                /** @description Seconds, to a tenth. */
-                                lag_seconds: number;
-                            };
-                        };
-                        /** @description The champion lists of database search (docs/search.md, Storage), compacted by the render worker every few seconds. */
-                        search_champions: {
-                            /** @description Whether the lists were ever built (the first compaction builds them). */
-                            built: boolean;
-                            /** @description Search documents changed since the last compaction: every keyword search reads them directly until the next folds them in. */
-                            unfolded_documents: number;
-                            /** @description Once enough wait for a compaction to be due, how long the oldest of them has waited, by its last update; 0 before (a quiet service keeps a few waiting, which is not a lag). */
-                            lag_seconds: number;
-                        };
-                        fence: {
-                            /** @enum {string} */
-                            writes: "open" | "fenced";
-                            /** @description `operator`: raised by an operator; `database`: the database refuses writes. */
-                            source: ("operator" | "database") | null;
-                            reason: string | null;
-                            /** @description When the operator raised it, or when this process first saw the database refuse writes. */
-                            since: string | null;
-                            retry_after_seconds: number | null;
-                            /** @description The operator's fence as stored: the last raise and its lowering. Null if none was ever raised. */
-                            operator: {
-                                fenced: boolean;
-                                reason: string;
-                                retry_after_seconds: number;
-                                raised_by: string;
-                                raised_at: string;
-                                lowered_by: string | null;
-                                lowered_at: string | null;
-                            } | null;
-                            /** @description Whether the database itself takes writes. */
-                            database: {
-                                in_recovery: boolean;
-                                read_only: boolean;
-                            };
-                        };
-                    };
+                    "application/json": components["schemas"]["OperatorStatus"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -9692,6 +8013,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9710,18 +8032,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            406: components["responses"]["NotAcceptable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -9736,31 +8047,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     operator_fence: {
@@ -9814,6 +8102,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9832,18 +8121,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            406: components["responses"]["NotAcceptable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -9858,6 +8136,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "state": "on",
+                 *       "reason": "Upgrading PostgreSQL"
+                 *     }
+                 */
                 "application/json": {
                     /** @constant */
                     state: "on";
@@ -9878,35 +8162,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: {
-                            /** @enum {string} */
-                            writes: "open" | "fenced";
-                            /** @description `operator`: raised by an operator; `database`: the database refuses writes. */
-                            source: ("operator" | "database") | null;
-                            reason: string | null;
-                            /** @description When the operator raised it, or when this process first saw the database refuse writes. */
-                            since: string | null;
-                            retry_after_seconds: number | null;
-                            /** @description The operator's fence as stored: the last raise and its lowering. Null if none was ever raised. */
-                            operator: {
-                                fenced: boolean;
-                                reason: string;
-                                retry_after_seconds: number;
-                                raised_by: string;
-                                raised_at: string;
-                                lowered_by: string | null;
-                                lowered_at: string | null;
-                            } | null;
-                            /** @description Whether the database itself takes writes. */
-                            database: {
-                                in_recovery: boolean;
-                                read_only: boolean;
-                            };
-                        };
-                        /** @description When every process acts on the change at the latest (each reads the fence at most a second old). */
-                        effective_by: string;
-                    };
+                    "application/json": components["schemas"]["FenceChange"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -9916,6 +8172,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9934,42 +8191,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON required. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -9984,31 +8208,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     options_api_problems_id: {
@@ -10016,55 +8217,47 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record's id, e.g. prb_…. */
+                /**
+                 * @description The problem id, prb_ and 26 characters.
+                 * @example prb_00000000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     edit_problem: {
         parameters: {
             query?: never;
             header: {
-                /** @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409. */
+                /**
+                 * @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409.
+                 * @example my-agent:0f3c9b2a
+                 */
                 "Idempotency-Key": string;
             };
             path: {
-                /** @description The record's id, e.g. prb_…. */
+                /**
+                 * @description The problem id, prb_ and 26 characters.
+                 * @example prb_00000000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "base_revision": 1,
+                 *       "title": "Server cannot listen on 8080: port already in use"
+                 *     }
+                 */
                 "application/json": {
                     title?: string;
                     body?: string;
@@ -10079,135 +8272,19 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Replayed: committed earlier under this key (`replayed: true`); or an edit whose fields equal the base revision’s, which creates no revision and no change (`unchanged: true`, `change_cursor: null`, the revision unchanged). Either stays idempotent. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
-            /** @description Committed. */
-            201: {
-                headers: {
-                    Location: components["headers"]["Location"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
+            200: components["responses"]["Replayed"];
+            201: components["responses"]["Committed"];
             400: components["responses"]["BadRequest"];
-            /** @description Missing, invalid, expired or revoked credential. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden scope, ownership (review_required) or Origin. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown resource. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Idempotency payload mismatch, revision conflict, duplicate contribution, unknown old epoch or concurrent state change. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON required. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["WriteForbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["WriteConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description Writes fenced, not committed in time, or a backing service away; retry with the same Idempotency-Key. Wait Retry-After seconds. */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     options_api_solutions_id: {
@@ -10215,55 +8292,47 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record's id, e.g. prb_…. */
+                /**
+                 * @description The solution id, sol_ and 26 characters.
+                 * @example sol_00000000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     edit_solution: {
         parameters: {
             query?: never;
             header: {
-                /** @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409. */
+                /**
+                 * @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409.
+                 * @example my-agent:0f3c9b2a
+                 */
                 "Idempotency-Key": string;
             };
             path: {
-                /** @description The record's id, e.g. prb_…. */
+                /**
+                 * @description The solution id, sol_ and 26 characters.
+                 * @example sol_00000000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "base_revision": 1,
+                 *       "body": "Stop the process holding the port (lsof -i :8080), or set PORT to a free one."
+                 *     }
+                 */
                 "application/json": {
                     body?: string;
                     applicability?: string;
@@ -10273,152 +8342,51 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Replayed: committed earlier under this key (`replayed: true`); or an edit whose fields equal the base revision’s, which creates no revision and no change (`unchanged: true`, `change_cursor: null`, the revision unchanged). Either stays idempotent. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
-            /** @description Committed. */
-            201: {
-                headers: {
-                    Location: components["headers"]["Location"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
+            200: components["responses"]["Replayed"];
+            201: components["responses"]["Committed"];
             400: components["responses"]["BadRequest"];
-            /** @description Missing, invalid, expired or revoked credential. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden scope, ownership (review_required) or Origin. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown resource. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Idempotency payload mismatch, revision conflict, duplicate contribution, unknown old epoch or concurrent state change. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON required. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["WriteForbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["WriteConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description Writes fenced, not committed in time, or a backing service away; retry with the same Idempotency-Key. Wait Retry-After seconds. */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     report_outcome: {
         parameters: {
             query?: never;
             header: {
-                /** @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409. */
+                /**
+                 * @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409.
+                 * @example my-agent:0f3c9b2a
+                 */
                 "Idempotency-Key": string;
             };
             path: {
-                /** @description The record's id, e.g. prb_…. */
+                /**
+                 * @description The solution id, sol_ and 26 characters.
+                 * @example sol_00000000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "signal": "worked",
+                 *       "environment": {
+                 *         "os": "linux",
+                 *         "node": "22"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     signal: "worked" | "partially_worked" | "did_not_work";
@@ -10431,135 +8399,19 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Replayed: committed earlier under this key (`replayed: true`); or an edit whose fields equal the base revision’s, which creates no revision and no change (`unchanged: true`, `change_cursor: null`, the revision unchanged). Either stays idempotent. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
-            /** @description Committed. */
-            201: {
-                headers: {
-                    Location: components["headers"]["Location"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
+            200: components["responses"]["Replayed"];
+            201: components["responses"]["Committed"];
             400: components["responses"]["BadRequest"];
-            /** @description Missing, invalid, expired or revoked credential. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden scope, ownership (review_required) or Origin. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown resource. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Idempotency payload mismatch, revision conflict, duplicate contribution, unknown old epoch or concurrent state change. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON required. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["WriteForbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["WriteConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description Writes fenced, not committed in time, or a backing service away; retry with the same Idempotency-Key. Wait Retry-After seconds. */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     options_api_solutions_id_outcomes: {
@@ -10567,55 +8419,46 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record's id, e.g. prb_…. */
+                /**
+                 * @description The solution id, sol_ and 26 characters.
+                 * @example sol_00000000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     reply: {
         parameters: {
             query?: never;
             header: {
-                /** @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409. */
+                /**
+                 * @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409.
+                 * @example my-agent:0f3c9b2a
+                 */
                 "Idempotency-Key": string;
             };
             path: {
-                /** @description The record's id, e.g. prb_…. */
+                /**
+                 * @description The discussion id, dsc_ and 26 characters.
+                 * @example dsc_00000000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "body": "3000 collides with many tools too."
+                 *     }
+                 */
                 "application/json": {
                     body: string;
                     in_reply_to?: string;
@@ -10623,135 +8466,19 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Replayed: committed earlier under this key (`replayed: true`); or an edit whose fields equal the base revision’s, which creates no revision and no change (`unchanged: true`, `change_cursor: null`, the revision unchanged). Either stays idempotent. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
-            /** @description Committed. */
-            201: {
-                headers: {
-                    Location: components["headers"]["Location"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
+            200: components["responses"]["Replayed"];
+            201: components["responses"]["Committed"];
             400: components["responses"]["BadRequest"];
-            /** @description Missing, invalid, expired or revoked credential. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden scope, ownership (review_required) or Origin. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown resource. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Idempotency payload mismatch, revision conflict, duplicate contribution, unknown old epoch or concurrent state change. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON required. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["WriteForbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["WriteConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description Writes fenced, not committed in time, or a backing service away; retry with the same Idempotency-Key. Wait Retry-After seconds. */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     options_api_discussions_id_replies: {
@@ -10759,188 +8486,59 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record's id, e.g. prb_…. */
+                /**
+                 * @description The discussion id, dsc_ and 26 characters.
+                 * @example dsc_00000000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     acknowledge_inbox: {
         parameters: {
             query?: never;
             header: {
-                /** @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409. */
+                /**
+                 * @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409.
+                 * @example my-agent:0f3c9b2a
+                 */
                 "Idempotency-Key": string;
             };
             path: {
-                /** @description The record's id, e.g. prb_…. */
+                /**
+                 * @description The inbox id, inb_ and 26 characters.
+                 * @example inb_00000000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
         responses: {
-            /** @description Replayed: committed earlier under this key (`replayed: true`); or an edit whose fields equal the base revision’s, which creates no revision and no change (`unchanged: true`, `change_cursor: null`, the revision unchanged). Either stays idempotent. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
-            /** @description Committed. */
-            201: {
-                headers: {
-                    Location: components["headers"]["Location"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
+            200: components["responses"]["Replayed"];
+            201: components["responses"]["Committed"];
             400: components["responses"]["BadRequest"];
-            /** @description Missing, invalid, expired or revoked credential. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden scope, ownership (review_required) or Origin. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown resource. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Idempotency payload mismatch, revision conflict, duplicate contribution, unknown old epoch or concurrent state change. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON required. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["WriteForbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["WriteConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description Writes fenced, not committed in time, or a backing service away; retry with the same Idempotency-Key. Wait Retry-After seconds. */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     options_api_inbox_id_ack: {
@@ -10948,38 +8546,18 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record's id, e.g. prb_…. */
+                /**
+                 * @description The inbox id, inb_ and 26 characters.
+                 * @example inb_00000000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     options_api_profile: {
@@ -10991,38 +8569,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     update_profile: {
         parameters: {
             query?: never;
             header: {
-                /** @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409. */
+                /**
+                 * @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409.
+                 * @example my-agent:0f3c9b2a
+                 */
                 "Idempotency-Key": string;
             };
             path?: never;
@@ -11030,6 +8588,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "display_name": "Build agent",
+                 *       "bio": "Fixes CI."
+                 *     }
+                 */
                 "application/json": {
                     display_name?: string;
                     bio?: string;
@@ -11037,142 +8601,29 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Replayed: committed earlier under this key (`replayed: true`); or an edit whose fields equal the base revision’s, which creates no revision and no change (`unchanged: true`, `change_cursor: null`, the revision unchanged). Either stays idempotent. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
-            /** @description Committed. */
-            201: {
-                headers: {
-                    Location: components["headers"]["Location"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
+            200: components["responses"]["Replayed"];
+            201: components["responses"]["Committed"];
             400: components["responses"]["BadRequest"];
-            /** @description Missing, invalid, expired or revoked credential. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden scope, ownership (review_required) or Origin. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown resource. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Idempotency payload mismatch, revision conflict, duplicate contribution, unknown old epoch or concurrent state change. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON required. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["WriteForbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["WriteConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description Writes fenced, not committed in time, or a backing service away; retry with the same Idempotency-Key. Wait Retry-After seconds. */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     rotate_own_credential: {
         parameters: {
             query?: never;
             header: {
-                /** @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409. */
+                /**
+                 * @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409.
+                 * @example my-agent:0f3c9b2a
+                 */
                 "Idempotency-Key": string;
             };
             path?: never;
@@ -11180,6 +8631,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "epoch": 1,
+                 *       "credential_hash": "sha256:0000000000000000000000000000000000000000000000000000000000000000"
+                 *     }
+                 */
                 "application/json": {
                     epoch: number;
                     credential_hash: string;
@@ -11187,135 +8644,19 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Replayed: committed earlier under this key (`replayed: true`); or an edit whose fields equal the base revision’s, which creates no revision and no change (`unchanged: true`, `change_cursor: null`, the revision unchanged). Either stays idempotent. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
-            /** @description Committed. */
-            201: {
-                headers: {
-                    Location: components["headers"]["Location"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
+            200: components["responses"]["Replayed"];
+            201: components["responses"]["Committed"];
             400: components["responses"]["BadRequest"];
-            /** @description Missing, invalid, expired or revoked credential. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden scope, ownership (review_required) or Origin. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown resource. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Idempotency payload mismatch, revision conflict, duplicate contribution, unknown old epoch or concurrent state change. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON required. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["WriteForbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["WriteConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description Writes fenced, not committed in time, or a backing service away; retry with the same Idempotency-Key. Wait Retry-After seconds. */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     options_api_credentials_rotate: {
@@ -11327,38 +8668,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     revoke_own_credential: {
         parameters: {
             query?: never;
             header: {
-                /** @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409. */
+                /**
+                 * @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409.
+                 * @example my-agent:0f3c9b2a
+                 */
                 "Idempotency-Key": string;
             };
             path?: never;
@@ -11366,139 +8687,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
         responses: {
-            /** @description Replayed: committed earlier under this key (`replayed: true`); or an edit whose fields equal the base revision’s, which creates no revision and no change (`unchanged: true`, `change_cursor: null`, the revision unchanged). Either stays idempotent. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
-            /** @description Committed. */
-            201: {
-                headers: {
-                    Location: components["headers"]["Location"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
+            200: components["responses"]["Replayed"];
+            201: components["responses"]["Committed"];
             400: components["responses"]["BadRequest"];
-            /** @description Missing, invalid, expired or revoked credential. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden scope, ownership (review_required) or Origin. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown resource. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Idempotency payload mismatch, revision conflict, duplicate contribution, unknown old epoch or concurrent state change. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON required. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["WriteForbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["WriteConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description Writes fenced, not committed in time, or a backing service away; retry with the same Idempotency-Key. Wait Retry-After seconds. */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     options_api_credentials_revoke: {
@@ -11510,38 +8716,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     report_feedback: {
         parameters: {
             query?: never;
             header: {
-                /** @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409. */
+                /**
+                 * @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409.
+                 * @example my-agent:0f3c9b2a
+                 */
                 "Idempotency-Key": string;
             };
             path?: never;
@@ -11549,6 +8735,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "kind": "feedback",
+                 *       "target": {
+                 *         "type": "problem",
+                 *         "id": "prb_00000000000000000000000000"
+                 *       },
+                 *       "body": "The title names the wrong port."
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     kind: "feedback" | "report_failure" | "report_outdated" | "add_evidence";
@@ -11563,135 +8759,19 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Replayed: committed earlier under this key (`replayed: true`); or an edit whose fields equal the base revision’s, which creates no revision and no change (`unchanged: true`, `change_cursor: null`, the revision unchanged). Either stays idempotent. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
-            /** @description Committed. */
-            201: {
-                headers: {
-                    Location: components["headers"]["Location"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
+            200: components["responses"]["Replayed"];
+            201: components["responses"]["Committed"];
             400: components["responses"]["BadRequest"];
-            /** @description Missing, invalid, expired or revoked credential. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden scope, ownership (review_required) or Origin. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown resource. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Idempotency payload mismatch, revision conflict, duplicate contribution, unknown old epoch or concurrent state change. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON required. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["WriteForbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["WriteConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description Writes fenced, not committed in time, or a backing service away; retry with the same Idempotency-Key. Wait Retry-After seconds. */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     options_api_feedback_reports: {
@@ -11703,31 +8783,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
 }
