@@ -36,7 +36,11 @@ try {
   // One hop of X-Forwarded-For is trusted, so the seeded reporters count as independent agents.
   const stack = await ctx.startStack({ SEARCH_INDEX_DELAY_MS: '100', TRUSTED_PROXY_HOPS: '1' });
   const records = await seedReaderRecords(stack.base);
-  await eventually(async () => (await searchPublished(stack.base, stack.config.PROJECTIONS_DIR, records.word).catch(() => [])).length >= 2, 30_000);
+  await eventually(
+    async () =>
+      (await searchPublished(stack.base, stack.config.PROJECTIONS_DIR, records.word).catch(() => [])).length >= 2,
+    30_000,
+  );
   const pages: [string, string][] = [
     ['home', '/'],
     ['problem', `/problems/${records.problem}`],
@@ -54,7 +58,12 @@ try {
           await page.emulateMedia({ colorScheme: scheme });
           await page.setViewportSize({ width: 390, height: 844 });
           await page.goto(stack.base + url);
-          if (name === 'search') await page.waitForFunction(() => /result/.test(document.getElementById('search-status')?.textContent ?? ''), undefined, { timeout: 20_000 });
+          if (name === 'search')
+            await page.waitForFunction(
+              () => /result/.test(document.getElementById('search-status')?.textContent ?? ''),
+              undefined,
+              { timeout: 20_000 },
+            );
           const file = path.join(shotsDir, `${name}-390-${scheme}.png`);
           await page.screenshot({ path: file, fullPage: true });
           console.log(`screenshot ${file}`);
@@ -68,7 +77,15 @@ try {
 
   const chrome = await chromeLauncher.launch({
     chromePath: CHROMIUM_PATH,
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    chromeFlags: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   try {
     console.log(`Lighthouse, mobile settings (emulated phone, simulated throttling), ${CHROMIUM_PATH}`);
@@ -77,7 +94,12 @@ try {
       // The median run by performance: one run on a shared machine is noisy.
       const runs = [];
       for (let i = 0; i < RUNS; i++) {
-        const run = await lighthouse(stack.base + url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] });
+        const run = await lighthouse(stack.base + url, {
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: [...CATEGORIES],
+        });
         if (!run) throw new Error(`Lighthouse gave no result for ${url}`);
         runs.push(run);
       }
@@ -85,17 +107,30 @@ try {
       const result = runs[Math.floor(runs.length / 2)]!;
       const scores = CATEGORIES.map((c) => Math.round((result.lhr.categories[c]?.score ?? 0) * 100));
       const all = runs.map((r) => Math.round((r.lhr.categories.performance?.score ?? 0) * 100)).join(', ');
-      console.log(`${name.padEnd(10)}${scores.map((s) => String(s).padStart(16)).join('')}   (performance of ${RUNS} runs: ${all}; CPU benchmark index ${Math.round(result.lhr.environment.benchmarkIndex)})`);
+      console.log(
+        `${name.padEnd(10)}${scores.map((s) => String(s).padStart(16)).join('')}   (performance of ${RUNS} runs: ${all}; CPU benchmark index ${Math.round(result.lhr.environment.benchmarkIndex)})`,
+      );
       for (const [i, c] of CATEGORIES.entries()) {
         if (scores[i]! >= FLOOR) continue;
         failed = true;
         const category = result.lhr.categories[c]!;
         const missed = category.auditRefs
           .map((ref) => result.lhr.audits[ref.id]!)
-          .filter((audit) => audit.score !== null && audit.score < 1 && audit.scoreDisplayMode !== 'informative' && audit.scoreDisplayMode !== 'notApplicable');
+          .filter(
+            (audit) =>
+              audit.score !== null &&
+              audit.score < 1 &&
+              audit.scoreDisplayMode !== 'informative' &&
+              audit.scoreDisplayMode !== 'notApplicable',
+          );
         console.log(`  ${c} below ${FLOOR}: ${missed.map((a) => `${a.id} (${a.displayValue ?? a.score})`).join(', ')}`);
         if (c === 'performance') {
-          const work = (result.lhr.audits['mainthread-work-breakdown']?.details as { items?: { groupLabel: string; duration: number }[] } | undefined)?.items ?? [];
+          const work =
+            (
+              result.lhr.audits['mainthread-work-breakdown']?.details as
+                | { items?: { groupLabel: string; duration: number }[] }
+                | undefined
+            )?.items ?? [];
           console.log(`  main thread: ${work.map((w) => `${w.groupLabel} ${Math.round(w.duration)} ms`).join(', ')}`);
         }
       }

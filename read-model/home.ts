@@ -23,13 +23,22 @@ export async function buildHomeView(db: Queryable, now = new Date()): Promise<Ho
     buildCollectionView(db, 'problem', { page: 1, limit: HOME_RECENT_PROBLEMS, product: undefined }),
     listConfirmedSolutions(db, CANDIDATES),
   ]);
-  const facts = await buildSolutionListTrust(liveViewSource(db), rows.map((r) => r.id), now);
+  const facts = await buildSolutionListTrust(
+    liveViewSource(db),
+    rows.map((r) => r.id),
+    now,
+  );
   const confirmed = rows
     .filter((r) => facts.has(r.id))
     .map((r) => ({
       id: r.id,
       body: r.body,
-      problem: { id: r.problem_id, title: r.problem_title, product: r.product, links: recordLinks({ type: 'problem', id: r.problem_id }) },
+      problem: {
+        id: r.problem_id,
+        title: r.problem_title,
+        product: r.product,
+        links: recordLinks({ type: 'problem', id: r.problem_id }),
+      },
       ...facts.get(r.id)!,
       links: recordLinks({ type: 'solution', id: r.id }),
     }))

@@ -25,16 +25,21 @@ export function recordStanding(disputed: boolean, solutions: readonly Judged[]):
   return solutions.some((t) => solutionStanding(t) === 'confirmed') ? 'confirmed' : 'unconfirmed';
 }
 
-interface Ranked { trust: Judged; signals: SignalCounts }
+interface Ranked {
+  trust: Judged;
+  signals: SignalCounts;
+}
 
 /**
  * Best first: standing (disputed last), then confidence, then independent
  * confirmations, then fewer failures. Stable, so equals keep their order.
  */
 export function byStanding(a: Ranked, b: Ranked): number {
-  return RANK[solutionStanding(a.trust)] - RANK[solutionStanding(b.trust)]
-    || b.trust.confidence - a.trust.confidence
-    || b.trust.confirmations.worked - a.trust.confirmations.worked
-    || a.trust.confirmations.did_not_work - b.trust.confirmations.did_not_work
-    || b.signals.worked - a.signals.worked;
+  return (
+    RANK[solutionStanding(a.trust)] - RANK[solutionStanding(b.trust)] ||
+    b.trust.confidence - a.trust.confidence ||
+    b.trust.confirmations.worked - a.trust.confirmations.worked ||
+    a.trust.confirmations.did_not_work - b.trust.confirmations.did_not_work ||
+    b.signals.worked - a.signals.worked
+  );
 }

@@ -26,7 +26,10 @@ const TITLE_MAX = 120;
 export function solutionTitle(body: string): string {
   let inFence = false;
   for (const raw of body.split(/\r\n?|\n/)) {
-    if (/^\s{0,3}(```|~~~)/.test(raw)) { inFence = !inFence; continue; }
+    if (/^\s{0,3}(```|~~~)/.test(raw)) {
+      inFence = !inFence;
+      continue;
+    }
     if (inFence) continue;
     let line = raw;
     for (const [pattern, replacement] of MARKERS) line = line.replace(pattern, replacement);
@@ -60,8 +63,10 @@ export function outcomeSentence(trust: Trust, signals: SignalCounts, failures: r
   if (c.worked) parts.push(`Worked for ${agents(c.worked)}`);
   if (c.partially_worked) parts.push(`${parts.length ? 'partly' : 'Partly'} worked for ${agents(c.partially_worked)}`);
   if (c.did_not_work) {
-    parts.push(`${parts.length ? 'failed' : 'Failed'} for ${c.did_not_work}${parts.length ? '' : ` independent agent${c.did_not_work === 1 ? '' : 's'}`}`
-      + (failures.length ? ` on ${failures.join(' and ')}` : ''));
+    parts.push(
+      `${parts.length ? 'failed' : 'Failed'} for ${c.did_not_work}${parts.length ? '' : ` independent agent${c.did_not_work === 1 ? '' : 's'}`}` +
+        (failures.length ? ` on ${failures.join(' and ')}` : ''),
+    );
   }
   let sentence = parts.length ? `${parts.join('; ')}.` : 'No independent agent has reported trying it yet.';
   const others = total(signals) - total(c);
@@ -81,10 +86,11 @@ export function confidenceReason(trust: Trust): string {
   if (c.worked + c.partially_worked === 0) {
     return `Confidence is 0: none of the ${agents(c.independent)} who reported said it worked.`;
   }
-  let reason = `Confidence is ${confidence} of 1: ${c.worked} of ${agents(c.independent)} said it worked`
-    + (c.partially_worked ? ` and ${c.partially_worked} that it partly worked (counted as half)` : '')
-    + '. It is the cautious end of what those reports allow, so a few reports give a modest number even when all are good;'
-    + ' each further independent confirmation raises it.';
+  let reason =
+    `Confidence is ${confidence} of 1: ${c.worked} of ${agents(c.independent)} said it worked` +
+    (c.partially_worked ? ` and ${c.partially_worked} that it partly worked (counted as half)` : '') +
+    '. It is the cautious end of what those reports allow, so a few reports give a modest number even when all are good;' +
+    ' each further independent confirmation raises it.';
   if (trust.disputed) reason += ` It is multiplied by ${TRUST_RULES.disputedFactor} because the solution is disputed.`;
   reason += ` It halves every ${TRUST_RULES.halfLifeDays} days without a new confirmation.`;
   return reason;
@@ -97,13 +103,17 @@ export function disputeSentence(trust: Trust | ProblemTrust, what: 'solution' | 
     c.did_not_work ? plural(c.did_not_work, '"did not work" report', '"did not work" reports') : '',
     c.report_failure ? plural(c.report_failure, 'failure report', 'failure reports') : '',
     c.report_outdated ? plural(c.report_outdated, 'report that it is outdated', 'reports that it is outdated') : '',
-  ].filter(Boolean).join(', ');
+  ]
+    .filter(Boolean)
+    .join(', ');
   if (trust.disputed) {
     return `Disputed: ${agents(c.independent)} reported against revision ${trust.revision} (${kinds}). It stays readable; weigh the evidence below.`;
   }
   if (c.independent > 0) {
-    return `Not disputed: ${plural(c.independent, 'independent agent', 'independent agents')} reported against it (${kinds}); `
-      + `a ${what} is disputed when at least ${TRUST_RULES.disputeMinIndependent} do and they are at least half of those reporting.`;
+    return (
+      `Not disputed: ${plural(c.independent, 'independent agent', 'independent agents')} reported against it (${kinds}); ` +
+      `a ${what} is disputed when at least ${TRUST_RULES.disputeMinIndependent} do and they are at least half of those reporting.`
+    );
   }
   return `No one has reported this ${what} failing or outdated.`;
 }

@@ -42,11 +42,14 @@ let records: ReaderRecords;
 let axeSource: string;
 const hostile: Record<string, string> = {};
 /** A word on the junk, the disputed and the confirmed records of the ranking test. */
-const RANK_WORD = `rankword${Date.now().toString(36).replace(/[0-9]/g, (d) => 'ghijklmnop'[Number(d)]!)}`;
+const RANK_WORD = `rankword${Date.now()
+  .toString(36)
+  .replace(/[0-9]/g, (d) => 'ghijklmnop'[Number(d)]!)}`;
 const ranked: Record<'confirmed' | 'disputed' | 'junk', string[]> = { confirmed: [], disputed: [], junk: [] };
 
 let nextAddress = 100;
-const agentFrom = (): Promise<Agent> => admit(stack.base, 'pseudonymous', {}, { 'x-forwarded-for': `198.51.100.${nextAddress++}` });
+const agentFrom = (): Promise<Agent> =>
+  admit(stack.base, 'pseudonymous', {}, { 'x-forwarded-for': `198.51.100.${nextAddress++}` });
 
 async function write(agent: Agent, url: string, body: Record<string, unknown>): Promise<string> {
   const res = await send(stack.base, agent, 'POST', url, body);
@@ -58,22 +61,41 @@ async function seedHostile(): Promise<void> {
   const author = await agentFrom();
   const reporter = await agentFrom();
   hostile.problem = await write(author, '/api/problems', {
-    title: `Hostile ${SHORT}`, body: HOSTILE, product: `prod ${SHORT}`, error_literal: HOSTILE,
-    environment: { [`key ${SHORT}`]: `value ${SHORT}` }, tags: ['<b>tag</b>', SHORT.slice(0, 40)],
+    title: `Hostile ${SHORT}`,
+    body: HOSTILE,
+    product: `prod ${SHORT}`,
+    error_literal: HOSTILE,
+    environment: { [`key ${SHORT}`]: `value ${SHORT}` },
+    tags: ['<b>tag</b>', SHORT.slice(0, 40)],
   });
   hostile.solution = await write(author, '/api/solutions', {
-    problem_id: hostile.problem, body: `${SHORT}\n\n${HOSTILE}`, applicability: HOSTILE, limitations: HOSTILE,
+    problem_id: hostile.problem,
+    body: `${SHORT}\n\n${HOSTILE}`,
+    applicability: HOSTILE,
+    limitations: HOSTILE,
   });
   await write(reporter, `/api/solutions/${hostile.solution}/outcomes`, {
-    signal: 'did_not_work', note: HOSTILE, environment: { [`env ${SHORT}`]: SHORT },
+    signal: 'did_not_work',
+    note: HOSTILE,
+    environment: { [`env ${SHORT}`]: SHORT },
   });
   await write(reporter, '/api/feedback-reports', {
-    kind: 'report_failure', target: { type: 'solution', id: hostile.solution }, body: HOSTILE, evidence: [SHORT, HOSTILE],
+    kind: 'report_failure',
+    target: { type: 'solution', id: hostile.solution },
+    body: HOSTILE,
+    evidence: [SHORT, HOSTILE],
   });
   await write(reporter, '/api/feedback-reports', {
-    kind: 'report_failure', target: { type: 'problem', id: hostile.problem }, body: HOSTILE, evidence: [SHORT],
+    kind: 'report_failure',
+    target: { type: 'problem', id: hostile.problem },
+    body: HOSTILE,
+    evidence: [SHORT],
   });
-  hostile.discussion = await write(author, '/api/discussions', { title: `Hostile ${SHORT}`, body: HOSTILE, product: SHORT });
+  hostile.discussion = await write(author, '/api/discussions', {
+    title: `Hostile ${SHORT}`,
+    body: HOSTILE,
+    product: SHORT,
+  });
   await write(reporter, `/api/discussions/${hostile.discussion}/replies`, { body: HOSTILE });
   const profile = await send(stack.base, reporter, 'PATCH', '/api/profile', { display_name: SHORT, bio: HOSTILE });
   expect(profile.status, JSON.stringify(profile.body)).toBeLessThan(300);
@@ -84,23 +106,34 @@ async function seedHostile(): Promise<void> {
 async function seedRanking(): Promise<void> {
   const author = await agentFrom();
   for (let i = 0; i < 3; i++) {
-    ranked.junk.push(await write(author, '/api/discussions', { title: `${RANK_WORD} ${RANK_WORD} ?`, body: `"\\ré?*" ${RANK_WORD}` }));
+    ranked.junk.push(
+      await write(author, '/api/discussions', { title: `${RANK_WORD} ${RANK_WORD} ?`, body: `"\\ré?*" ${RANK_WORD}` }),
+    );
   }
   const confirmed = await write(author, '/api/problems', {
-    title: `Watcher fails with ${RANK_WORD} on large trees`, product: 'webpack',
+    title: `Watcher fails with ${RANK_WORD} on large trees`,
+    product: 'webpack',
     error_literal: `Error: ${RANK_WORD}: System limit for number of file watchers reached`,
     body: 'The dev server stops after a few seconds on a monorepo, with the error above.',
   });
-  const fix = await write(author, '/api/solutions', { problem_id: confirmed, body: `Raise fs.inotify.max_user_watches (${RANK_WORD})` });
+  const fix = await write(author, '/api/solutions', {
+    problem_id: confirmed,
+    body: `Raise fs.inotify.max_user_watches (${RANK_WORD})`,
+  });
   for (let i = 0; i < 3; i++) await write(await agentFrom(), `/api/solutions/${fix}/outcomes`, { signal: 'worked' });
   ranked.confirmed.push(confirmed, fix);
   const doubtful = await write(author, '/api/problems', {
-    title: `Watcher fails with ${RANK_WORD} on large trees (again)`, product: 'webpack-dev-server',
+    title: `Watcher fails with ${RANK_WORD} on large trees (again)`,
+    product: 'webpack-dev-server',
     error_literal: `Error: ${RANK_WORD}: System limit for number of file watchers reached`,
     body: 'Same error, different machine.',
   });
   for (const kind of ['report_failure', 'report_outdated']) {
-    await write(await agentFrom(), '/api/feedback-reports', { kind, target: { type: 'problem', id: doubtful }, body: 'Not this problem.' });
+    await write(await agentFrom(), '/api/feedback-reports', {
+      kind,
+      target: { type: 'problem', id: doubtful },
+      body: 'Not this problem.',
+    });
   }
   ranked.disputed.push(doubtful);
 }
@@ -113,8 +146,18 @@ beforeAll(async () => {
   records = await seedReaderRecords(stack.base);
   await seedHostile();
   await seedRanking();
-  await eventually(async () => (await fetch(`${stack.base}/problems/${ranked.disputed[0]}`).then((r) => r.text())).includes('data-disputed="true"'), 30_000);
-  await eventually(async () => (await searchPublished(stack.base, stack.config.PROJECTIONS_DIR, records.word).catch(() => [])).length >= 2, 30_000);
+  await eventually(
+    async () =>
+      (await fetch(`${stack.base}/problems/${ranked.disputed[0]}`).then((r) => r.text())).includes(
+        'data-disputed="true"',
+      ),
+    30_000,
+  );
+  await eventually(
+    async () =>
+      (await searchPublished(stack.base, stack.config.PROJECTIONS_DIR, records.word).catch(() => [])).length >= 2,
+    30_000,
+  );
 }, 180_000);
 
 afterAll(async () => {
@@ -148,7 +191,9 @@ describe('record pages render contribution Markdown', () => {
     const solutionCode = page.locator(`article.solution[data-id="${records.best}"] pre.shiki`);
     expect(await solutionCode.count()).toBe(1);
     // Highlighted: tokens carry colour classes, and the stylesheet gives them a colour other than the text's.
-    const colours = await solutionCode.locator('span.line span').evaluateAll((spans) => [...new Set(spans.map((s) => getComputedStyle(s).color))]);
+    const colours = await solutionCode
+      .locator('span.line span')
+      .evaluateAll((spans) => [...new Set(spans.map((s) => getComputedStyle(s).color))]);
     expect(colours.length).toBeGreaterThan(1);
     await page.close();
   });
@@ -160,7 +205,9 @@ describe('record pages render contribution Markdown', () => {
     expect(await links.evaluateAll((as) => as.map((a) => a.getAttribute('rel')))).toEqual(
       expect.arrayContaining(['nofollow ugc noopener']),
     );
-    expect(new Set(await links.evaluateAll((as) => as.map((a) => a.getAttribute('rel'))))).toEqual(new Set(['nofollow ugc noopener']));
+    expect(new Set(await links.evaluateAll((as) => as.map((a) => a.getAttribute('rel'))))).toEqual(
+      new Set(['nofollow ugc noopener']),
+    );
     await page.close();
   });
 
@@ -194,17 +241,25 @@ describe('record pages read in the order a reader needs', () => {
   it('says where a solution failed and why its confidence is what it is', async () => {
     const { page } = await open(`/solutions/${records.best}`);
     expect(await page.locator('h1').textContent()).toBe('Raise the inotify watch limit');
-    expect(await page.locator('article p.outcome').textContent()).toBe('Worked for 3 independent agents; failed for 1 on node 18.x and os debian-12.');
+    expect(await page.locator('article p.outcome').textContent()).toBe(
+      'Worked for 3 independent agents; failed for 1 on node 18.x and os debian-12.',
+    );
     const reason = await page.locator('.trust [data-confidence]').textContent();
     expect(reason).toMatch(/^Confidence is 0\.\d\d of 1: 3 of 4 independent agents said it worked\./);
-    expect(await page.locator('.trust [data-dispute]').textContent()).toMatch(/^Not disputed: 1 independent agent reported against it/);
+    expect(await page.locator('.trust [data-dispute]').textContent()).toMatch(
+      /^Not disputed: 1 independent agent reported against it/,
+    );
     expect(await page.locator('table th[scope="row"]').allTextContents()).toContain('node 18.x');
     await page.close();
   });
 
   it('explains a confidence of 0 when only the author reported', async () => {
     const author = await agentFrom();
-    const problem = await write(author, '/api/problems', { title: 'Only the author says it worked', body: 'x', product: 'p' });
+    const problem = await write(author, '/api/problems', {
+      title: 'Only the author says it worked',
+      body: 'x',
+      product: 'p',
+    });
     const solution = await write(author, '/api/solutions', { problem_id: problem, body: 'Restart it' });
     await write(author, `/api/solutions/${solution}/outcomes`, { signal: 'worked' });
     const text = await eventually(async () => {
@@ -256,8 +311,14 @@ describe('the home page and /agent-help', () => {
 
 describe('hostile Markdown and HTML in every field', () => {
   const pages = () => [
-    `/problems/${hostile.problem}`, `/solutions/${hostile.solution}`, `/discussions/${hostile.discussion}`,
-    `/agents/${hostile.agent}`, '/', '/problems', '/solutions', '/discussions',
+    `/problems/${hostile.problem}`,
+    `/solutions/${hostile.solution}`,
+    `/discussions/${hostile.discussion}`,
+    `/agents/${hostile.agent}`,
+    '/',
+    '/problems',
+    '/solutions',
+    '/discussions',
   ];
 
   it('stays inert: no dialog, no script run, no element or attribute of its own', async () => {
@@ -268,11 +329,24 @@ describe('hostile Markdown and HTML in every field', () => {
       const found = await page.evaluate(() => ({
         pwned: (window as unknown as { __pwned?: unknown }).__pwned ?? null,
         scripts: [...document.querySelectorAll('script')].filter((s) => !s.src).length,
-        injected: document.querySelectorAll('main img, main svg, main iframe, main style, main form:not([role="search"]):not(.filter), main details[ontoggle], .injected, a[href^="javascript:"]').length,
-        handlers: [...document.querySelectorAll('main *')].flatMap((el) => [...el.attributes].map((a) => a.name)).filter((n) => n.startsWith('on')),
+        injected: document.querySelectorAll(
+          'main img, main svg, main iframe, main style, main form:not([role="search"]):not(.filter), main details[ontoggle], .injected, a[href^="javascript:"]',
+        ).length,
+        handlers: [...document.querySelectorAll('main *')]
+          .flatMap((el) => [...el.attributes].map((a) => a.name))
+          .filter((n) => n.startsWith('on')),
         hidden: getComputedStyle(document.body).display === 'none',
       }));
-      expect({ url, ...found, dialogs, errors }).toEqual({ url, pwned: null, scripts: 0, injected: 0, handlers: [], hidden: false, dialogs: [], errors: [] });
+      expect({ url, ...found, dialogs, errors }).toEqual({
+        url,
+        pwned: null,
+        scripts: 0,
+        injected: 0,
+        handlers: [],
+        hidden: false,
+        dialogs: [],
+        errors: [],
+      });
       await page.close();
     }
   });
@@ -288,23 +362,47 @@ describe('hostile Markdown and HTML in every field', () => {
 });
 
 describe('every reader page in Chromium', () => {
-  const pages = () => [
-    ['home', '/'], ['problem', `/problems/${records.problem}`], ['solution', `/solutions/${records.best}`],
-    ['discussion', `/discussions/${records.discussion}`], ['hostile problem', `/problems/${hostile.problem}`],
-    ['hostile solution', `/solutions/${hostile.solution}`], ['agent-help', '/agent-help'], ['search', `/search?q=${records.word}`],
-  ] as const;
+  const pages = () =>
+    [
+      ['home', '/'],
+      ['problem', `/problems/${records.problem}`],
+      ['solution', `/solutions/${records.best}`],
+      ['discussion', `/discussions/${records.discussion}`],
+      ['hostile problem', `/problems/${hostile.problem}`],
+      ['hostile solution', `/solutions/${hostile.solution}`],
+      ['agent-help', '/agent-help'],
+      ['search', `/search?q=${records.word}`],
+    ] as const;
 
   for (const scheme of ['light', 'dark'] as const) {
     it(`fits 390 px and has no axe violation of any impact (${scheme} scheme)`, async () => {
       const failures: string[] = [];
       for (const [name, url] of pages()) {
         const { page, status } = await open(url, { scheme });
-        if (name === 'search') await page.waitForFunction(() => /result/.test(document.getElementById('search-status')?.textContent ?? ''), undefined, { timeout: 20_000 });
-        const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.scrollingElement!.scrollWidth, innerWidth: window.innerWidth }));
+        if (name === 'search')
+          await page.waitForFunction(
+            () => /result/.test(document.getElementById('search-status')?.textContent ?? ''),
+            undefined,
+            { timeout: 20_000 },
+          );
+        const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+          scrollWidth: document.scrollingElement!.scrollWidth,
+          innerWidth: window.innerWidth,
+        }));
         await page.evaluate(axeSource);
         const violations = await page.evaluate(async () => {
-          const axe = (window as unknown as { axe: { run(c: Document): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
-          return (await axe.run(document)).violations.map((v) => `${v.impact} ${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+          const axe = (
+            window as unknown as {
+              axe: {
+                run(
+                  c: Document,
+                ): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
+              };
+            }
+          ).axe;
+          return (await axe.run(document)).violations.map(
+            (v) => `${v.impact} ${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+          );
         });
         await page.close();
         if (status !== 200) failures.push(`${name}: status ${status}`);
@@ -324,15 +422,23 @@ describe('the browser search ranks like the API', () => {
       return found.length >= 6 ? found : null;
     }, 30_000);
     const rank = (id: string) => urls.findIndex((u) => u.includes(id));
-    for (const id of [...ranked.confirmed, ...ranked.junk, ...ranked.disputed]) expect(rank(id), id).toBeGreaterThanOrEqual(0);
+    for (const id of [...ranked.confirmed, ...ranked.junk, ...ranked.disputed])
+      expect(rank(id), id).toBeGreaterThanOrEqual(0);
     const worstConfirmed = Math.max(...ranked.confirmed.map(rank));
-    for (const id of [...ranked.junk, ...ranked.disputed]) expect(rank(id), `${id} in ${urls.join(' ')}`).toBeGreaterThan(worstConfirmed);
+    for (const id of [...ranked.junk, ...ranked.disputed])
+      expect(rank(id), `${id} in ${urls.join(' ')}`).toBeGreaterThan(worstConfirmed);
   });
 
   it('shows the same order on /search, with the standing beside each result', async () => {
     const { page } = await open(`/search?q=${RANK_WORD}`);
-    await page.waitForFunction(() => /result/.test(document.getElementById('search-status')?.textContent ?? ''), undefined, { timeout: 20_000 });
-    const hrefs = await page.locator('#search-results li > a').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+    await page.waitForFunction(
+      () => /result/.test(document.getElementById('search-status')?.textContent ?? ''),
+      undefined,
+      { timeout: 20_000 },
+    );
+    const hrefs = await page
+      .locator('#search-results li > a')
+      .evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
     expect(hrefs[0]).toContain(ranked.confirmed[0]);
     expect(await page.locator('#search-results li').first().textContent()).toContain('Confirmed');
     await page.close();

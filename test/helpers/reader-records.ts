@@ -27,7 +27,9 @@ async function write(base: string, agent: Agent, url: string, body: Record<strin
 }
 
 export async function seedReaderRecords(base: string): Promise<ReaderRecords> {
-  const word = `readerword${Date.now().toString(36).replace(/[0-9]/g, (d) => 'ghijklmnop'[Number(d)]!)}`;
+  const word = `readerword${Date.now()
+    .toString(36)
+    .replace(/[0-9]/g, (d) => 'ghijklmnop'[Number(d)]!)}`;
   const author = await agentFrom(base);
   const problem = await write(base, author, '/api/problems', {
     title: `npm install fails with ENOSPC: System limit for number of file watchers reached (${word})`,
@@ -72,21 +74,30 @@ export async function seedReaderRecords(base: string): Promise<ReaderRecords> {
   for (const node of ['22.11.0', '22.12.0', '20.18.0']) {
     const reporter = await agentFrom(base);
     await send(base, reporter, 'POST', `/api/solutions/${best}/outcomes`, {
-      signal: 'worked', note: 'Fixed after `sysctl -p`.', environment: { os: 'ubuntu-24.04', node },
+      signal: 'worked',
+      note: 'Fixed after `sysctl -p`.',
+      environment: { os: 'ubuntu-24.04', node },
     });
   }
   const doubter = await agentFrom(base);
   await send(base, doubter, 'POST', `/api/solutions/${best}/outcomes`, {
-    signal: 'did_not_work', note: 'Inside Docker the limit is the host\'s.', environment: { os: 'debian-12', node: '18.20.0' },
+    signal: 'did_not_work',
+    note: "Inside Docker the limit is the host's.",
+    environment: { os: 'debian-12', node: '18.20.0' },
   });
   const partial = await agentFrom(base);
   await send(base, partial, 'POST', `/api/solutions/${weaker}/outcomes`, {
-    signal: 'partially_worked', note: 'Fewer watchers, but still too many.', environment: { node: '22.11.0' },
+    signal: 'partially_worked',
+    note: 'Fewer watchers, but still too many.',
+    environment: { node: '22.11.0' },
   });
   const discussion = await write(base, author, '/api/discussions', {
-    title: `Should the watcher limit be raised in CI images? ${word}`, product: 'webpack',
+    title: `Should the watcher limit be raised in CI images? ${word}`,
+    product: 'webpack',
     body: 'Our CI images keep the **default** limit. Is raising it there safe?',
   });
-  await write(base, doubter, `/api/discussions/${discussion}/replies`, { body: 'Yes: it only costs kernel memory, about 1 KiB per watch.' });
+  await write(base, doubter, `/api/discussions/${discussion}/replies`, {
+    body: 'Yes: it only costs kernel memory, about 1 KiB per watch.',
+  });
   return { problem, best, weaker, discussion, word };
 }

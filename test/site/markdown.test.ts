@@ -8,14 +8,18 @@ import { renderMarkdown } from '../../site/lib/markdown/render.ts';
 
 describe('contribution Markdown', () => {
   it('shows raw HTML as the text it is', async () => {
-    const html = await renderMarkdown('Hi <script>alert(1)</script> <img src=x onerror=alert(2)>\n\n<div onclick="x()">block</div>');
+    const html = await renderMarkdown(
+      'Hi <script>alert(1)</script> <img src=x onerror=alert(2)>\n\n<div onclick="x()">block</div>',
+    );
     expect(html).not.toMatch(/<(script|img|div)\b/);
     expect(html).toContain('&#x3C;script>alert(1)&#x3C;/script>');
     expect(html).toContain('&#x3C;div onclick="x()">block&#x3C;/div>');
   });
 
   it('drops javascript: links, turns images into links and marks every link nofollow ugc noopener', async () => {
-    const html = await renderMarkdown('[a](javascript:alert(1)) ![pic](https://example.org/p.png) <https://example.org>');
+    const html = await renderMarkdown(
+      '[a](javascript:alert(1)) ![pic](https://example.org/p.png) <https://example.org>',
+    );
     expect(html).not.toContain('javascript:');
     expect(html).not.toContain('<img');
     expect(html).toContain('<a href="https://example.org/p.png" rel="nofollow ugc noopener">Image: pic</a>');

@@ -7,16 +7,60 @@
  * just shows as plain text.
  */
 import type { Element, ElementContent, Root } from 'hast';
-import { bundledThemes, createHighlighter, type BundledLanguage, type Highlighter, type ThemeRegistrationRaw } from 'shiki';
+import {
+  bundledThemes,
+  createHighlighter,
+  type BundledLanguage,
+  type Highlighter,
+  type ThemeRegistrationRaw,
+} from 'shiki';
 import { createJavaScriptRegexEngine } from 'shiki/engine/javascript';
 
 const THEMES = { light: 'github-light-default', dark: 'github-dark-default' } as const;
 
 /** Languages people paste into problems and solutions; any other fence shows as plain text. */
 const LANGUAGES: BundledLanguage[] = [
-  'bash', 'shellscript', 'powershell', 'bat', 'javascript', 'typescript', 'jsx', 'tsx', 'json', 'jsonc', 'yaml', 'toml',
-  'ini', 'xml', 'html', 'css', 'python', 'ruby', 'php', 'go', 'rust', 'java', 'kotlin', 'swift', 'c', 'cpp', 'csharp',
-  'sql', 'diff', 'docker', 'nginx', 'make', 'lua', 'perl', 'r', 'scala', 'elixir', 'haskell', 'graphql', 'hcl', 'proto',
+  'bash',
+  'shellscript',
+  'powershell',
+  'bat',
+  'javascript',
+  'typescript',
+  'jsx',
+  'tsx',
+  'json',
+  'jsonc',
+  'yaml',
+  'toml',
+  'ini',
+  'xml',
+  'html',
+  'css',
+  'python',
+  'ruby',
+  'php',
+  'go',
+  'rust',
+  'java',
+  'kotlin',
+  'swift',
+  'c',
+  'cpp',
+  'csharp',
+  'sql',
+  'diff',
+  'docker',
+  'nginx',
+  'make',
+  'lua',
+  'perl',
+  'r',
+  'scala',
+  'elixir',
+  'haskell',
+  'graphql',
+  'hcl',
+  'proto',
 ];
 
 let highlighter: Promise<Highlighter> | undefined;
@@ -25,9 +69,12 @@ let highlighter: Promise<Highlighter> | undefined;
  * every renderer, and `forgiving` so a grammar rule it cannot translate only
  * leaves that token plain instead of failing the page.
  */
-const loadHighlighter = () => (highlighter ??= createHighlighter({
-  themes: Object.values(THEMES), langs: LANGUAGES, engine: createJavaScriptRegexEngine({ forgiving: true }),
-}));
+const loadHighlighter = () =>
+  (highlighter ??= createHighlighter({
+    themes: Object.values(THEMES),
+    langs: LANGUAGES,
+    engine: createJavaScriptRegexEngine({ forgiving: true }),
+  }));
 
 const token = (value: string) => value.toLowerCase().replace(/[^0-9a-z]/g, '');
 
@@ -52,7 +99,11 @@ function styleToClasses(node: ElementContent): void {
   const style = node.properties.style;
   if (typeof style === 'string') {
     const existing = node.properties.className ?? node.properties.class;
-    const list = Array.isArray(existing) ? existing.map(String) : typeof existing === 'string' ? existing.split(' ') : [];
+    const list = Array.isArray(existing)
+      ? existing.map(String)
+      : typeof existing === 'string'
+        ? existing.split(' ')
+        : [];
     delete node.properties.style;
     delete node.properties.class;
     node.properties.className = [...list, ...classesOf(style)];
@@ -100,7 +151,9 @@ export async function codeThemeCss(): Promise<string> {
     const rules = [
       `pre.shiki{color:${fg};background:${bg}}`,
       ...[...colors].sort().map((c) => `.${p}-${token(c)}{color:${c}}`),
-      `.${p}-i{font-style:italic}`, `.${p}-b{font-weight:700}`, `.${p}-u{text-decoration:underline}`,
+      `.${p}-i{font-style:italic}`,
+      `.${p}-b{font-weight:700}`,
+      `.${p}-u{text-decoration:underline}`,
     ];
     out.push(scheme === 'light' ? rules.join('\n') : `@media (prefers-color-scheme: dark){\n${rules.join('\n')}\n}`);
   }

@@ -46,7 +46,10 @@ const SCHEMA = {
   ...defaultSchema,
   tagNames: (defaultSchema.tagNames ?? []).filter((t) => t !== 'img'),
   clobber: [],
-  attributes: { ...defaultSchema.attributes, '*': (defaultSchema.attributes?.['*'] ?? []).filter((a) => a !== 'id' && a !== 'name') },
+  attributes: {
+    ...defaultSchema.attributes,
+    '*': (defaultSchema.attributes?.['*'] ?? []).filter((a) => a !== 'id' && a !== 'name'),
+  },
 };
 
 function imagesAsLinks() {
@@ -54,7 +57,12 @@ function imagesAsLinks() {
     visit(tree, 'element', (node, index, parent) => {
       if (node.tagName !== 'img' || !parent || index === undefined) return;
       const alt = typeof node.properties.alt === 'string' && node.properties.alt ? node.properties.alt : 'image';
-      const link: Element = { type: 'element', tagName: 'a', properties: { href: node.properties.src }, children: [{ type: 'text', value: `Image: ${alt}` }] };
+      const link: Element = {
+        type: 'element',
+        tagName: 'a',
+        properties: { href: node.properties.src },
+        children: [{ type: 'text', value: `Image: ${alt}` }],
+      };
       parent.children[index] = link;
     });
   };
@@ -97,14 +105,18 @@ function headingsFrom(base: number) {
 /** `<pre><code class="language-x">` (what the sanitizer let through) → Shiki's highlighted `<pre>`. */
 function highlightBlocks() {
   return async (tree: HastRoot) => {
-    const blocks: { parent: { children: ElementContent[] }; index: number; code: string; lang: string | undefined }[] = [];
+    const blocks: { parent: { children: ElementContent[] }; index: number; code: string; lang: string | undefined }[] =
+      [];
     visit(tree, 'element', (node, index, parent) => {
       if (node.tagName !== 'pre' || !parent || index === undefined) return;
       const code = node.children.find((c): c is Element => c.type === 'element' && c.tagName === 'code');
       if (!code) return;
       const classes = Array.isArray(code.properties.className) ? code.properties.className.map(String) : [];
       const lang = classes.find((c) => c.startsWith('language-'))?.slice('language-'.length);
-      const text = code.children.map((c) => (c.type === 'text' ? c.value : '')).join('').replace(/\n$/, '');
+      const text = code.children
+        .map((c) => (c.type === 'text' ? c.value : ''))
+        .join('')
+        .replace(/\n$/, '');
       blocks.push({ parent: parent as { children: ElementContent[] }, index, code: text, lang });
       return SKIP;
     });
@@ -136,7 +148,10 @@ function build(headingBase: number) {
  * problem page whenever one of its solutions gets an outcome), so the HTML of
  * recent texts is kept, bounded by its size.
  */
-const rendered = new LRUCache<string, string>({ maxSize: 8 * 1024 * 1024, sizeCalculation: (html, key) => html.length + key.length });
+const rendered = new LRUCache<string, string>({
+  maxSize: 8 * 1024 * 1024,
+  sizeCalculation: (html, key) => html.length + key.length,
+});
 
 /** HTML of contribution `text`; its headings start at `h{headingBase}`. */
 export async function renderMarkdown(text: string, headingBase = 3): Promise<string> {

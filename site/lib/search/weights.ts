@@ -9,7 +9,11 @@
  */
 import type { Standing } from '../../../core/trust/standing.ts';
 
-export interface SearchWeights { title: number; literal: number; body: number }
+export interface SearchWeights {
+  title: number;
+  literal: number;
+  body: number;
+}
 
 const WEIGHTS: Record<Standing | 'discussion', SearchWeights> = {
   confirmed: { title: 10, literal: 9, body: 1 },
