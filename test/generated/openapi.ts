@@ -2712,6 +2712,13 @@ export interface components {
                     lag_seconds: number;
                 };
             };
+            /** @description The documents of database search, brought up to date off the commit transaction by the render worker's catch-up, in batches. */
+            search_documents: {
+                /** @description Committed changes the search documents do not reflect yet. */
+                pending_changes: number;
+                /** @description How long the oldest of them has waited; 0 when none. Database search answers from the documents, so this is how far behind the commits it may be. */
+                lag_seconds: number;
+            };
             /** @description The champion lists of database search (docs/search.md, Storage), compacted by the render worker every few seconds. */
             search_champions: {
                 /** @description Whether the lists were ever built (the first compaction builds them). */
