@@ -989,7 +989,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_agent_help"];
         head?: never;
@@ -1037,7 +1037,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_code_theme_css"];
         head?: never;
@@ -5845,7 +5845,10 @@ export interface operations {
     page_agent_help: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5871,17 +5874,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -5897,31 +5890,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     page_join: {
@@ -5979,7 +5949,10 @@ export interface operations {
     page_code_theme_css: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6005,17 +5978,7 @@ export interface operations {
                     "text/css": string;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -6031,31 +5994,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     page_search: {
