@@ -27,7 +27,7 @@ import { createReadAdmission, createRateLimiter, readRule } from './rate-limit.t
 import { createFastReads, type FastRead } from './fast-reads.ts';
 import { createRequestRecorder } from './observability.ts';
 import { createFileCache } from './projection-cache.ts';
-import { createWritePipeline } from './write-pipeline.ts';
+import { createWritePipeline, readingYourWrites } from './write-pipeline.ts';
 import { createSearchPool } from './routes/search.ts';
 
 export interface ApiService {
@@ -102,11 +102,11 @@ export async function createAppDeps(
     queues: { commit: queue, render: renderQueue, searchIndex: searchIndexQueue, searchCompact: searchCompactQueue },
     rateLimit: createRateLimiter(counts.counter, config.QUEUE_PREFIX),
     authenticate: createCredentialCheck(pool, config, counts.counter, config.QUEUE_PREFIX),
-    submitWrite: createWritePipeline({
+    submitWrite: readingYourWrites(createWritePipeline({
       db: pool, queue, events, commitTimeoutMs: config.COMMIT_TIMEOUT_MS, retryAfterSeconds: config.RETRY_AFTER_SECONDS,
       time: phaseTimer(metrics.writePhase),
       commitHere: options.commitHere,
-    }),
+    }), pool, config.PROJECTIONS_DIR, config.RETRY_AFTER_SECONDS),
   };
   // Cached default projections, answered before the router (api/fast-reads.ts).
   const fastReads = createFastReads({
