@@ -75,6 +75,13 @@ export const ConfigSchema = z.object({
   HTTP_KEEP_ALIVE_TIMEOUT_MS: intFrom(5_000),
   /** Open connections per API process; past it a new connection gets 503 and is closed. */
   HTTP_MAX_CONNECTIONS: intFrom(1024),
+  /**
+   * How long a process may take to stop after SIGTERM/SIGINT: requests and
+   * jobs still running then are cut (a write is replayed by its client with
+   * the same key; a job is retried once its lock lapses) and it exits.
+   * `npm start` stops children still running at the end of it.
+   */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(1000).default(10_000),
   /** `npm start` restarts a crashed child after a backoff doubling from this, at most this many times a minute. */
   RESTART_BACKOFF_MS: intFrom(500),
   RESTART_MAX_PER_MINUTE: intFrom(5),
