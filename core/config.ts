@@ -76,6 +76,13 @@ export const ConfigSchema = z.object({
   /** Open connections per API process; past it a new connection gets 503 and is closed. */
   HTTP_MAX_CONNECTIONS: intFrom(1024),
   /**
+   * Open connections per client address (an IPv6 /64 is one client) per API
+   * process, so that one client cannot take the whole cap. Counted on the
+   * socket's peer, so only with TRUSTED_PROXY_HOPS=0: behind a proxy every
+   * peer is the proxy, which limits its clients itself (nginx `limit_conn`).
+   */
+  HTTP_MAX_CONNECTIONS_PER_CLIENT: intFrom(64),
+  /**
    * How long a process may take to stop after SIGTERM/SIGINT: requests and
    * jobs still running then are cut (a write is replayed by its client with
    * the same key; a job is retried once its lock lapses) and it exits.
