@@ -69,6 +69,12 @@ export const ConfigSchema = z.object({
   /** Tool protocol: JSON-RPC messages per batch, and bytes of tool results per HTTP request. */
   MCP_MAX_BATCH: intFrom(20),
   MCP_MAX_ANSWER_BYTES: intFrom(8 * 1_048_576),
+  /**
+   * Tool protocol answers spend the address's read budget by size: one read
+   * per this many bytes answered (a record read is a few KiB: one read), so
+   * a small request that returns megabytes pays for them.
+   */
+  MCP_READ_UNIT_BYTES: intFrom(16_384),
   /** Slow clients: time to send the headers, the whole request, and an idle keep-alive connection's life. */
   HTTP_HEADERS_TIMEOUT_MS: intFrom(10_000),
   HTTP_REQUEST_TIMEOUT_MS: intFrom(30_000),
