@@ -14,7 +14,6 @@ import type { Socket } from 'node:net';
 import type { Config } from '../core/config.ts';
 import { errorBody, errorInfo, ERROR_STATUS, type ErrorInfo } from '../core/errors.ts';
 import type { Logger } from '../infra/logger.ts';
-import { clientAddressKey } from '../core/trust/address-key.ts';
 import { addressOf } from './rate-limit.ts';
 import { newRequestId } from './request-id.ts';
 
@@ -77,7 +76,7 @@ export function guardConnections(server: Server, config: Config, logger: Logger)
   const perClientMax = config.HTTP_MAX_CONNECTIONS_PER_CLIENT;
 
   server.on('connection', function capConnections(socket: Socket) {
-    const client = perClient && clientAddressKey(addressOf(socket.remoteAddress, undefined, 0));
+    const client = perClient && addressOf(socket.remoteAddress, undefined, 0);
     const held = client ? (perClient!.get(client) ?? 0) : 0;
     let info: ErrorInfo | null = null;
     if (draining) info = errorInfo('shutting_down', undefined, { retryAfter });
