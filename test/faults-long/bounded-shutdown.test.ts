@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool } from '../../db/pool.ts';
 import { admit, problemBody, send, type Agent } from '../helpers/client.ts';
 import { freePort, startPrivatePostgres, startPrivateRedis, type PrivatePostgres, type PrivateRedis } from '../helpers/private-services.ts';
+import { isAlive } from '../helpers/process-alive.ts';
 import { reap } from '../helpers/reaper.ts';
 
 const STOPS = 30;
@@ -41,14 +42,6 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Starts `npm start`'s launcher in a process group of its own; resolves once the API answers. */
@@ -98,11 +91,11 @@ describe('npm start stopped under write load', () => {
       process.kill(-service.launcher.pid!, 'SIGTERM');
       await Promise.race([service.exited, sleep(GRACE_MS + 5_000)]);
       const launcherMs = Date.now() - stopped;
-      while (children.some(alive) && Date.now() - stopped < GRACE_MS + 5_000) await sleep(20);
+      while (children.some(isAlive) && Date.now() - stopped < GRACE_MS + 5_000) await sleep(20);
       const lastMs = Date.now() - stopped;
       exits.push(lastMs);
       if (launcherMs >= GRACE_MS || lastMs >= GRACE_MS) late.push(`stop ${stop}: launcher ${launcherMs} ms, last child ${lastMs} ms`);
-      for (const pid of [service.launcher.pid!, ...children]) if (alive(pid)) process.kill(pid, 'SIGKILL');
+      for (const pid of [service.launcher.pid!, ...children]) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
       writing = false;
       await Promise.all(writers);
     }

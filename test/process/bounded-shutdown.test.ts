@@ -15,6 +15,7 @@ import { createPool } from '../../db/pool.ts';
 import { admit, eventually, newKey, problemBody, send } from '../helpers/client.ts';
 import { cloneDatabase } from '../helpers/database.ts';
 import { freePort } from '../helpers/ports.ts';
+import { isAlive } from '../helpers/process-alive.ts';
 import { openRawConnection } from '../helpers/raw-socket.ts';
 
 const GRACE_MS = 3_000;
@@ -42,14 +43,6 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** `npm start` as a service manager runs it: in a process group of its own, stopped by signalling the group. */
 function launch(port: number) {
@@ -121,7 +114,7 @@ describe('npm start stopped while a record is locked by someone else', () => {
     first.stopGroup();
     await first.exited;
     const launcherMs = Date.now() - stopped;
-    await eventually(async () => children.every((pid) => !alive(pid)), GRACE_MS);
+    await eventually(async () => children.every((pid) => !isAlive(pid)), GRACE_MS);
     expect(launcherMs).toBeLessThan(GRACE_MS);
     await pending;
     await holder.query('SELECT pg_advisory_unlock_all()');
