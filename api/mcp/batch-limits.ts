@@ -7,6 +7,10 @@
  *   read-only tool call and every resources/read one unit of the address's
  *   read budget, as one GET would (a POST costs at least one), write tools their identity's write budget (in the shared
  *   write submitter);
+ * - and the answer pays for its size: a POST whose answer passes
+ *   MCP_READ_UNIT_BYTES per unit already spent spends one more unit per
+ *   MCP_READ_UNIT_BYTES (`readUnitsOwed`), so a batch of listings is no
+ *   cheaper to send than the reads of the same bytes;
  * - the tool results of one POST total at most MCP_MAX_ANSWER_BYTES: a call
  *   whose result would pass it is answered `answer_too_large` instead, so a
  *   batch never buffers an unbounded answer.
@@ -49,6 +53,11 @@ export function readCostOf(message: unknown, isReadOnlyTool: (name: string) => b
   const reads = messages.filter((m) => m?.method === 'resources/read'
     || (m?.method === 'tools/call' && typeof m.params?.name === 'string' && isReadOnlyTool(m.params.name)));
   return Math.max(1, reads.length);
+}
+
+/** Read units still owed for an answer of `answerBytes`, beyond the `spent` ones paid before it was made. */
+export function readUnitsOwed(answerBytes: number, spent: number, unitBytes: number): number {
+  return Math.max(0, Math.ceil(answerBytes / unitBytes) - spent);
 }
 
 /** Counts the bytes of tool results answered in one POST. */

@@ -19,7 +19,7 @@ import { SCOPES } from '../../core/schemas/fields.ts';
 import { upsertConnection } from '../../db/queries/oauth.ts';
 import { CONTENT_SECURITY_POLICY } from '../../core/content-security-policy.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { readFormBody } from '../body.ts';
+import { readFormBody, readGuardedBodyText } from '../body.ts';
 import { clientAddress } from '../rate-limit.ts';
 import { apiError } from '../../core/errors.ts';
 import { csrfTokenOf, readSession, requireSameOriginForm } from '../account/session.ts';
@@ -110,6 +110,9 @@ export function createOAuthRoutes(deps: AppDeps) {
         }
       }
       const { incoming, outgoing } = node(c);
+      // Read here, through the input guard; the provider takes a body already read from `req.body`.
+      const body = c.req.method === 'POST' ? await readGuardedBodyText(c) : null;
+      if (body !== null) Object.assign(incoming, { body });
       await provider().callback()(incoming, outgoing);
       return RESPONSE_ALREADY_SENT;
     },
