@@ -200,8 +200,6 @@ export function createParticipationHandler(deps: AppDeps, tools: Tool[], options
     return { message };
   }
 
-  const isReadOnlyTool = (name: string) => byName.get(name)?.definition.annotations?.readOnlyHint === true;
-
   return async function participate(c: Context<AppEnv>): Promise<Response> {
     refuseForeignOrigin(c, config.PUBLIC_ORIGIN);
     const readRule = { limit: config.READ_RATE_LIMIT, windowSeconds: config.READ_RATE_WINDOW_SECONDS };
@@ -215,8 +213,8 @@ export function createParticipationHandler(deps: AppDeps, tools: Tool[], options
     const { message } = read;
     const refusal = checkBatch(message, config, c.get('requestId'));
     if (refusal) return c.json(refusal.body, refusal.status, { 'Cache-Control': CACHE.private });
-    // Each read-only call or resource read costs what its HTTP read costs: a batch of N reads spends N in all.
-    const reads = readCostOf(message, isReadOnlyTool);
+    // Each request costs what one HTTP read costs: a batch of N requests spends N in all.
+    const reads = readCostOf(message);
     if (reads > 1) await deps.rateLimit(c, 'read', address, readRule, reads - 1);
     if (caller) {
       requireToolScopes(caller, message, (name) => WRITE_SCOPES.get(name), config.PUBLIC_ORIGIN);

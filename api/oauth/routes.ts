@@ -22,7 +22,8 @@ import type { AppDeps } from '../app-deps.ts';
 import { readFormBody, readGuardedBodyText } from '../body.ts';
 import { clientAddress } from '../rate-limit.ts';
 import { apiError } from '../../core/errors.ts';
-import { csrfTokenOf, readSession, requireSameOriginForm } from '../account/session.ts';
+import { clearCookie, csrfTokenOf, readSession, requireSameOriginForm } from '../account/session.ts';
+import { writeUnlessFenced } from '../optional-write.ts';
 import { sendPage, signInRedirect } from '../account/pages.ts';
 import { MCP_PATH } from '../mcp/path.ts';
 import { CACHE } from '../representation.ts';
@@ -117,11 +118,18 @@ export function createOAuthRoutes(deps: AppDeps) {
       return RESPONSE_ALREADY_SENT;
     },
 
-    /** Ends this browser's session with the authorization server (sign-out): its next request starts from the account session. */
+    /**
+     * Ends this browser's session with the authorization server (sign-out):
+     * its cookie goes always (and its signature cookie with it), so the next
+     * request starts from the account session; the stored session is deleted
+     * unless writes are fenced.
+     */
     async endAuthorizationSession(c: Context): Promise<void> {
       const { incoming, outgoing } = node(c);
       const session = await provider().Session.get(provider().createContext(incoming, outgoing));
-      await session.destroy();
+      const name = provider().cookieName('session');
+      for (const cookie of [name, `${name}.sig`]) clearCookie(c, cookie, config.PUBLIC_ORIGIN);
+      await writeUnlessFenced(fence, () => session.destroy());
     },
 
     async interaction(c: Context): Promise<Response> {
