@@ -18,7 +18,7 @@ export const LAYERS = {
   site: ['core'],
   api: ['core', 'infra', 'db', 'read-model', 'database-search', 'operations', 'projections'],
   worker: ['core', 'infra', 'db', 'read-model', 'database-search', 'operations', 'projections', 'static-search'],
-  ops: ['core', 'infra', 'db', 'read-model', 'operations', 'projections', 'static-search', 'worker'],
+  cli: ['core', 'infra', 'db', 'read-model', 'operations', 'projections', 'static-search', 'worker'],
   scripts: ['core', 'infra', 'db', 'read-model', 'database-search', 'operations', 'projections', 'static-search', 'api', 'worker'],
 };
 

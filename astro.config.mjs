@@ -6,6 +6,8 @@ import inProcessAdapter from './site/adapter/index.mjs';
 // (site/adapter/), which the worker, a rebuild and the API call in-process.
 export default defineConfig({
   srcDir: './site',
+  // Files copied as they are into the build (the icon): with the site, not at the root.
+  publicDir: './site/public',
   output: 'server',
   adapter: inProcessAdapter(),
   // CSS goes to files under /_astro/ so the strict CSP needs no inline styles.

@@ -1,7 +1,7 @@
 /**
  * Bearer credentials: looked up by the SHA-256 of the secret (the only form
  * stored), then checked for revocation, expiry and scope. Every 401 carries
- * the recovery metadata of CONTRACT.md, built here and nowhere else.
+ * the recovery metadata of docs/api.md, built here and nowhere else.
  */
 import type { Context } from 'hono';
 import { apiError, type ApiError } from '../core/errors.ts';
@@ -23,7 +23,7 @@ const SECRET_SHAPE = /^[A-Za-z0-9_-]{43,512}$/;
 
 const HELP = '/agent-help/authentication.json';
 
-/** SPEC 5.8: `verify_direct_credential` is GET /api/whoami; `verify_oauth_connection` is the whoami tool. */
+/** docs/api.md, Authentication: `verify_direct_credential` is GET /api/whoami; `verify_oauth_connection` is the whoami tool. */
 export const RETRY: Record<Channel, Record<string, string>> = {
   http: { method: 'GET', path: '/api/whoami' },
   // The tool call travels as a POST to the tool-protocol path.

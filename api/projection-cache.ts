@@ -9,7 +9,7 @@
  * One stat per file per turn of the event loop: the requests read in one
  * turn (under load, dozens of them) share the stat the first of them took,
  * and the next turn stats again. A stat cost about as much as the rest of a
- * cached read's own work (README, issue 9). So an answer is never older than
+ * cached read's own work (bench/HISTORY.md). So an answer is never older than
  * the file as it was when the current turn began: a request sent after the
  * worker's rename was seen, on a connection that turn had not read yet, gets
  * the new file, and in the worst case (more data on a connection already
@@ -21,7 +21,7 @@
  * Brotli is made here, not read from disk: the worker writes only the `.gz`
  * sibling nginx's `gzip_static` sends (nginx-light has no Brotli module, so
  * a `.br` on disk served only this service and cost every write a third
- * more files; README, The projection directory). A `<file>.br` asked of the
+ * more files; docs/operating.md, The projection directory). A `<file>.br` asked of the
  * cache is the Brotli of `<file>`'s current version, compressed once at the
  * worker's quality and kept with that version (counted in the byte bound),
  * so its bytes and strong ETag are what a `.br` written by the worker had:

@@ -10,6 +10,7 @@ import type { Context } from 'hono';
 import type { Config } from '../core/config.ts';
 import type { Reason } from '../core/errors-data.ts';
 import { apiError } from '../core/errors.ts';
+import { clientAddressKey } from '../core/trust/address-key.ts';
 
 export interface RateRule {
   limit: number;
@@ -27,6 +28,8 @@ const RATE_LIMITED = {
   write: 'write_rate_limited',
   admission: 'admission_rate_limited',
   auth_failure: 'auth_failures_rate_limited',
+  passkey_ceremony: 'passkey_ceremony_rate_limited',
+  registration: 'registration_rate_limited',
 } as const satisfies Record<string, Reason>;
 
 export type RateBucket = keyof typeof RATE_LIMITED;
@@ -99,19 +102,32 @@ export function createReadAdmission(
 }
 
 /**
- * The client's address. With no trusted proxies it is the socket peer. Each
- * trusted proxy appends the address it saw to X-Forwarded-For, so the client
- * is the entry `trustedHops` from the right of [...X-Forwarded-For, peer]:
- * entries further left were written by whoever sent the request and are not
- * believed. With fewer entries than hops, the leftmost is the best known.
+ * The client key: what every per-client limit counts under (reads, writes
+ * without an identity, admission, failed credential checks, passkey
+ * ceremonies, client registration) and what trust groups admissions by.
+ * One rule (core/trust/address-key.ts): an IPv4 address, or the /64 of an
+ * IPv6 address, of the client as `forwardedPeer` finds it behind the
+ * trusted proxy hops. A limit keyed on the whole IPv6 address would let one
+ * host rotate through its /64 (2^64 addresses) and never be counted twice.
  */
 export function clientAddress(c: Context, trustedHops: number): string {
   const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
   return addressOf(incoming?.socket?.remoteAddress, trustedHops === 0 ? undefined : c.req.header('x-forwarded-for'), trustedHops);
 }
 
-/** `clientAddress` from the socket peer and the X-Forwarded-For header. */
+/** `clientAddress` from the socket peer and the X-Forwarded-For header (for code that has no Hono context). */
 export function addressOf(socketPeer: string | undefined, forwardedFor: string | undefined, trustedHops: number): string {
+  return clientAddressKey(forwardedPeer(socketPeer, forwardedFor, trustedHops));
+}
+
+/**
+ * The client's own address. With no trusted proxies it is the socket peer.
+ * Each trusted proxy appends the address it saw to X-Forwarded-For, so the
+ * client is the entry `trustedHops` from the right of [...X-Forwarded-For,
+ * peer]: entries further left were written by whoever sent the request and
+ * are not believed. With fewer entries than hops, the leftmost is the best known.
+ */
+export function forwardedPeer(socketPeer: string | undefined, forwardedFor: string | undefined, trustedHops: number): string {
   const peer = socketPeer ?? 'unknown';
   if (trustedHops === 0) return peer;
   const forwarded = (forwardedFor ?? '').split(',').map((hop) => hop.trim()).filter(Boolean);

@@ -1,7 +1,7 @@
 /**
  * "Authorise and submit a write": the one path every write takes, whether it
  * arrived as an HTTP request or as a tool call on /mcp/participate. Same
- * checks in the same order (README, "Write order of checks"), same pipeline,
+ * checks in the same order (docs/api.md, "Write order of checks"), same pipeline,
  * so an operation id (identity + Idempotency-Key) means one thing on both:
  * a key first used over HTTP replays over the tool protocol, and back.
  *

@@ -30,7 +30,7 @@ const SEEDED_URL = process.env.BENCH_REBUILD_DATABASE_URL;
 /** Runs the CLI rebuild and samples its resident set until it exits. */
 async function timedOps(args: string[], env: NodeJS.ProcessEnv): Promise<{ seconds: number; peakRssMiB: number; output: string }> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['ops/cli.ts', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['cli/ops.ts', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', () => {});

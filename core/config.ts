@@ -51,6 +51,15 @@ export const ConfigSchema = z.object({
   READ_RATE_WINDOW_SECONDS: intFrom(60),
   ADMISSION_RATE_LIMIT: intFrom(20),
   ADMISSION_RATE_WINDOW_SECONDS: intFrom(3600),
+  /** Passkey ceremonies (each options or verify request) per client key per window. */
+  PASSKEY_CEREMONY_RATE_LIMIT: intFrom(60),
+  PASSKEY_CEREMONY_RATE_WINDOW_SECONDS: intFrom(3600),
+  /** OAuth dynamic client registrations per client key per window, and the largest metadata accepted. */
+  CLIENT_REGISTRATION_RATE_LIMIT: intFrom(20),
+  CLIENT_REGISTRATION_RATE_WINDOW_SECONDS: intFrom(3600),
+  CLIENT_REGISTRATION_MAX_BYTES: intFrom(8192),
+  /** A registered client that no account has connected within this many seconds is removed. */
+  CLIENT_UNUSED_TTL_SECONDS: intFrom(24 * 60 * 60),
   /** How often an API process adds its local rate-limit counts to the shared store (api/local-counter.ts). */
   RATE_LIMIT_SYNC_MS: intFrom(200),
   /** Failed credential checks allowed per client address per window, then 429 (valid credentials are unaffected). */
@@ -82,7 +91,7 @@ export const ConfigSchema = z.object({
   API_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   /** Port a worker serves its Prometheus metrics on; 0 turns that off. */
   WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
-  /** What the container HEALTHCHECK fetches (ops/healthcheck.ts); unset: the API index on PORT. */
+  /** What the container HEALTHCHECK fetches (cli/healthcheck.ts); unset: the API index on PORT. */
   HEALTHCHECK_URL: z.string().url().optional(),
   /**
    * SHA-256 (hex) of the operator token that may trigger rebuilds over HTTP.

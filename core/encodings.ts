@@ -1,7 +1,7 @@
 /**
  * Content codings the service sends (RFC 9110 §8.4): Brotli and gzip, made
  * by node:zlib. Each encoding of a representation has its own strong ETag
- * (CONTRACT.md, Further decisions).
+ * (docs/api.md, Decisions).
  */
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 

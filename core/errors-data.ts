@@ -188,6 +188,9 @@ export const REASONS = {
   body_too_large: entry('payload_too_large',
     (p: { limit: number }) => `The request body is larger than ${p.limit} bytes (1 MiB).`,
     'Send a smaller body: shorten the contribution, or split it into several records.'),
+  registration_too_large: entry('payload_too_large',
+    (p: { limit: number }) => `The client metadata is larger than ${p.limit} bytes.`,
+    'Register with shorter metadata: a client name, its redirect URIs and the grant and response types are enough.'),
   // 415
   json_required: entry('unsupported_media_type',
     () => 'The request body must be JSON, sent with Content-Type: application/json.',
@@ -196,6 +199,9 @@ export const REASONS = {
   read_rate_limited: entry('rate_limited', rateLimited('reads from this address'), RATE_HINT),
   write_rate_limited: entry('rate_limited', rateLimited('writes by this identity'), RATE_HINT),
   admission_rate_limited: entry('rate_limited', rateLimited('admissions from this address'), RATE_HINT),
+  passkey_ceremony_rate_limited: entry('rate_limited', rateLimited('passkey ceremonies from this address'), RATE_HINT),
+  registration_rate_limited: entry('rate_limited', rateLimited('client registrations from this address'),
+    'Wait the Retry-After seconds; a chat client registers once and keeps its client_id.'),
   auth_failures_rate_limited: entry('rate_limited', rateLimited('failed credential checks from this address'),
     'Wait the Retry-After seconds, then send a valid credential; check a saved secret with GET /api/whoami once instead of retrying it.'),
   // 500

@@ -1,6 +1,6 @@
 /**
  * Error codes and the values errors travel as. Codes are wire contract
- * (CONTRACT.md, Error shape) and never change; the reason, message and hint
+ * (docs/api.md, Errors) and never change; the reason, message and hint
  * of every error come from the catalog in `errors-data.ts`, through
  * `errorInfo` / `apiError` here and nowhere else. Errors travel as values
  * (`ErrorInfo`) between worker and API, and as `ApiError` inside the API,
@@ -46,7 +46,7 @@ export interface ErrorInfo {
   allow?: string[];
   headers?: Record<string, string>;
   /**
-   * A status other than the code's usual one. Only CONTRACT.md's exception
+   * A status other than the code's usual one. Only one documented exception (docs/api.md)
    * uses it: `connection_required` on /mcp/participate is 401, with
    * WWW-Authenticate, so OAuth clients start their flow.
    */
@@ -94,7 +94,7 @@ function isRetryable(code: ErrorCode): boolean {
   return code === 'rate_limited' || code === 'temporarily_unavailable' || code === 'internal_error' || code === 'request_timeout';
 }
 
-/** The Error shape body of CONTRACT.md. */
+/** The Error shape body of docs/api.md. */
 export function errorBody(info: ErrorInfo, requestId: string): { error: Record<string, unknown> } {
   const error: Record<string, unknown> = {
     code: info.code,

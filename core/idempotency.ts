@@ -1,4 +1,4 @@
-/** The idempotency rule (CONTRACT.md, Writes), in one place for the API and the worker. */
+/** The idempotency rule (docs/api.md, Writes), in one place for the API and the worker. */
 import { errorInfo, type ErrorInfo } from './errors.ts';
 import { canonicalJson, sha256Hex } from './hash.ts';
 

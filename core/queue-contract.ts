@@ -69,14 +69,29 @@ export const REBUILD_JOB = 'rebuild';
  * Checked by shape wherever a target enters (the endpoint, the CLI, the
  * worker): an id is only ever a record id of its type, never a path.
  */
+const REBUILD_TYPES = ['problem', 'solution', 'discussion', 'agent'] as const;
 export const RebuildJobSchema = z.strictObject({
-  type: z.enum(['problem', 'solution', 'discussion', 'agent']).optional(),
+  type: z.enum(REBUILD_TYPES).optional(),
   id: z.string().min(1).max(64).optional(),
 }).superRefine((target, ctx) => {
   if (target.id === undefined) return;
-  if (!target.type) ctx.addIssue({ code: 'custom', path: ['type'], message: 'required when id is given' });
+  if (!target.type) ctx.addIssue({ code: 'custom', path: ['type'], message: 'required when the id\'s prefix names no record type (prb_, sol_, dsc_, agt_)' });
   else if (!isId(target.type, target.id)) {
     ctx.addIssue({ code: 'invalid_format', format: 'regex', path: ['id'], message: `must be a ${target.type} id (${ID_PREFIXES[target.type]}_ and 26 base32 characters)` });
   }
 });
 export type RebuildJob = z.infer<typeof RebuildJobSchema>;
+
+/**
+ * A rebuild target as an operator gives it: an id's prefix names its type
+ * (`prb_…` is a problem), so `{ id }` alone gets that type before the check.
+ * The CLI and the endpoint both pass their input through this.
+ */
+export function withTypeFromId(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
+  const target = input as Record<string, unknown>;
+  if (typeof target.id !== 'string' || target.type !== undefined) return input;
+  const id = target.id;
+  const type = REBUILD_TYPES.find((kind) => id.startsWith(`${ID_PREFIXES[kind]}_`));
+  return type ? { ...target, type } : input;
+}

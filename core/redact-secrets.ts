@@ -2,7 +2,7 @@
  * Secrets never stored: well-known secret shapes in contribution text are
  * replaced with a marker before a write is queued, so the original reaches
  * neither the queue, the database, the projections nor a log line
- * (CONTRACT.md, Further decisions). The receipt names the fields that were
+ * (docs/api.md, Decisions). The receipt names the fields that were
  * redacted. Search queries go through the same function, so a pasted error
  * carrying the agent's own token matches the stored literal.
  *
@@ -17,7 +17,7 @@
 export const SECRET_MARKER = '<redacted>';
 
 interface SecretRule {
-  /** What the rule finds; shown in the README. */
+  /** What the rule finds; shown in docs/api.md. */
   name: string;
   pattern: RegExp;
   /** The text that replaces a match; by default the whole match becomes the marker. */

@@ -1,5 +1,5 @@
 /**
- * `trust` of search candidates, compact (no counter-evidence notes: SPEC 2
+ * `trust` of search candidates, compact (no counter-evidence notes: docs/api.md
  * says candidates carry no full evidence): a solution's confidence and
  * confirmations of its current revision, a problem's disputed state, and
  * null for discussions. Computed by the same functions as the projections,

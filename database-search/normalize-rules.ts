@@ -28,7 +28,7 @@
  * refreshes the stored documents.
  */
 export interface NormalizeRule {
-  /** What the rule masks; shown in the README. */
+  /** What the rule masks; shown in docs/search.md. */
   name: string;
   pattern: string;
   replacement: string;

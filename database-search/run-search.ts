@@ -1,6 +1,6 @@
 /**
  * Search: normalizes the query, runs it at the modes asked for and shapes
- * the compact candidates of CONTRACT.md (Reads, Search). Used by both search
+ * the compact candidates of docs/api.md (Reads). Used by both search
  * endpoints, and meant for the tool protocol too.
  *
  * - `exact`: the normalized query, one of its lines, or what is left of a
@@ -44,7 +44,7 @@ export interface SearchCandidate {
   status: string;
   match: { kind: MatchKind; coverage: number };
   signals: { worked: number; partially_worked: number; did_not_work: number };
-  /** README, "Trust": a solution's confidence, a problem's disputed state; null for discussions. */
+  /** docs/trust.md: a solution's confidence, a problem's disputed state; null for discussions. */
   trust: CandidateTrust;
   links: ResourceLinks;
 }
@@ -54,7 +54,7 @@ export interface SearchResult {
   page: number;
   limit: number;
   has_more: boolean;
-  /** The mode requested (CONTRACT.md); each candidate's `match.kind` says what it matched by. */
+  /** The mode requested (docs/api.md); each candidate's `match.kind` says what it matched by. */
   mode: SearchMode;
   /**
    * `total` counts the matches read; each candidate source stops at SEARCH_CANDIDATE_CAP rows and an
@@ -85,7 +85,7 @@ const LEVEL_OF: Record<SearchMode, KindRank> = {
 const RERANK_WINDOW = 20;
 
 /**
- * Rows read per candidate source before ranking (README, Search: Bounds):
+ * Rows read per candidate source before ranking (docs/search.md, Bounds):
  * keyword sources need the wider net (a symptom's words are common, and
  * the rarer ones decide), exact and substring sources the narrower one (their
  * matches score alike, and the whole query's keys are read first).
@@ -94,7 +94,7 @@ export const SEARCH_CANDIDATE_CAP = 200;
 export const STRICT_CANDIDATE_CAP = 50;
 
 /**
- * Champion lists (README, Search: Champion lists): past this many documents changed since the lists were
+ * Champion lists (docs/search.md, Champion lists): past this many documents changed since the lists were
  * last compacted, a search does not read the lists (it would read each of those documents); the worker
  * compacts long before (CHAMPION_COMPACT_AT, db/queries/search.ts).
  */

@@ -2,7 +2,7 @@
  * The embedded PostgreSQL for machines with only Node.js: PGlite (Postgres
  * compiled to WebAssembly) with pg_trgm, persisted under a data directory and
  * served on a loopback socket so the API, the worker and BullMQ all keep using
- * the ordinary `pg` driver. One process hosts it; see README for its limits.
+ * the ordinary `pg` driver. One process hosts it; see docs/operating.md for its limits.
  */
 import { mkdir } from 'node:fs/promises';
 import { createServer, type Socket } from 'node:net';

@@ -4,7 +4,7 @@
  * pino's default destination (sonic-boom, synchronous) makes one write(2) per
  * line, and sonic-boom measures its whole pending string with
  * `Buffer.byteLength` on every line: about 3 µs a line, under load a tenth of
- * what a cached read costs (README, issue 9). Here a line is appended to an
+ * what a cached read costs (bench/HISTORY.md). Here a line is appended to an
  * array; the lines go out in one synchronous write when `maxBytes` have
  * gathered or `flushMs` after the first of them, whichever comes first.
  *

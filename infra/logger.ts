@@ -4,6 +4,7 @@
  * in logged objects, and nothing logs raw request headers or bodies.
  */
 import pino, { type Logger } from 'pino';
+import pretty from 'pino-pretty';
 import { stdoutDestination } from './log-destination.ts';
 
 export type { Logger };
@@ -15,8 +16,19 @@ export const REDACT_PATHS = [
   'secret', '*.secret',
 ];
 
-/** A logger writing to `destination`, by default stdout in batches (infra/log-destination.ts). */
-export function createLogger(level: string, name: string, destination: pino.DestinationStream = stdoutDestination()): Logger {
+/**
+ * Where a process logs by default. A person watching a terminal reads lines
+ * (pino-pretty: time, level, name, message, fields indented); anything else
+ * (a pipe, a file, a log collector) gets JSON lines in batches.
+ */
+export function defaultLogDestination(stdout: { isTTY?: boolean } = process.stdout): pino.DestinationStream {
+  if (!stdout.isTTY) return stdoutDestination();
+  // Synchronous, as the batched destination is on exit: a crash's last lines are not lost.
+  return pretty({ sync: true, colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+}
+
+/** A logger writing to `destination`, by default defaultLogDestination(). */
+export function createLogger(level: string, name: string, destination: pino.DestinationStream = defaultLogDestination()): Logger {
   return pino({ level, name, redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, destination);
 }
 
@@ -27,7 +39,7 @@ export function createLogger(level: string, name: string, destination: pino.Dest
  * the same from one line to the next, so the caller builds their JSON once
  * per route, method and status. pino's own call walks the object and escapes
  * every string on every line, about half of what recording a request cost
- * (README, issue 9). A logger configured with anything that changes a line
+ * (bench/HISTORY.md). A logger configured with anything that changes a line
  * (a mixin, a log formatter, a write hook, a nested key, a message prefix,
  * a destination that wants metadata) gets pino's own call instead.
  * test/api/request-log.test.ts holds both ways to the same output.

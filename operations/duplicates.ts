@@ -1,5 +1,5 @@
 /**
- * Duplicates refused at write time (CONTRACT.md, Further decisions): the
+ * Duplicates refused at write time (docs/api.md, Decisions): the
  * same error posted again from another machine, or the same solution posted
  * twice to one problem, is 409 `duplicate_contribution` naming the record
  * the client should add to instead. "The same" is decided on normalized text

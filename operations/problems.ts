@@ -47,7 +47,7 @@ export async function editProblem(tx: Queryable, job: CommitJob, at: Date): Prom
   if (head.author_id !== job.identityId) return notOwner('problem');
   if (base_revision !== head.current_revision) return staleRevision(base_revision, head.current_revision);
   const prior = (await findProblemRevision(tx, id, head.current_revision))!;
-  // Fields the edit omits keep their prior values (SPEC 4.2.5).
+  // Fields the edit omits keep their prior values (docs/api.md, Writes).
   const content: ProblemContent = {
     title: fields.title ?? prior.title,
     body: fields.body ?? prior.body,

@@ -61,7 +61,7 @@ export async function buildCollectionView(db: Queryable, kind: CollectionKind, p
   } as CollectionView;
 }
 
-/** The JSON answer of `/api/{collection}` (CONTRACT.md's paginated list), from the view. */
+/** The JSON answer of `/api/{collection}` (the paginated list of docs/api.md), from the view. */
 export function collectionJson(view: CollectionView) {
   const { content_trust, items, page, limit, has_more, next } = view;
   return { content_trust, items, page, limit, has_more, next };

@@ -1,5 +1,5 @@
 /**
- * The trust facts a record's projections carry (README, "Trust"): `trust`,
+ * The trust facts a record's projections carry (docs/trust.md): `trust`,
  * signals of the revision shown, outcomes per revision and environment, and
  * feedback as evidence. Computed from the reports as of `now`, the clock
  * tests inject.

@@ -7,7 +7,7 @@
  * only waits for one message.
  */
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -45,6 +45,8 @@ function* stagedFragments(staging: string, names: string[]): Generator<{ path: s
  */
 export async function buildBaseTier(dir: string, coversRun: number): Promise<BaseBuild> {
   const base = `${Date.now()}-${randomBytes(4).toString('hex')}`;
+  // A first start may index before anything was rendered: no folder yet is an empty corpus, not an error.
+  await mkdir(dir, { recursive: true });
   // A staging folder left by a build that died: one base is built at a time (the compaction queue runs one job;
   // the index run builds one itself only when there is no base yet, so nothing to compact).
   for (const name of await readdir(dir)) if (name.startsWith(STAGING_PREFIX)) await rm(path.join(dir, name), { recursive: true, force: true });

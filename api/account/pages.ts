@@ -32,7 +32,13 @@ const NOTICES: Record<string, string> = {
   signed_in: 'You are signed in.',
 };
 
-export function createAccountPages({ config, pool, html }: AppDeps, revokeGrant: (grantId: string) => Promise<void>) {
+export interface AuthorizationServerHooks {
+  revokeGrant: (grantId: string) => Promise<void>;
+  /** Ends this browser's session with the authorization server. */
+  endAuthorizationSession: (c: Context) => Promise<void>;
+}
+
+export function createAccountPages({ config, pool, html, fence }: AppDeps, { revokeGrant, endAuthorizationSession }: AuthorizationServerHooks) {
   return {
     async account(c: Context): Promise<Response> {
       const session = await readSession(c, pool);
@@ -49,18 +55,22 @@ export function createAccountPages({ config, pool, html }: AppDeps, revokeGrant:
       return sendPage(c, await html.renderRoute('/account', { account: view }));
     },
 
+    /** Ends both sessions: the account's, and this browser's with the authorization server (which would otherwise still name this account). */
     async signOut(c: Context): Promise<Response> {
+      await fence.refuseWhileFenced();
       const form = await readFormBody(c);
       const session = await readSession(c, pool);
       if (session) {
         requireSameOriginForm(c, config.PUBLIC_ORIGIN, session, form.get('csrf'));
         await endSession(c, pool, session, config.PUBLIC_ORIGIN);
       }
+      await endAuthorizationSession(c);
       return c.redirect(SIGNIN_PATH, 303);
     },
 
     /** Revoking ends the connection for good: its row is marked, its grant and every token of it deleted. */
     async revoke(c: Context): Promise<Response> {
+      await fence.refuseWhileFenced();
       const form = await readFormBody(c);
       const session = await readSession(c, pool);
       if (!session) return signInRedirect(c, '/account');

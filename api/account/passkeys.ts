@@ -28,6 +28,7 @@ import {
 import { admitIdentity } from '../../db/queries/admission.ts';
 import { handleExists } from '../../db/queries/identities.ts';
 import type { AppDeps } from '../app-deps.ts';
+import { beginAdmission } from '../admission.ts';
 import { readJsonBody } from '../body.ts';
 import { clientAddress } from '../rate-limit.ts';
 import { CACHE } from '../representation.ts';
@@ -48,17 +49,22 @@ const AuthenticateOptionsSchema = z.strictObject({});
 
 const notVerified = (detail: string) => apiError('passkey_not_verified', { detail }, { field: 'response' });
 
-export function createPasskeyHandlers({ config, pool, rateLimit, fence }: AppDeps) {
+export function createPasskeyHandlers(deps: AppDeps) {
+  const { config, pool, rateLimit, fence } = deps;
   const origin = () => config.PUBLIC_ORIGIN;
   const rpID = () => new URL(config.PUBLIC_ORIGIN).hostname;
 
-  /** Same-origin JSON only, limited like admission (sign-up creates an identity). */
+  /**
+   * Same-origin JSON only, while writes are open (every ceremony writes a
+   * challenge or a session), and limited per client key.
+   */
   async function guard(c: Context): Promise<unknown> {
+    await fence.refuseWhileFenced();
     if (c.req.header('origin') !== origin()) {
       throw apiError('origin_not_allowed', { where: 'the passkey ceremonies (they are sent from this site’s /account/signin)' });
     }
-    await rateLimit(c, 'admission', clientAddress(c, config.TRUSTED_PROXY_HOPS), {
-      limit: config.ADMISSION_RATE_LIMIT, windowSeconds: config.ADMISSION_RATE_WINDOW_SECONDS,
+    await rateLimit(c, 'passkey_ceremony', clientAddress(c, config.TRUSTED_PROXY_HOPS), {
+      limit: config.PASSKEY_CEREMONY_RATE_LIMIT, windowSeconds: config.PASSKEY_CEREMONY_RATE_WINDOW_SECONDS,
     });
     return readJsonBody(c);
   }
@@ -78,8 +84,6 @@ export function createPasskeyHandlers({ config, pool, rateLimit, fence }: AppDep
   return {
     /** Sign-up, step 1: a handle that is free, and the options to create a passkey for it. */
     async registerOptions(c: Context): Promise<Response> {
-      // Sign-up creates an identity: refused while writes are fenced, like admission.
-      await fence.refuseWhileFenced();
       const { handle } = parseOrThrow(RegisterOptionsSchema, await guard(c), 'body');
       if (await handleExists(pool, handle)) {
         throw apiError('handle_taken', { handle }, { field: 'handle' });
@@ -100,8 +104,9 @@ export function createPasskeyHandlers({ config, pool, rateLimit, fence }: AppDep
 
     /** Sign-up, step 2: the new passkey verifies; the identity, account, passkey and session are made together. */
     async register(c: Context): Promise<Response> {
-      await fence.refuseWhileFenced();
       const body = parseOrThrow(VerifySchema, await guard(c), 'body');
+      // Sign-up makes an identity: through admission, like a direct credential (fence, limit, admission group).
+      const clientKey = await beginAdmission(deps, c);
       const pending = await takeChallenge(pool, body.ceremony, 'register');
       if (!pending?.handle || !pending.user_handle) throw notVerified('this sign-up ceremony is unknown, expired or already used.');
       const verification = await verifyFailure(() => verifyRegistrationResponse({
@@ -116,7 +121,7 @@ export function createPasskeyHandlers({ config, pool, rateLimit, fence }: AppDep
         if (await handleExists(tx, handle)) {
           throw apiError('handle_taken', { handle }, { field: 'handle' });
         }
-        await admitIdentity(tx, { id: identityId, kind: 'pseudonymous', handle, display_name: null });
+        await admitIdentity(tx, { id: identityId, kind: 'pseudonymous', handle, display_name: null }, clientKey);
         await insertAccount(tx, identityId, pending.user_handle!);
         await insertPasskey(tx, {
           id: credential.id, identityId, publicKey: credential.publicKey, counter: credential.counter, transports: credential.transports ?? [],

@@ -40,6 +40,12 @@ export async function readSession(c: Context, db: Queryable): Promise<AccountSes
   return account ? { account, secret } : null;
 }
 
+/** The identity a session cookie's secret signs in, or null (the authorization server's login check). */
+export async function accountIdOfSessionSecret(db: Queryable, secret: string): Promise<string | null> {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(secret)) return null;
+  return (await findSessionAccount(db, credentialHash(secret)))?.identity_id ?? null;
+}
+
 export async function startSession(c: Context, db: Queryable, identityId: string, publicOrigin: string): Promise<void> {
   const secret = randomBytes(32).toString('base64url');
   await insertSession(db, credentialHash(secret), identityId, new Date(Date.now() + SESSION_TTL_SECONDS * 1000));

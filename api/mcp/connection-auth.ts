@@ -1,6 +1,6 @@
 /**
  * Who is calling /mcp/participate: the protected-resource side of OAuth
- * (MCP authorization specification; CONTRACT.md "Tool protocol and OAuth").
+ * (MCP authorization specification; docs/chat-clients.md).
  *
  * - No Authorization header: 401 `connection_required` with
  *   `WWW-Authenticate: Bearer resource_metadata="…"`, so an OAuth-capable
@@ -71,7 +71,21 @@ function oauthRefusal(publicOrigin: string, refusal: 'token_wrong_resource' | 'c
   return withInvalidToken(error, publicOrigin, error.message);
 }
 
-export function createConnectionAuthenticator({ config, pool, authenticate }: AppDeps, provider: () => Provider) {
+/**
+ * Marks the connection used, when writes are open: a tool call must not fail
+ * because this stamp cannot be written (an operator's fence, a read-only
+ * database), and the stamp is only a hint on /account.
+ */
+async function stampUse(pool: AppDeps['pool'], fence: AppDeps['fence'], grantId: string): Promise<void> {
+  if ((await fence.current()).writes !== 'open') return;
+  await touchConnection(pool, grantId).catch((error: unknown) => {
+    // 25006: the database turned read-only since the fence last looked.
+    if ((error as { code?: string }).code !== '25006') throw error;
+    fence.invalidate();
+  });
+}
+
+export function createConnectionAuthenticator({ config, pool, authenticate, fence }: AppDeps, provider: () => Provider) {
   const resource = () => `${config.PUBLIC_ORIGIN}${MCP_PATH}`;
 
   async function fromAccessToken(value: string): Promise<ToolCaller | null> {
@@ -84,7 +98,7 @@ export function createConnectionAuthenticator({ config, pool, authenticate }: Ap
     if (!connection || connection.revoked_at) throw oauthRefusal(origin, 'connection_revoked');
     const identity = await findIdentity(pool, token.accountId);
     if (!identity) throw oauthRefusal(origin, 'connection_revoked');
-    await touchConnection(pool, connection.grant_id);
+    await stampUse(pool, fence, connection.grant_id);
     const scopes = (token.scope ?? '').split(' ').filter(Boolean);
     const expiresAt = new Date((token.exp ?? 0) * 1000);
     return {

@@ -8,7 +8,7 @@
  * that read (core/schemas/responses.ts). Each call spends one unit of the
  * read budget, like one GET (participate.ts, batch-limits.ts).
  *
- * The public reads need no credential (SPEC 5.1) and are on /mcp/read too;
+ * The public reads need no credential (docs/api.md) and are on /mcp/read too;
  * `read_inbox` answers the caller's own inbox, so it is on /mcp/participate only.
  */
 import type { z } from 'zod';

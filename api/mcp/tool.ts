@@ -63,7 +63,7 @@ export function toolResult(value: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value };
 }
 
-/** A refusal: the Error shape body of CONTRACT.md, exactly as HTTP sends it, with `isError`. */
+/** A refusal: the Error shape body of docs/api.md, exactly as HTTP sends it, with `isError`. */
 export function toolError(error: ApiError, requestId: string): CallToolResult {
   const body = errorBody(error.info, requestId);
   return { content: [{ type: 'text', text: JSON.stringify(body, null, 2) }], structuredContent: body, isError: true };

@@ -1,5 +1,5 @@
 /**
- * `whoami`: the credential check of the tool protocol (SPEC 5.5, 5.8
+ * `whoami`: the credential check of the tool protocol (docs/api.md, Authentication:
  * `verify_oauth_connection`). /mcp/participate authenticates the caller
  * before any tool runs (connection-auth.ts), so this answers who that is:
  * for a direct credential the same facts as GET /api/whoami; for an OAuth

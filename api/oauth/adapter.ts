@@ -10,7 +10,7 @@ import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { sha256Hex } from '../../core/hash.ts';
 import type { Queryable } from '../../db/pool.ts';
 import {
-  consumeOAuthRecord, deleteOAuthRecord, deleteOAuthRecordsOfGrant, findOAuthRecord, findOAuthRecordByUid, upsertOAuthRecord,
+  consumeOAuthRecord, deleteOAuthRecord, keepOAuthRecord, deleteOAuthRecordsOfGrant, findOAuthRecord, findOAuthRecordByUid, upsertOAuthRecord,
   type OAuthRecord,
 } from '../../db/queries/oauth.ts';
 
@@ -38,7 +38,12 @@ function payloadOf(record: OAuthRecord | null, id?: string): AdapterPayload | un
   return record.consumed_at ? { ...payload, consumed: Math.floor(record.consumed_at.getTime() / 1000) } : payload;
 }
 
-export function createPostgresAdapter(db: Queryable) {
+/**
+ * `unusedClientSeconds`: a dynamically registered client is stored with this
+ * lifetime; the first connection an account makes with it clears it
+ * (`keepClient`), so only clients nobody connected expire.
+ */
+export function createPostgresAdapter(db: Queryable, options: { unusedClientSeconds: number }) {
   return class PostgresAdapter implements Adapter {
     readonly model: string;
     constructor(model: string) {
@@ -46,6 +51,7 @@ export function createPostgresAdapter(db: Queryable) {
     }
 
     async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+      if (this.model === 'Client' && !expiresIn) expiresIn = options.unusedClientSeconds;
       await upsertOAuthRecord(db, {
         model: this.model,
         idHash: hashOf(id),
@@ -81,6 +87,11 @@ export function createPostgresAdapter(db: Queryable) {
       await deleteOAuthRecordsOfGrant(db, grantId);
     }
   };
+}
+
+/** A client an account connected with is kept: it no longer expires unused. */
+export async function keepClient(db: Queryable, clientId: string): Promise<void> {
+  await keepOAuthRecord(db, 'Client', hashOf(clientId));
 }
 
 /** Ends a consent for good: the Grant itself and every token and code issued under it. */

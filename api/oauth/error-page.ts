@@ -17,6 +17,8 @@ export const ERROR_PAGE_HEADERS = {
 };
 
 export async function renderOAuthError(ctx: KoaContextWithOIDC, out: { error: string; error_description?: string }): Promise<void> {
+  // A prompt=none refusal carries the 303 of the redirect it was meant for; as a page it is a 400.
+  if (ctx.status < 400) ctx.status = 400;
   ctx.set(ERROR_PAGE_HEADERS);
   ctx.body = oauthErrorPage(out.error, out.error_description);
 }

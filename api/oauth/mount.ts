@@ -38,7 +38,7 @@ export const PROTECTED_RESOURCE_METADATA_PATHS = ['/.well-known/oauth-protected-
 export function mountAccountsAndOAuth(app: Hono<AppEnv>, deps: AppDeps) {
   const oauth = createOAuthRoutes(deps);
   const passkeys = createPasskeyHandlers(deps);
-  const pages = createAccountPages(deps, oauth.revokeGrant);
+  const pages = createAccountPages(deps, oauth);
 
   resource(app, '/account', { GET: pages.account });
   resource(app, '/account/signout', { POST: pages.signOut });

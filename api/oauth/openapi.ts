@@ -57,21 +57,31 @@ export const ACCOUNT_AND_OAUTH_OPERATIONS: { path: string; method: 'get' | 'post
   {
     path: '/oauth/authorize', method: 'get', operation: {
       summary: 'Authorization endpoint (code flow, PKCE S256 required, resource = /mcp/participate). A browser navigation: sign-in and consent follow.',
-      responses: { 303: seeOther('To the interaction page, or back to the client with a code or an OAuth error.'), 400: html('An unknown client or unregistered redirect_uri, shown to the person, never redirected.') },
+      responses: {
+        303: seeOther('To the interaction page, or back to the client with a code, or with an OAuth error when the signed-in person has approved that client.'),
+        400: html('An unknown client, an unregistered redirect_uri, or any error for a client the signed-in person never approved (RFC 9700, 4.11): shown to the person, never redirected.'),
+        503: error('Writes are fenced (serving_fenced): an authorization writes its interaction and session.'),
+      },
     },
   },
   {
     path: '/oauth/token', method: 'post', operation: {
       summary: 'Token endpoint: authorization_code (with code_verifier) and refresh_token (rotated on every use; reuse revokes the grant).',
       requestBody: form({ grant_type: { type: 'string' }, code: { type: 'string' }, code_verifier: { type: 'string' }, refresh_token: { type: 'string' }, client_id: { type: 'string' }, resource: { type: 'string' } }),
-      responses: { 200: { description: 'Tokens: an opaque access token (10 minutes) and a refresh token.', ...json({ type: 'object' }) }, 400: oauthError('invalid_grant, invalid_request, invalid_target…') },
+      responses: { 200: { description: 'Tokens: an opaque access token (10 minutes) and a refresh token.', ...json({ type: 'object' }) }, 400: oauthError('invalid_grant, invalid_request, invalid_target…'), 503: error('Writes are fenced (serving_fenced): tokens are not issued; access tokens already issued keep working for reads.') },
     },
   },
   {
     path: '/oauth/register', method: 'post', operation: {
       summary: 'Dynamic client registration (RFC 7591). Public clients only (token_endpoint_auth_method none): no client secret is issued.',
       requestBody: { required: true, ...json({ type: 'object', properties: { redirect_uris: { type: 'array', items: { type: 'string' } }, client_name: { type: 'string' } } }) },
-      responses: { 201: { description: 'Registered.', ...json({ type: 'object' }) }, 400: oauthError('invalid_redirect_uri, invalid_client_metadata.') },
+      responses: {
+        201: { description: 'Registered. A client no account connects with expires after CLIENT_UNUSED_TTL_SECONDS (a day by default).', ...json({ type: 'object' }) },
+        400: oauthError('invalid_redirect_uri, invalid_client_metadata.'),
+        413: error('Metadata larger than CLIENT_REGISTRATION_MAX_BYTES, or sent without Content-Length (registration_too_large).'),
+        429: error('Registrations from this client address (an IPv4 address or an IPv6 /64) past the limit (registration_rate_limited).'),
+        503: error('Writes are fenced (serving_fenced).'),
+      },
     },
   },
   {
@@ -123,9 +133,9 @@ export const ACCOUNT_AND_OAUTH_OPERATIONS: { path: string; method: 'get' | 'post
   },
   {
     path: '/account/signout', method: 'post', operation: {
-      summary: 'Sign out (browser form with the CSRF token): the session ends.',
+      summary: 'Sign out (browser form with the CSRF token): the account session and this browser\'s authorization server session end.',
       requestBody: form({ csrf: { type: 'string' } }),
-      responses: { 303: seeOther('To /account/signin.'), 403: error('Missing or stale CSRF token.') },
+      responses: { 303: seeOther('To /account/signin.'), 403: error('Missing or stale CSRF token.'), 503: error('Writes are fenced (serving_fenced).') },
     },
   },
   ...([
@@ -140,7 +150,9 @@ export const ACCOUNT_AND_OAUTH_OPERATIONS: { path: string; method: 'get' | 'post
       responses: {
         200: { description: 'OK.', ...json({ type: 'object' }) },
         400: error('Invalid input, or a passkey answer that does not verify (passkey_not_verified).'),
-        403: error('Foreign or missing Origin.'), 409: error('Handle taken.'), 429: error('Rate limited.'),
+        403: error('Foreign or missing Origin.'), 409: error('Handle taken.'),
+        429: error('Ceremonies (passkey_ceremony_rate_limited) or sign-ups (admission_rate_limited) from this client address past the limit.'),
+        503: error('Writes are fenced (serving_fenced).'),
       },
     },
   })),

@@ -20,15 +20,34 @@ import { upsertConnection } from '../../db/queries/oauth.ts';
 import { CONTENT_SECURITY_POLICY } from '../../core/content-security-policy.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { readFormBody } from '../body.ts';
+import { clientAddress } from '../rate-limit.ts';
+import { apiError } from '../../core/errors.ts';
 import { csrfTokenOf, readSession, requireSameOriginForm } from '../account/session.ts';
 import { sendPage, signInRedirect } from '../account/pages.ts';
 import { MCP_PATH } from '../mcp/path.ts';
 import { CACHE } from '../representation.ts';
-import { deleteGrant } from './adapter.ts';
+import { deleteGrant, keepClient } from './adapter.ts';
 import { ERROR_PAGE_HEADERS, oauthErrorPage } from './error-page.ts';
-import { createOAuthProvider, INTERACTION_PATH, resourceUrlOf } from './provider.ts';
+import { createOAuthProvider, INTERACTION_PATH, OAUTH_ROUTES, resourceUrlOf } from './provider.ts';
 
-const nodeOf = (c: Context) => c.env as HttpBindings;
+/**
+ * The Node request and response for the library, with the request's host
+ * made the configured public origin's: the library builds every URL it
+ * answers (metadata endpoints, redirects) from the request, and a Host or
+ * X-Forwarded-Host header is whatever the client sent.
+ */
+function nodeOf(c: Context, publicOrigin: string): HttpBindings {
+  const bindings = c.env as HttpBindings;
+  const { headers } = bindings.incoming;
+  const origin = new URL(publicOrigin);
+  headers.host = origin.host;
+  delete headers['x-forwarded-host'];
+  headers['x-forwarded-proto'] = origin.protocol.slice(0, -1);
+  return bindings;
+}
+
+/** What the library answers without writing anything: its metadata and its public keys. */
+const READ_ONLY_PATHS = new Set(['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration', OAUTH_ROUTES.jwks]);
 
 const listOf = (value: unknown): string[] => [value].flat().filter((v): v is string => typeof v === 'string');
 
@@ -40,7 +59,8 @@ function consentPolicy(redirectUri: string): string {
 }
 
 export function createOAuthRoutes(deps: AppDeps) {
-  const { config, pool, html } = deps;
+  const { config, pool, html, fence, rateLimit } = deps;
+  const node = (c: Context) => nodeOf(c, config.PUBLIC_ORIGIN);
   // Made on first use: the issuer is the public origin, which tests only know once the server listens.
   let instance: Provider | undefined;
   const provider = () => (instance ??= createOAuthProvider(deps));
@@ -50,7 +70,7 @@ export function createOAuthRoutes(deps: AppDeps) {
 
   /** The interaction this browser is in, or null when its cookie and the path disagree or it has expired. */
   async function interactionOf(c: Context) {
-    const { incoming, outgoing } = nodeOf(c);
+    const { incoming, outgoing } = node(c);
     try {
       const details = await provider().interactionDetails(incoming, outgoing);
       return details.uid === c.req.param('uid') ? details : null;
@@ -64,11 +84,35 @@ export function createOAuthRoutes(deps: AppDeps) {
 
     revokeGrant: (grantId: string) => deleteGrant(pool, grantId),
 
-    /** Everything under /oauth/ that is not an interaction page, and the server metadata. */
+    /**
+     * Everything under /oauth/ that is not an interaction page, and the
+     * server metadata. All but the metadata and keys write (interactions,
+     * sessions, codes, tokens, clients), so the fence refuses them first.
+     * Registration is also bounded per client key and in size.
+     */
     async serve(c: Context): Promise<Response> {
-      const { incoming, outgoing } = nodeOf(c);
+      if (c.req.method !== 'OPTIONS' && !READ_ONLY_PATHS.has(c.req.path)) await fence.refuseWhileFenced();
+      if (c.req.method === 'POST' && c.req.path === OAUTH_ROUTES.registration) {
+        // Counted before the size check, so oversized attempts spend the budget too.
+        await rateLimit(c, 'registration', clientAddress(c, config.TRUSTED_PROXY_HOPS), {
+          limit: config.CLIENT_REGISTRATION_RATE_LIMIT, windowSeconds: config.CLIENT_REGISTRATION_RATE_WINDOW_SECONDS,
+        });
+        const declared = Number(c.req.header('content-length') ?? NaN);
+        // No declared length (a chunked body) is refused too: the limit must hold before the library reads.
+        if (!(declared <= config.CLIENT_REGISTRATION_MAX_BYTES)) {
+          throw apiError('registration_too_large', { limit: config.CLIENT_REGISTRATION_MAX_BYTES }, { field: 'body' });
+        }
+      }
+      const { incoming, outgoing } = node(c);
       await provider().callback()(incoming, outgoing);
       return RESPONSE_ALREADY_SENT;
+    },
+
+    /** Ends this browser's session with the authorization server (sign-out): its next request starts from the account session. */
+    async endAuthorizationSession(c: Context): Promise<void> {
+      const { incoming, outgoing } = node(c);
+      const session = await provider().Session.get(provider().createContext(incoming, outgoing));
+      await session.destroy();
     },
 
     async interaction(c: Context): Promise<Response> {
@@ -94,6 +138,7 @@ export function createOAuthRoutes(deps: AppDeps) {
 
     /** Approve: a grant for the scopes left checked (the rest recorded as refused), then back to the client. */
     async confirm(c: Context): Promise<Response> {
+      await fence.refuseWhileFenced();
       const form = await readFormBody(c);
       const session = await readSession(c, pool);
       const details = await interactionOf(c);
@@ -117,19 +162,21 @@ export function createOAuthRoutes(deps: AppDeps) {
       if (refused.length) grant.rejectOIDCScope(refused.join(' '));
       const grantId = await grant.save();
       await upsertConnection(pool, { grantId, identityId: accountId, clientId, clientName: client.clientName ?? clientId, scopes: granted });
-      const { incoming, outgoing } = nodeOf(c);
+      await keepClient(pool, clientId);
+      const { incoming, outgoing } = node(c);
       await provider().interactionFinished(incoming, outgoing, { login: { accountId }, consent: { grantId } }, { mergeWithLastSubmission: false });
       return RESPONSE_ALREADY_SENT;
     },
 
     /** Deny: the client hears access_denied and nothing is granted. */
     async abort(c: Context): Promise<Response> {
+      await fence.refuseWhileFenced();
       const form = await readFormBody(c);
       const session = await readSession(c, pool);
       const details = await interactionOf(c);
       if (!details) return expired(c);
       requireSameOriginForm(c, config.PUBLIC_ORIGIN, session, form.get('csrf'));
-      const { incoming, outgoing } = nodeOf(c);
+      const { incoming, outgoing } = node(c);
       await provider().interactionFinished(incoming, outgoing, {
         error: 'access_denied', error_description: 'The person declined the connection.',
       }, { mergeWithLastSubmission: false });

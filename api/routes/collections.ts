@@ -1,6 +1,6 @@
 /**
  * The recent-records collections, each in two formats from one view
- * (read-model/collection.ts): `/api/problems` (JSON, CONTRACT.md's paginated
+ * (read-model/collection.ts): `/api/problems` (JSON, docs/api.md's paginated
  * list) and `/problems` (the HTML list, the site's template rendered here,
  * in-process, on demand). Same for solutions and discussions; `?product=`
  * narrows either to one product.

@@ -6,29 +6,23 @@ import { credentialExpiry, SCOPES_BY_KIND } from '../../core/credentials.ts';
 import { AdmissionSchema } from '../../core/schemas/identity.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { insertIdentityWithCredential } from '../../db/queries/admission.ts';
-import { recordAdmission } from '../../db/queries/trust.ts';
-import { clientAddressKey } from '../../core/trust/address-key.ts';
-import { TRUST_RULES } from '../../core/trust/rules.ts';
 import { credentialHashExists, handleExists, type AuthenticatedCredential } from '../../db/queries/identities.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { authorizationOf } from '../auth.ts';
 import { readJsonBody } from '../body.ts';
-import { clientAddress } from '../rate-limit.ts';
+import { beginAdmission } from '../admission.ts';
 import { sendJson, CACHE } from '../representation.ts';
 import { parseOrThrow } from '../validation.ts';
 
-export function createAdmissionHandler({ config, pool, rateLimit, fence }: AppDeps) {
+export function createAdmissionHandler(deps: AppDeps) {
+  const { config, pool, fence } = deps;
   return async function admit(c: Context): Promise<Response> {
-    // Admission writes an identity: a fenced service refuses it like every write.
     await fence.refuseWhileFenced();
     const origin = c.req.header('origin');
     if (origin !== undefined && origin !== config.PUBLIC_ORIGIN) {
       throw apiError('origin_not_allowed', { where: 'admission, which is same-origin' });
     }
-    const address = clientAddress(c, config.TRUSTED_PROXY_HOPS);
-    await rateLimit(c, 'admission', address, {
-      limit: config.ADMISSION_RATE_LIMIT, windowSeconds: config.ADMISSION_RATE_WINDOW_SECONDS,
-    });
+    const clientKey = await beginAdmission(deps, c);
     const body = parseOrThrow(AdmissionSchema, await readJsonBody(c), 'body');
     if (body.kind === 'guest' && body.handle !== undefined) {
       throw apiError('not_allowed_for_kind', undefined, { field: 'handle' });
@@ -48,12 +42,7 @@ export function createAdmissionHandler({ config, pool, rateLimit, fence }: AppDe
       if (identity.handle && (await handleExists(tx, identity.handle))) {
         throw apiError('handle_taken', { handle: identity.handle }, { field: 'handle' });
       }
-      await insertIdentityWithCredential(tx, identity, credential);
-      // Trust counts identities admitted from one address in a short window as one confirmer.
-      await recordAdmission(tx, {
-        identityId: identity.id, addressKey: clientAddressKey(address), at: new Date(),
-        windowSeconds: TRUST_RULES.admissionWindowSeconds,
-      });
+      await insertIdentityWithCredential(tx, identity, credential, clientKey);
     }).catch((error: unknown) => {
       // Two admissions racing for one hash or handle: the unique index decides.
       if ((error as { code?: string }).code === '23505') {

@@ -5,7 +5,7 @@
  * not an agent credential: no public scope reaches them.
  */
 import type { Context } from 'hono';
-import { REBUILD_JOB, RebuildJobSchema, SEARCH_COMPACT_QUEUE, SEARCH_INDEX_QUEUE } from '../../core/queue-contract.ts';
+import { REBUILD_JOB, RebuildJobSchema, SEARCH_COMPACT_QUEUE, SEARCH_INDEX_QUEUE, withTypeFromId } from '../../core/queue-contract.ts';
 import { FenceCommandSchema } from '../../core/schemas/fence.ts';
 import { applyFenceCommand, readFenceStatus } from '../../db/queries/serving-fence.ts';
 import { readOperatorStatus } from '../../infra/operator-status.ts';
@@ -20,7 +20,7 @@ export function createOperatorHandlers({ config, pool, queues, fence }: AppDeps)
   return {
     async rebuild(c: Context): Promise<Response> {
       requireOperator(c, config.OPERATOR_TOKEN_SHA256);
-      const target = parseOrThrow(RebuildJobSchema, await readJsonBody(c), 'body');
+      const target = parseOrThrow(RebuildJobSchema, withTypeFromId(await readJsonBody(c)), 'body');
       const job = await queues.render.add(REBUILD_JOB, target, { removeOnComplete: { age: 86_400 }, removeOnFail: { age: 86_400 } });
       return c.json({ job_id: job.id, status: 'queued', target, status_url: '/api/ops/status' }, 202, { 'Cache-Control': CACHE.private });
     },

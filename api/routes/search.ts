@@ -15,7 +15,7 @@ import { parseOrThrow } from '../validation.ts';
 
 /**
  * Longest a search statement may run. Measured searches take milliseconds
- * (README, Search); a query of many common words can take a few hundred.
+ * (docs/search.md); a query of many common words can take a few hundred.
  * Past this the database is overloaded, and the answer is 503.
  */
 export const SEARCH_STATEMENT_TIMEOUT_MS = 3000;

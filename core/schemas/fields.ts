@@ -1,4 +1,4 @@
-/** Field rules shared by several request bodies (CONTRACT.md, Writes). */
+/** Field rules shared by several request bodies (docs/api.md, Writes). */
 import { z } from 'zod';
 
 export const SCOPES = [
@@ -27,5 +27,5 @@ export const CredentialHashSchema = z
   .string()
   .regex(/^sha256:[0-9a-f]{64}$/, 'credential_hash must be "sha256:" and 64 lowercase hex digits');
 
-/** Idempotency-Key header: two segments joined by a colon (SPEC 4.2.2). */
+/** Idempotency-Key header: two segments joined by a colon (docs/api.md, Writes). */
 export const IdempotencyKeySchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}:[A-Za-z0-9_-]{8,128}$/);

@@ -27,7 +27,7 @@ export const OperatorStatusSchema = z.object({
     built: z.boolean().describe('Whether the lists were ever built (the first compaction builds them).'),
     unfolded_documents: count.describe('Search documents changed since the last compaction: every keyword search reads them directly until the next folds them in.'),
     lag_seconds: seconds.describe('Once enough wait for a compaction to be due, how long the oldest of them has waited, by its last update; 0 before (a quiet service keeps a few waiting, which is not a lag).'),
-  }).describe('The champion lists of database search (README, Search: Storage), compacted by the render worker every few seconds.'),
+  }).describe('The champion lists of database search (docs/search.md, Storage), compacted by the render worker every few seconds.'),
   fence: FenceStatusSchema,
 });
 export type OperatorStatus = z.infer<typeof OperatorStatusSchema>;

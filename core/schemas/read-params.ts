@@ -1,11 +1,11 @@
-/** Parameters of the record and collection reads (SPEC 4.3, 8), as query strings and as tool arguments. */
+/** Parameters of the record and collection reads (docs/api.md, Reads and Limits), as query strings and as tool arguments. */
 import { z } from 'zod';
 
 export const DEFAULT_RECORD_LIMIT = 20;
 
 // One set of bounds, whether a value arrives as a query string or a JSON number.
 const REVISION = z.number().int().min(1).max(999_999_999);
-/** SPEC 8: one page bound and one limit bound for search, records and collections. */
+/** docs/api.md, Limits: one page bound and one limit bound for search, records and collections. */
 export const PAGE = z.number().int().min(1).max(100);
 export const LIMIT = z.number().int().min(1).max(20);
 

@@ -1,5 +1,5 @@
 /**
- * Response shapes of CONTRACT.md as zod schemas: they document the API in the
+ * Response shapes of docs/api.md as zod schemas: they document the API in the
  * OpenAPI document and the tests check real responses against them.
  */
 import { z } from 'zod';
@@ -85,7 +85,7 @@ export const ChangesSchema = z.object({
     kind: z.enum([
       'problem.created', 'problem.revised', 'solution.created', 'solution.revised', 'outcome.reported',
       'discussion.created', 'reply.created', 'feedback.reported', 'profile.updated',
-      // The disputed state of a record's current revision flipped (README, "Trust").
+      // The disputed state of a record's current revision flipped (docs/trust.md).
       'problem.disputed', 'problem.undisputed', 'solution.disputed', 'solution.undisputed',
     ]),
     resource: z.object({ type: z.string(), id: z.string(), revision: z.number().int().optional() }),
@@ -131,7 +131,7 @@ export const ProjectionSchema = z.object({
   links: Links.extend({ api: z.string() }),
 }).loose();
 
-/** A solution projection: the common fields, and trust of the revision shown (README, "Trust"). */
+/** A solution projection: the common fields, and trust of the revision shown (docs/trust.md). */
 export const SolutionProjectionSchema = ProjectionSchema.extend({
   type: z.literal('solution'),
   signals: SignalCountsSchema.describe('Each identity\'s latest report on the revision shown.'),

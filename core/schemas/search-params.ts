@@ -1,6 +1,6 @@
 /**
- * Query parameters of `GET /api/v1/search` and `GET /api/search` (SPEC 4.3
- * and 8). Exported for the OpenAPI document. Unknown parameters are ignored,
+ * Query parameters of `GET /api/v1/search` and `GET /api/search` (docs/api.md,
+ * Reads and Limits). Exported for the OpenAPI document. Unknown parameters are ignored,
  * as on every read; known ones out of range are 400 naming the field.
  */
 import { z } from 'zod';
@@ -35,7 +35,7 @@ export const SearchParamsSchema = z.object({
   status: z.enum(SEARCH_STATUSES).optional().describe('open and archived apply to problems and discussions, active and archived to solutions.'),
   signal: SignalSchema.optional().describe('Only records with at least one report of this outcome (a problem: on any of its solutions).'),
   disputed: z.enum(['true', 'false']).transform((v) => v === 'true').pipe(z.boolean()).optional().describe(
-    'false: leave out disputed problems and solutions (README, "Trust"); true: only disputed ones. Discussions are never disputed.',
+    'false: leave out disputed problems and solutions (docs/trust.md); true: only disputed ones. Discussions are never disputed.',
   ),
   limit: intParam(LIMIT).default(DEFAULT_SEARCH_LIMIT).describe('Candidates per page, 1 to 20.'),
   page: intParam(PAGE).default(1).describe('Page number, 1 to 100.'),

@@ -1,6 +1,6 @@
 /**
- * The trust shapes of the projections and search candidates (README,
- * "Trust") as zod schemas: the types core/trust/ computes are inferred from
+ * The trust shapes of the projections and search candidates (docs/trust.md) as
+ * zod schemas: the types core/trust/ computes are inferred from
  * them, and the OpenAPI document and the tests use them.
  */
 import { z } from 'zod';

@@ -18,7 +18,7 @@ const Untrusted = (what: string) => z.string().describe(`${what}: contribution t
 export const ResourceLinksSchema = z.object({ html: z.string(), json: z.string(), markdown: z.string() });
 const RecordLinksSchema = ResourceLinksSchema.extend({ api: z.string() });
 
-/** The paginated list shape of CONTRACT.md. */
+/** The paginated list shape of docs/api.md. */
 export function pageSchemaOf<T extends z.ZodType>(item: T) {
   return z.object({
     items: z.array(item),
@@ -129,7 +129,7 @@ export const DiscussionViewSchema = z.object({
   created_at: Timestamp,
   updated_at: Timestamp,
   reply_count: z.number().int().min(0),
-  feedback: z.array(FeedbackEvidenceSchema).describe('Feedback reports on the discussion, as evidence (README, "Trust").'),
+  feedback: z.array(FeedbackEvidenceSchema).describe('Feedback reports on the discussion, as evidence (docs/trust.md).'),
   replies: pageSchemaOf(ReplyItemSchema),
   links: RecordLinksSchema,
 });

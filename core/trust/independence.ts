@@ -1,6 +1,6 @@
 /**
  * Who counts as an independent confirmer. Different credentials do not
- * establish different agents (SPEC 1.4), so reports are grouped: an identity
+ * establish different agents (docs/trust.md), so reports are grouped: an identity
  * counts once (its latest report), identities admitted from one address in a
  * short window form one group (see `confirmerGroup` at admission), and the
  * author's group never confirms its own record.

@@ -1,6 +1,6 @@
 /**
  * Every number behind `trust`: confidence, independence and disputes. The
- * one place to change them; the README ("Trust") documents each rule with
+ * one place to change them; docs/trust.md documents each rule with
  * these values, and the views, the worker and search ranking all read them
  * from here.
  */

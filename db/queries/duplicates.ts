@@ -1,5 +1,5 @@
 /**
- * SQL for duplicate refusal at write time (CONTRACT.md, Further decisions):
+ * SQL for duplicate refusal at write time (docs/api.md, Decisions):
  * a problem with the same normalized error literal and product as an
  * existing one, or a solution with the same normalized body as another on
  * the same problem. Both run inside the commit transaction after

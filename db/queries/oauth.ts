@@ -57,8 +57,42 @@ export async function deleteOAuthRecordsOfGrant(db: Queryable, grantId: string):
   await db.query('DELETE FROM oauth_records WHERE grant_id = $1::text', [grantId]);
 }
 
-export async function deleteExpiredOAuthRecords(db: Queryable): Promise<void> {
-  await db.query('DELETE FROM oauth_records WHERE expires_at < now()');
+export async function deleteExpiredOAuthRecords(db: Queryable): Promise<number> {
+  return (await db.query('DELETE FROM oauth_records WHERE expires_at < now()')).rowCount ?? 0;
+}
+
+/** Clears a record's expiry (a registered client that an account connected with). */
+export async function keepOAuthRecord(db: Queryable, model: string, idHash: string): Promise<void> {
+  await db.query('UPDATE oauth_records SET expires_at = NULL WHERE model = $1::text AND id_hash = $2::text AND expires_at IS NOT NULL', [model, idHash]);
+}
+
+export interface UnusedClient {
+  client_id: string;
+  client_name: string | null;
+  registered_at: Date | null;
+  expires_at: Date;
+  expired: boolean;
+}
+
+const UNUSED_CLIENTS = `FROM oauth_records r
+  WHERE r.model = 'Client' AND r.expires_at IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM oauth_connections c WHERE c.client_id = r.payload->>'client_id')`;
+
+/** Registered clients no account has connected with, oldest first; `expired` ones no longer answer. */
+export async function listUnusedClients(db: Queryable): Promise<UnusedClient[]> {
+  const r = await db.query(
+    `SELECT r.payload->>'client_id' AS client_id, r.payload->>'client_name' AS client_name,
+            to_timestamp((r.payload->>'client_id_issued_at')::double precision) AS registered_at,
+            r.expires_at, r.expires_at <= now() AS expired
+       ${UNUSED_CLIENTS} ORDER BY r.expires_at, r.id_hash`,
+  );
+  return r.rows;
+}
+
+/** Removes the unused clients (all of them, or only the expired ones) and every other expired record. */
+export async function removeUnusedClients(db: Queryable, which: 'expired' | 'all'): Promise<{ clients: number; records: number }> {
+  const clients = await db.query(`DELETE ${UNUSED_CLIENTS}${which === 'expired' ? ' AND r.expires_at <= now()' : ''}`);
+  return { clients: clients.rowCount ?? 0, records: await deleteExpiredOAuthRecords(db) };
 }
 
 export interface ConnectionRow {
@@ -95,6 +129,15 @@ export async function listConnections(db: Queryable, identityId: string): Promis
     [identityId],
   );
   return r.rows;
+}
+
+/** Whether the account has a live (unrevoked) connection to the client. */
+export async function findLiveConnectionOf(db: Queryable, identityId: string, clientId: string): Promise<boolean> {
+  const r = await db.query(
+    'SELECT 1 FROM oauth_connections WHERE identity_id = $1::text AND client_id = $2::text AND revoked_at IS NULL LIMIT 1',
+    [identityId, clientId],
+  );
+  return (r.rowCount ?? 0) > 0;
 }
 
 /** Marks the connection used; at most one write a minute per connection. */

@@ -234,7 +234,7 @@ describe('npm run ops -- fence', () => {
     ...process.env, DATABASE_URL: stack.config.DATABASE_URL, REDIS_URL: stack.config.REDIS_URL,
     QUEUE_PREFIX: stack.config.QUEUE_PREFIX, PROJECTIONS_DIR: stack.config.PROJECTIONS_DIR,
   });
-  const ops = (...args: string[]) => run(process.execPath, ['ops/cli.ts', ...args], { env: env() });
+  const ops = (...args: string[]) => run(process.execPath, ['cli/ops.ts', ...args], { env: env() });
   // Each run starts a process; on a loaded machine that alone takes seconds.
   const CLI_TIMEOUT = 120_000;
 

@@ -175,7 +175,7 @@ describe('search results', () => {
   ])('matches a variant literal exactly: %s', async (_name, q, key) => {
     const res = await search({ q, type: 'problem', status: key === 'watch' ? 'archived' : 'open' });
     expect(res.body.items[0]).toMatchObject({ id: ids[key], match: { kind: 'exact' } });
-    // auto ranks exact and substring matches together (README, Search).
+    // auto ranks exact and substring matches together (docs/search.md).
     expect(res.body.coverage.modes_tried).toEqual(['exact', 'substring']);
   });
 

@@ -3,7 +3,7 @@
  * public literals of eval-cases-public.ts and eval-public/, with generated
  * machine variants and substrings) among near-duplicate distractors and
  * 1,000 generated records. `npm run eval:search` prints the same measures
- * with more noise, held-out and tuning apart (README, Search).
+ * with more noise, held-out and tuning apart (docs/search.md).
  *
  * Thresholds sit a few cases below what is measured, so a tie broken the
  * other way does not fail the suite, while a broken piece does: without

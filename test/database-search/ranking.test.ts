@@ -1,6 +1,6 @@
 /**
  * The ranking rules of database-search/ranking.ts, log-prefix.ts and
- * rerank.ts, one by one (README, Search: Ranking). The evaluation
+ * rerank.ts, one by one (docs/search.md, Ranking). The evaluation
  * (eval.test.ts) measures them together.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * docker-compose.yml and the Dockerfile. Where a Docker client with Compose
+ * deploy/docker-compose.yml and deploy/Dockerfile. Where a Docker client with Compose
  * is installed, `docker compose config` (and `docker-compose config`, v1)
  * must accept the file; everywhere, this checks what can go wrong without
  * running them: the YAML parses, services
@@ -23,7 +23,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
 
 interface Service {
-  build?: { context: string; target: string };
+  build?: { context: string; dockerfile?: string; target: string };
   stop_grace_period?: string;
   healthcheck?: { test?: string[]; disable?: boolean };
   image?: string;
@@ -39,9 +39,9 @@ let scripts: Record<string, string>;
 let dockerfile: string;
 
 beforeAll(async () => {
-  compose = parse(await readFile(path.join(ROOT, 'docker-compose.yml'), 'utf8'));
+  compose = parse(await readFile(path.join(ROOT, 'deploy/docker-compose.yml'), 'utf8'));
   scripts = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')).scripts;
-  dockerfile = await readFile(path.join(ROOT, 'Dockerfile'), 'utf8');
+  dockerfile = await readFile(path.join(ROOT, 'deploy/Dockerfile'), 'utf8');
 });
 
 const service = (name: string): Service => {
@@ -75,13 +75,13 @@ async function composeCommands(): Promise<string[][]> {
   return found;
 }
 
-describe('ops/healthcheck.ts', () => {
+describe('cli/healthcheck.ts', () => {
   it('exits 0 when the API index answers, and 1 when nothing listens or it answers an error', async () => {
     const port = await freePort();
     const server = createServer((req, res) => res.writeHead(req.url === '/api/v1' ? 200 : 500).end());
     await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     const check = (env: Record<string, string>) =>
-      run(process.execPath, ['ops/healthcheck.ts'], { cwd: ROOT, env: { ...process.env, ...env } }).then(() => 0, (e: { code: number }) => e.code);
+      run(process.execPath, ['cli/healthcheck.ts'], { cwd: ROOT, env: { ...process.env, ...env } }).then(() => 0, (e: { code: number }) => e.code);
     try {
       expect(await check({ PORT: String(port) })).toBe(0);
       expect(await check({ HEALTHCHECK_URL: `http://127.0.0.1:${port}/metrics` })).toBe(1);
@@ -102,7 +102,7 @@ describe('the Dockerfile', () => {
     expect(dockerfile).toMatch(/apt-get install -y --no-install-recommends tini/);
     expect(dockerfile).toMatch(/^ENTRYPOINT \["\/usr\/bin\/tini", "--"\]$/m);
     expect(dockerfile).toMatch(/^CMD \["node", "api\/server\.ts"\]$/m);
-    expect(dockerfile).toMatch(/^HEALTHCHECK .*CMD \["node", "ops\/healthcheck\.ts"\]$/m);
+    expect(dockerfile).toMatch(/^HEALTHCHECK .*CMD \["node", "cli\/healthcheck\.ts"\]$/m);
   });
 });
 
@@ -110,7 +110,7 @@ describe('docker-compose.yml', () => {
   it('is accepted by `docker compose config` wherever a Compose client is installed', async () => {
     const commands = await composeCommands();
     for (const command of commands) {
-      const { stdout } = await run(command[0]!, [...command.slice(1), '-f', 'docker-compose.yml', 'config', '--services'], { cwd: ROOT });
+      const { stdout } = await run(command[0]!, [...command.slice(1), '-f', 'deploy/docker-compose.yml', 'config', '--services'], { cwd: ROOT });
       expect(stdout.trim().split('\n').sort()).toEqual(['api', 'migrate', 'nginx', 'postgres', 'redis', 'worker']);
     }
     // .ci/run installs Debian's docker-compose (1.29, which validates against the Compose spec's schema), so CI always runs one.
@@ -133,7 +133,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('is accepted by docker-compose 1.29 as well as Compose v2: no top-level name or version', async () => {
-    const raw = parse(await readFile(path.join(ROOT, 'docker-compose.yml'), 'utf8'));
+    const raw = parse(await readFile(path.join(ROOT, 'deploy/docker-compose.yml'), 'utf8'));
     expect(Object.keys(raw).sort()).toEqual(['services', 'volumes']);
   });
 
@@ -146,7 +146,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('checks health: the API by its index, the worker by its metrics, the one-shot migration not at all', () => {
-    expect(service('api').healthcheck?.test).toEqual(['CMD', 'node', 'ops/healthcheck.ts']);
+    expect(service('api').healthcheck?.test).toEqual(['CMD', 'node', 'cli/healthcheck.ts']);
     expect(service('worker').environment?.HEALTHCHECK_URL).toBe(`http://127.0.0.1:${service('worker').environment?.WORKER_METRICS_PORT}/metrics`);
     expect(service('migrate').healthcheck).toEqual({ disable: true });
   });
@@ -155,8 +155,8 @@ describe('docker-compose.yml', () => {
     const images = stages();
     expect(images.get('build')).toMatch(/^node:24\b/);
     expect(images.get('app')).toMatch(/^node:24\b/);
-    for (const name of ['migrate', 'api', 'worker']) expect(service(name).build).toEqual({ context: '.', target: 'app' });
-    expect(service('nginx').build).toEqual({ context: '.', target: 'edge' });
+    for (const name of ['migrate', 'api', 'worker']) expect(service(name).build).toEqual({ context: '..', dockerfile: 'deploy/Dockerfile', target: 'app' });
+    expect(service('nginx').build).toEqual({ context: '..', dockerfile: 'deploy/Dockerfile', target: 'edge' });
     expect(images.get('edge')).toMatch(/^nginx:/);
     expect(dockerfile).toMatch(/^COPY deploy\/nginx\/agent-knowledge\.conf \/etc\/nginx\/templates\/default\.conf\.template$/m);
   });

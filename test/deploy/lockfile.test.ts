@@ -1,6 +1,6 @@
 /**
  * package-lock.json holds every platform's optional bindings, so `npm ci`
- * (in .ci/run and the Dockerfile) installs from it on any platform. An npm
+ * (in .ci/run and deploy/Dockerfile) installs from it on any platform. An npm
  * 11 install once left the other platforms' entries of Astro's compiler
  * binding out of the lock: `npm ci` then called the lock out of sync, and
  * an image built on arm64 would have had no binding at all. Both checks read

@@ -78,6 +78,8 @@ describe('the embedded default', () => {
     await eventually(async () => (await (await fetch(`${base}/problems/${id}`)).text()).includes('Embedded core loop, edited'), 30_000);
     expect((await fetch(`${base}/problems/${id}.md?revision=1`)).status).toBe(200);
 
+    // A first start on an empty folder is not an error: nothing at level error or above (50+) in its log.
+    expect(output.split('\n').filter((line) => /"level":(5|6)0/.test(line))).toEqual([]);
     expect(await stop()).toBe(0);
     base = await start();
     const again = await (await fetch(`${base}/api/v1/problems/${id}`)).json();

@@ -1486,8 +1486,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Sign out (browser form with the CSRF token): the session ends.
-         * @description Sign out (browser form with the CSRF token): the session ends.
+         * Sign out (browser form with the CSRF token): the account session and this browser's authorization server session end.
+         * @description Sign out (browser form with the CSRF token): the account session and this browser's authorization server session end.
          */
         post: operations["post_account_signout"];
         delete?: never;
@@ -1899,7 +1899,7 @@ export interface components {
                 status: number;
                 message: string;
                 /** @enum {string} */
-                reason: "malformed_request" | "headers_too_large" | "missing_body" | "invalid_json" | "nul_character" | "unstorable_value" | "missing_field" | "out_of_range" | "invalid_type" | "unknown_field" | "invalid_value" | "invalid_format" | "reserved_key" | "missing_idempotency_key" | "invalid_idempotency_key" | "not_allowed_for_kind" | "scope_not_allowed_for_kind" | "not_in_discussion" | "future_revision" | "protocol_error" | "empty_batch" | "batch_too_large" | "answer_too_large" | "invalid_tool_params" | "unknown_tool" | "unknown_resource_uri" | "missing" | "invalid" | "expired" | "revoked" | "operator_token_required" | "connection_missing" | "missing_scope" | "origin_not_allowed" | "operator_disabled" | "not_owner" | "unknown_path" | "unknown_problem" | "unknown_solution" | "unknown_discussion" | "unknown_reply" | "unknown_agent" | "unknown_inbox_item" | "unknown_revision" | "method_not_allowed" | "unsupported_accept" | "idempotency_payload_mismatch" | "revision_conflict" | "unknown_old_epoch" | "credential_already_registered" | "handle_taken" | "already_registered" | "request_too_slow" | "duplicate_problem" | "duplicate_solution" | "body_too_large" | "json_required" | "read_rate_limited" | "write_rate_limited" | "admission_rate_limited" | "auth_failures_rate_limited" | "internal_error" | "dependency_unavailable" | "commit_pending" | "too_many_connections" | "shutting_down" | "serving_fenced" | "search_unavailable" | "passkey_not_verified" | "csrf_token_invalid" | "not_a_direct_credential" | "token_wrong_resource" | "connection_revoked" | "unknown_connection" | "form_required";
+                reason: "malformed_request" | "headers_too_large" | "missing_body" | "invalid_json" | "nul_character" | "unstorable_value" | "missing_field" | "out_of_range" | "invalid_type" | "unknown_field" | "invalid_value" | "invalid_format" | "reserved_key" | "missing_idempotency_key" | "invalid_idempotency_key" | "not_allowed_for_kind" | "scope_not_allowed_for_kind" | "not_in_discussion" | "future_revision" | "protocol_error" | "empty_batch" | "batch_too_large" | "answer_too_large" | "invalid_tool_params" | "unknown_tool" | "unknown_resource_uri" | "missing" | "invalid" | "expired" | "revoked" | "operator_token_required" | "connection_missing" | "missing_scope" | "origin_not_allowed" | "operator_disabled" | "not_owner" | "unknown_path" | "unknown_problem" | "unknown_solution" | "unknown_discussion" | "unknown_reply" | "unknown_agent" | "unknown_inbox_item" | "unknown_revision" | "method_not_allowed" | "unsupported_accept" | "idempotency_payload_mismatch" | "revision_conflict" | "unknown_old_epoch" | "credential_already_registered" | "handle_taken" | "already_registered" | "request_too_slow" | "duplicate_problem" | "duplicate_solution" | "body_too_large" | "registration_too_large" | "json_required" | "read_rate_limited" | "write_rate_limited" | "admission_rate_limited" | "passkey_ceremony_rate_limited" | "registration_rate_limited" | "auth_failures_rate_limited" | "internal_error" | "dependency_unavailable" | "commit_pending" | "too_many_connections" | "shutting_down" | "serving_fenced" | "search_unavailable" | "passkey_not_verified" | "csrf_token_invalid" | "not_a_direct_credential" | "token_wrong_resource" | "connection_revoked" | "unknown_connection" | "form_required";
                 hint: string;
                 field?: string;
                 retryable: boolean;
@@ -2361,7 +2361,7 @@ export interface components {
             /** @description ISO 8601, UTC. */
             updated_at: string;
             reply_count: number;
-            /** @description Feedback reports on the discussion, as evidence (README, "Trust"). */
+            /** @description Feedback reports on the discussion, as evidence (docs/trust.md). */
             feedback: {
                 /** @enum {string} */
                 kind: "feedback" | "report_failure" | "report_outdated" | "add_evidence";
@@ -6134,7 +6134,7 @@ export interface operations {
                 status?: "open" | "archived" | "active";
                 /** @description Only records with at least one report of this outcome (a problem: on any of its solutions). */
                 signal?: "worked" | "partially_worked" | "did_not_work";
-                /** @description false: leave out disputed problems and solutions (README, "Trust"); true: only disputed ones. Discussions are never disputed. */
+                /** @description false: leave out disputed problems and solutions (docs/trust.md); true: only disputed ones. Discussions are never disputed. */
                 disputed?: boolean;
                 /** @description Candidates per page, 1 to 20. */
                 limit?: number;
@@ -6260,7 +6260,7 @@ export interface operations {
                 status?: "open" | "archived" | "active";
                 /** @description Only records with at least one report of this outcome (a problem: on any of its solutions). */
                 signal?: "worked" | "partially_worked" | "did_not_work";
-                /** @description false: leave out disputed problems and solutions (README, "Trust"); true: only disputed ones. Discussions are never disputed. */
+                /** @description false: leave out disputed problems and solutions (docs/trust.md); true: only disputed ones. Discussions are never disputed. */
                 disputed?: boolean;
                 /** @description Candidates per page, 1 to 20. */
                 limit?: number;
@@ -8022,7 +8022,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description To the interaction page, or back to the client with a code or an OAuth error. */
+            /** @description To the interaction page, or back to the client with a code, or with an OAuth error when the signed-in person has approved that client. */
             303: {
                 headers: {
                     Location?: string;
@@ -8030,7 +8030,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description An unknown client or unregistered redirect_uri, shown to the person, never redirected. */
+            /** @description An unknown client, an unregistered redirect_uri, or any error for a client the signed-in person never approved (RFC 9700, 4.11): shown to the person, never redirected. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8041,7 +8041,15 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
+            /** @description Writes are fenced (serving_fenced): an authorization writes its interaction and session. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     options_oauth_authorize: {
@@ -8123,7 +8131,15 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
+            /** @description Writes are fenced (serving_fenced): tokens are not issued; access tokens already issued keep working for reads. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     options_oauth_token: {
@@ -8178,7 +8194,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Registered. */
+            /** @description Registered. A client no account connects with expires after CLIENT_UNUSED_TTL_SECONDS (a day by default). */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -8199,9 +8215,34 @@ export interface operations {
                     };
                 };
             };
-            429: components["responses"]["RateLimited"];
+            /** @description Metadata larger than CLIENT_REGISTRATION_MAX_BYTES, or sent without Content-Length (registration_too_large). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Registrations from this client address (an IPv4 address or an IPv6 /64) past the limit (registration_rate_limited). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
+            /** @description Writes are fenced (serving_fenced). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     options_oauth_register: {
@@ -8807,7 +8848,15 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
+            /** @description Writes are fenced (serving_fenced). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     options_account_signout: {
@@ -8897,7 +8946,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited. */
+            /** @description Ceremonies (passkey_ceremony_rate_limited) or sign-ups (admission_rate_limited) from this client address past the limit. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8907,7 +8956,15 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
+            /** @description Writes are fenced (serving_fenced). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     options_account_passkeys_register_options: {
@@ -8999,7 +9056,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited. */
+            /** @description Ceremonies (passkey_ceremony_rate_limited) or sign-ups (admission_rate_limited) from this client address past the limit. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9009,7 +9066,15 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
+            /** @description Writes are fenced (serving_fenced). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     options_account_passkeys_register: {
@@ -9097,7 +9162,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited. */
+            /** @description Ceremonies (passkey_ceremony_rate_limited) or sign-ups (admission_rate_limited) from this client address past the limit. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9107,7 +9172,15 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
+            /** @description Writes are fenced (serving_fenced). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     options_account_passkeys_signin_options: {
@@ -9199,7 +9272,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited. */
+            /** @description Ceremonies (passkey_ceremony_rate_limited) or sign-ups (admission_rate_limited) from this client address past the limit. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9209,7 +9282,15 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
+            /** @description Writes are fenced (serving_fenced). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     options_account_passkeys_signin: {
@@ -9436,7 +9517,7 @@ export interface operations {
                                 lag_seconds: number;
                             };
                         };
-                        /** @description The champion lists of database search (README, Search: Storage), compacted by the render worker every few seconds. */
+                        /** @description The champion lists of database search (docs/search.md, Storage), compacted by the render worker every few seconds. */
                         search_champions: {
                             /** @description Whether the lists were ever built (the first compaction builds them). */
                             built: boolean;

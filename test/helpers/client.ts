@@ -69,7 +69,7 @@ export async function eventually<T>(check: () => Promise<T | undefined | null | 
   }
 }
 
-/** Asserts the Error shape of CONTRACT.md and returns the error object. */
+/** Asserts the Error shape of docs/api.md and returns the error object. */
 export function errorOf(body: unknown): { code: string; status: number; message: string; reason: string; field?: string; request_id: string; retry_after?: number; recovery?: Record<string, unknown>; existing?: Record<string, any> } {
   const error = (body as { error?: unknown })?.error as Record<string, unknown> | undefined;
   if (!error || typeof error.code !== 'string' || typeof error.status !== 'number' || typeof error.message !== 'string'

@@ -138,7 +138,7 @@ function parseFirstResponse(bytes: Buffer, requireComplete = false): Answer | nu
 }
 
 /**
- * What CONTRACT.md demands of any answer to a well- or ill-formed request
+ * What docs/api.md demands of any answer to a well- or ill-formed request
  * while every dependency is up: no 5xx; an error answer with a body carries
  * the Error shape with its own status; no header or body contains a bearer
  * secret the client sent.

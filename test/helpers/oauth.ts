@@ -117,6 +117,16 @@ export async function runAuthorization(
   throw new Error('too many redirects');
 }
 
+/**
+ * The OAuth error of a refusal shown on the service's own page (never
+ * redirected: the client is not told), as the person sees it.
+ */
+export async function shownError(response: Response): Promise<{ error?: string; description?: string }> {
+  const page = await response.text();
+  const field = (id: string) => new RegExp(`<dd id="${id}">([^<]*)</dd>`).exec(page)?.[1];
+  return { error: field('error'), description: field('error-description') };
+}
+
 export async function tokenRequest(base: string, params: Record<string, string>) {
   const res = await fetch(`${base}/oauth/token`, {
     method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params).toString(),

@@ -1,5 +1,5 @@
 /**
- * A client that behaves as CONTRACT.md tells clients to: a 503 (or a
+ * A client that behaves as docs/api.md tells clients to: a 503 (or a
  * connection that fails) is retried after Retry-After with the same
  * Idempotency-Key and body, until the write is acknowledged. It records every
  * answer, so a test can assert how the service behaved while a dependency

@@ -4,20 +4,22 @@
  * is served by a real https server on loopback whose certificate is made for
  * this run (test/helpers/https-server.ts).
  *
- * oidc-provider's own fetch verifies TLS against the system's CAs and
- * refuses loopback and private addresses (SSRF), so it cannot reach that
- * server; the service keeps it. Here the authorization server gets, through
- * the library's documented `fetch` option (ApiOptions.oauthFetch), a fetch
- * that trusts this run's certificate for this one origin, TLS still
- * verified, and hands every other URL to the library's fetch unchanged.
+ * The service's fetch (api/oauth/client-document-fetch.ts) verifies TLS
+ * against the system's CAs and never connects to loopback or private
+ * addresses, so it cannot reach that server; the service keeps it. Here the
+ * authorization server gets, through the library's documented `fetch`
+ * option (ApiOptions.oauthFetch), a fetch that trusts this run's
+ * certificate for this one origin, TLS still verified, and hands every
+ * other URL to the service's fetch unchanged.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClientDocumentFetch } from '../../api/oauth/client-document-fetch.ts';
 import { startHttpsServer, type HttpsServer } from '../helpers/https-server.ts';
-import { authorizeUrl, CookieJar, MemoryOAuthClient, pkce, runAuthorization, seedSignedInAccount } from '../helpers/oauth.ts';
+import { authorizeUrl, CookieJar, MemoryOAuthClient, pkce, runAuthorization, seedSignedInAccount, shownError } from '../helpers/oauth.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
 let documents: HttpsServer;
@@ -32,9 +34,10 @@ const redirectUri = 'http://127.0.0.1:9/callback';
 /** The authorization server's fetch in this file: this run's certificate trusted for the document server only. */
 function trustingDocumentServer(server: HttpsServer): typeof fetch {
   const agent = new Agent({ connect: { ca: server.ca } });
+  const serviceFetch = createClientDocumentFetch();
   return async function fetchClientDocument(input, init) {
     const url = new URL(input instanceof Request ? input.url : input);
-    if (url.origin !== server.origin) return globalThis.fetch(input, init);
+    if (url.origin !== server.origin) return serviceFetch(input, init);
     return (await undiciFetch(url, { ...(init as object), dispatcher: agent })) as unknown as Response;
   } as typeof fetch;
 }
@@ -131,9 +134,7 @@ describe('a metadata document client that is refused gets an OAuth error and cha
     // Refused before any redirect: the client's redirect_uri cannot be trusted, so the answer is a page of its own.
     expect(out.location).toBeUndefined();
     expect(out.response.status).toBe(400);
-    const page = await out.response.text();
-    const field = (id: string) => new RegExp(`<dd id="${id}">([^<]*)</dd>`).exec(page)?.[1];
-    return { error: field('error'), description: field('error-description') };
+    return shownError(out.response);
   }
 
   it('refuses a document whose client_id is not its own URL', async () => {
@@ -161,7 +162,7 @@ describe('a metadata document client that is refused gets an OAuth error and cha
     expect(documents.requested).not.toContain('/clients/plain-http.json');
   });
 
-  it('leaves every other document to the library fetch, which refuses a loopback address', async () => {
+  it('leaves every other document to the service fetch, which refuses a loopback address', async () => {
     // The same server under another origin (localhost, not 127.0.0.1): the test's trust does not reach it.
     const clientId = `https://localhost:${new URL(documents.origin).port}/clients/other-origin.json`;
     documents.serve('/clients/other-origin.json', metadataDocument(clientId));

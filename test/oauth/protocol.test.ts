@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../core/hash.ts';
 import { admit } from '../helpers/client.ts';
 import {
-  authorizeUrl, connect, CookieJar, mcpPost, pkce, registerClient, runAuthorization, seedSignedInAccount, tokenRequest, toolCall,
+  authorizeUrl, connect, CookieJar, mcpPost, pkce, registerClient, runAuthorization, seedSignedInAccount, shownError, tokenRequest, toolCall,
 } from '../helpers/oauth.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
@@ -156,20 +156,35 @@ describe('bad input gets an OAuth error and changes nothing', () => {
     expect((await res.json()).error).toBe('invalid_redirect_uri');
   });
 
-  it('refuses a request without PKCE', async () => {
-    const { location } = await authorizeOnce({ code_challenge: undefined, code_challenge_method: undefined });
-    expect(location?.searchParams.get('error')).toBe('invalid_request');
-    expect(location?.searchParams.get('error_description')).toMatch(/PKCE/);
+  /** A refusal on the service's own page, never a redirect. */
+  async function shownOnPage(out: { location?: URL; response: Response }) {
+    expect(out.location).toBeUndefined();
+    expect(out.response.status).toBe(400);
+    return shownError(out.response);
+  }
+
+  it('refuses a request without PKCE on a page of its own, for a client the person never approved', async () => {
+    const shown = await shownOnPage(await authorizeOnce({ code_challenge: undefined, code_challenge_method: undefined }));
+    expect(shown.error).toBe('invalid_request');
+    expect(shown.description).toMatch(/PKCE/);
   });
 
-  it('refuses plain PKCE', async () => {
-    const { location } = await authorizeOnce({ code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' });
-    expect(location?.searchParams.get('error')).toBe('invalid_request');
-    expect(location?.searchParams.get('error_description')).toMatch(/code_challenge_method/);
+  it('refuses plain PKCE on a page of its own', async () => {
+    const shown = await shownOnPage(await authorizeOnce({ code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' }));
+    expect(shown.error).toBe('invalid_request');
+    expect(shown.description).toMatch(/code_challenge_method/);
   });
 
-  it('refuses a resource other than /mcp/participate', async () => {
-    const { location } = await authorizeOnce({ resource: `${base}/api/problems` });
+  it('refuses a resource other than /mcp/participate on a page of its own', async () => {
+    expect((await shownOnPage(await authorizeOnce({ resource: `${base}/api/problems` }))).error).toBe('invalid_target');
+  });
+
+  it('tells a client the person approved about a bad request at its redirect URI', async () => {
+    const { client } = await connect(base, cookie, { redirectUri });
+    const { challenge } = pkce();
+    const { location } = await runAuthorization(base, new CookieJar(cookie), authorizeUrl(base, {
+      client_id: client.client_id, redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: 'S256', resource: `${base}/api/problems`, scope: 'post',
+    }));
     expect(location?.searchParams.get('error')).toBe('invalid_target');
   });
 

@@ -1,6 +1,6 @@
 /**
  * Point 8: a PATCH with only `base_revision` answered 201 and made revision 3.
- * Decided (CONTRACT.md, Further decisions): an edit whose resulting fields
+ * Decided (docs/api.md, Decisions): an edit whose resulting fields
  * equal the base revision's creates no revision and no change row; it answers
  * 200 with `unchanged: true`, `change_cursor: null` and the unchanged
  * revision, and is idempotent like every write.

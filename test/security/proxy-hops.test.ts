@@ -6,7 +6,7 @@
  */
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientAddress } from '../../api/rate-limit.ts';
+import { addressOf as addressOfPeer, clientAddress } from '../../api/rate-limit.ts';
 import { credentialHash } from '../../core/hash.ts';
 import { newSecret } from '../helpers/client.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
@@ -22,18 +22,30 @@ async function addressOf(hops: number, forwardedFor: string | null, peer = '10.0
 
 describe('the client address behind trusted proxies', () => {
   it('believes no header with no trusted hops', async () => {
-    expect(await addressOf(0, '203.0.113.7')).toBe('10.0.0.1');
+    expect(await addressOf(0, '203.0.113.7')).toBe('ipv4:10.0.0.1');
   });
 
   it('takes the entry that many hops from the right, whatever the client put on the left', async () => {
     // One appending proxy (nginx with $proxy_add_x_forwarded_for): it adds the peer it saw.
-    expect(await addressOf(1, '198.51.100.66, 203.0.113.7')).toBe('203.0.113.7');
-    expect(await addressOf(1, '203.0.113.7')).toBe('203.0.113.7');
+    expect(await addressOf(1, '198.51.100.66, 203.0.113.7')).toBe('ipv4:203.0.113.7');
+    expect(await addressOf(1, '203.0.113.7')).toBe('ipv4:203.0.113.7');
     // A CDN, then a load balancer: two appended entries.
-    expect(await addressOf(2, '198.51.100.66, 203.0.113.7, 192.0.2.10')).toBe('203.0.113.7');
+    expect(await addressOf(2, '198.51.100.66, 203.0.113.7, 192.0.2.10')).toBe('ipv4:203.0.113.7');
     // Fewer entries than hops: the leftmost is the best known.
-    expect(await addressOf(3, '203.0.113.7')).toBe('203.0.113.7');
-    expect(await addressOf(1, null)).toBe('10.0.0.1');
+    expect(await addressOf(3, '203.0.113.7')).toBe('ipv4:203.0.113.7');
+    expect(await addressOf(1, null)).toBe('ipv4:10.0.0.1');
+  });
+});
+
+describe('the client key every limit counts under', () => {
+  it('is one key for every address of an IPv6 /64, and an IPv4-mapped address counts as its IPv4 address', async () => {
+    const key = await addressOf(1, '2001:db8:7:8:1::1');
+    expect(key).toBe('ipv6:20010db800070008/64');
+    for (const other of ['2001:db8:7:8:ffff:ffff:ffff:ffff', '2001:0db8:0007:0008::9%eth0']) expect(await addressOf(1, other)).toBe(key);
+    expect(await addressOf(1, '2001:db8:7:9::1')).not.toBe(key);
+    expect(await addressOf(1, '::ffff:203.0.113.7')).toBe('ipv4:203.0.113.7');
+    // The pre-router read path keys by the same function.
+    expect(addressOfPeer('2001:db8:7:8::42', undefined, 0)).toBe(key);
   });
 });
 

@@ -47,7 +47,7 @@ describe('refresh-trust', () => {
   });
 
   it('changes nothing when run again, from the operator CLI', async () => {
-    const { stdout } = await run(process.execPath, ['ops/cli.ts', 'refresh-trust'], {
+    const { stdout } = await run(process.execPath, ['cli/ops.ts', 'refresh-trust'], {
       env: { ...process.env, DATABASE_URL: stack.config.DATABASE_URL, REDIS_URL: stack.config.REDIS_URL },
     });
     expect(stdout).toContain('refresh-trust done: 2 records, 0 disputed states changed');

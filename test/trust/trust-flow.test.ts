@@ -185,7 +185,7 @@ describe('disputed, not deleted', () => {
   });
 
   it('publishes the dispute kinds in the public change feed', async () => {
-    // The feed lists a change once no older transaction can still commit one (README): follow it until both show.
+    // The feed lists a change once no older transaction can still commit one (docs/api.md): follow it until both show.
     const kinds = await eventually(async () => {
       const seen: string[] = [];
       let since = '';

@@ -72,7 +72,7 @@ const REBUILD_WRITER_THREADS = 1;
  * (publish-pool.ts sends up to 16 records per message): with 8, about half
  * a message, the main thread compressed more than the thread (15 s against
  * 12 s of a 100k rebuild in `--cpu-prof`) while the thread waited 9 s; 64
- * left the thread behind (21 s of the machine idle). See README, issue 8.
+ * left the thread behind (21 s of the machine idle). See bench/HISTORY.md, Rebuild and static search.
  */
 const COMPRESS_WHEN_QUEUED = 32;
 

@@ -1,4 +1,4 @@
-/** What each of the eight scopes (SPEC 5.3) lets a client do, as the consent page says it. */
+/** What each of the eight scopes (docs/api.md, Authentication) lets a client do, as the consent page says it. */
 export const SCOPE_DESCRIPTIONS: Record<string, string> = {
   post: 'start discussions',
   reply: 'reply in discussions and acknowledge its inbox',

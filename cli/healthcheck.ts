@@ -1,5 +1,5 @@
 /**
- * The container HEALTHCHECK (Dockerfile): exits 0 when HEALTHCHECK_URL (by
+ * The container HEALTHCHECK (deploy/Dockerfile): exits 0 when HEALTHCHECK_URL (by
  * default the API index on PORT) answers 2xx within 3 s, else 1. The worker's
  * containers point it at the worker's /metrics.
  */

@@ -1,6 +1,7 @@
 /**
  * `npm run ops -- <command>`: the operator's tool (`--help` on it and on every command):
- * rebuild, status, and `fence on --reason "…"` / `fence off` (the serving fence).
+ * rebuild, status, `fence on --reason "…"` / `fence off` (the serving fence), and
+ * `oauth-clients list` / `oauth-clients prune` (registered clients nobody connected).
  * Runs against DATABASE_URL / REDIS_URL like the service does.
  *
  * Arguments are parsed by commander (a small, long-kept parser): it gives every
@@ -10,7 +11,9 @@
 import { hostname, userInfo } from 'node:os';
 import { Command, Option } from 'commander';
 import { loadConfig } from '../core/config.ts';
-import { COMMIT_QUEUE, RebuildJobSchema, RENDER_QUEUE, SEARCH_COMPACT_QUEUE, SEARCH_INDEX_QUEUE } from '../core/queue-contract.ts';
+import {
+  COMMIT_QUEUE, RebuildJobSchema, RENDER_QUEUE, SEARCH_COMPACT_QUEUE, SEARCH_INDEX_QUEUE, withTypeFromId,
+} from '../core/queue-contract.ts';
 import { createQueue, queueBackendOf } from '../infra/queues.ts';
 import { loadHtmlRenderer } from '../projections/html.ts';
 import { FenceCommandSchema, type FenceCommand } from '../core/schemas/fence.ts';
@@ -21,9 +24,11 @@ import { notingFencedPages, servingForFiles } from '../worker/render/fence-banne
 import { createServingFence } from '../core/serving-fence.ts';
 import { applyFenceCommand, readServingFence } from '../db/queries/serving-fence.ts';
 import { refreshAllTrust } from '../worker/jobs/refresh-trust.ts';
+import { listUnusedClients, removeUnusedClients } from '../db/queries/oauth.ts';
 import { resetSitemaps } from '../worker/sitemap/sitemaps.ts';
 import { createProgress } from './progress.ts';
 import { readOperatorStatus } from '../infra/operator-status.ts';
+import { OperatorError, operatorErrorOf } from './operator-error.ts';
 
 async function withPool<T>(work: (pool: ReturnType<typeof createPool>, config: ReturnType<typeof loadConfig>) => Promise<T>): Promise<T> {
   const config = loadConfig();
@@ -57,6 +62,11 @@ async function runRebuild(target: { type?: RecordRef['type']; id?: string }): Pr
     const started = performance.now();
     const counts = await rebuild(pool, html, config.PROJECTIONS_DIR, target, createProgress('rebuild'));
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    // A record that does not exist renders nothing (its stale files, if any, are removed): say so, not "0 written".
+    if (target.id && counts.written + counts.unchanged === 0) {
+      const stale = counts.removed > 0 ? `; removed ${counts.removed} stale projection files` : '';
+      throw new OperatorError(`no ${target.type} has the id ${target.id}${stale}`);
+    }
     console.log(`rebuild done in ${seconds}s: ${counts.written} written, ${counts.unchanged} unchanged, ${counts.removed} removed`);
     if (!target.type && !target.id) console.log(`sitemap: ${await resetSitemaps(pool, config.PROJECTIONS_DIR, config.PUBLIC_ORIGIN)} chunks written`);
   });
@@ -90,10 +100,10 @@ function createOperatorProgram(): Command {
   program.command('rebuild')
     .description('Re-render projections from the database: every record, one type, or one record.')
     .addOption(new Option('--type <type>', 'only records of this type').choices(Object.keys(COLLECTION)))
-    .option('--id <id>', 'only this record (needs --type)')
+    .option('--id <id>', 'only this record (its prefix names its type: prb_, sol_, dsc_, agt_)')
     .action(async (options: { type?: RecordRef['type']; id?: string }, command: Command) => {
       // The same shape check as the endpoint and the worker: an id is a record id, never a path.
-      const target = RebuildJobSchema.safeParse(options);
+      const target = RebuildJobSchema.safeParse(withTypeFromId(options));
       if (!target.success) {
         const issue = target.error.issues[0]!;
         command.error(`error: --${issue.path.join('.')} ${issue.message}`);
@@ -124,7 +134,28 @@ function createOperatorProgram(): Command {
     .description('Take writes again (a self-fence on a read-only database lifts by itself).')
     .option('--by <who>', 'who lowers it (default user@host)')
     .action(async (options: { by?: string }) => changeFence({ state: 'off' }, options.by));
+  const clients = program.command('oauth-clients')
+    .description('OAuth clients registered (dynamic registration) that no account has connected with: they expire unused.');
+  clients.command('list')
+    .description('Print the unused clients as JSON, oldest first; "expired": true ones no longer answer and await prune.')
+    .action(() => withPool(async (pool) => {
+      console.log(JSON.stringify(await listUnusedClients(pool), null, 2));
+    }));
+  clients.command('prune')
+    .description('Delete the expired unused clients (with --all, every unused client) and every other expired OAuth record.')
+    .option('--all', 'also delete unused clients that have not expired yet')
+    .action((options: { all?: boolean }) => withPool(async (pool) => {
+      console.log(JSON.stringify({ removed: await removeUnusedClients(pool, options.all ? 'all' : 'expired') }, null, 2));
+    }));
   return program;
 }
 
-await createOperatorProgram().parseAsync(process.argv);
+try {
+  await createOperatorProgram().parseAsync(process.argv);
+} catch (error) {
+  // What the operator can act on (an unknown record, no database) is one line; anything else keeps its stack.
+  const known = operatorErrorOf(error, loadConfig());
+  if (!known) throw error;
+  console.error(`error: ${known}`);
+  process.exit(1);
+}

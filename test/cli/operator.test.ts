@@ -7,7 +7,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../core/hash.ts';
 import { createQueue, queueBackendOf } from '../../infra/queues.ts';
-import { createProgress } from '../../ops/progress.ts';
+import { createProgress } from '../../cli/progress.ts';
 import { readOperatorStatus } from '../../infra/operator-status.ts';
 import { admit, errorOf, eventually, problemBody, send } from '../helpers/client.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
@@ -56,7 +56,11 @@ describe('operator endpoints', () => {
     await rm(file(`problems/${problemId}.md`));
     expect((await operator('POST', '/api/ops/rebuild', { type: 'problem', id: problemId })).status).toBe(202);
     await eventually(() => readFile(file(`problems/${problemId}.md`)).then(() => true, () => false));
-    const bad = await operator('POST', '/api/ops/rebuild', { id: problemId });
+    // The id's prefix names its type, so the id alone is enough.
+    await rm(file(`problems/${problemId}.json`));
+    expect((await operator('POST', '/api/ops/rebuild', { id: problemId })).status).toBe(202);
+    await eventually(() => readFile(file(`problems/${problemId}.json`)).then(() => true, () => false));
+    const bad = await operator('POST', '/api/ops/rebuild', { id: 'xyz_0000000000000000000000000z' });
     expect(errorOf(await bad.json())).toMatchObject({ field: 'type' });
     expect((await operator('POST', '/api/ops/rebuild', { type: 'planet' })).status).toBe(400);
   });
@@ -94,14 +98,14 @@ describe('npm run ops', () => {
   });
 
   it('rebuilds with plain progress lines when not on a terminal, rewriting nothing that is current', async () => {
-    const { stdout, stderr } = await run(process.execPath, ['ops/cli.ts', 'rebuild'], { env: env() });
+    const { stdout, stderr } = await run(process.execPath, ['cli/ops.ts', 'rebuild'], { env: env() });
     expect(stderr).toMatch(/^rebuild: 0\/\d+ 0%/m);
     expect(stderr).toMatch(/rebuild: (\d+)\/\1 100% elapsed \d+s eta 0s/);
     expect(stdout).toMatch(/rebuild done in [\d.]+s: 0 written, \d+ unchanged, 0 removed/);
   }, CLI_TIMEOUT);
 
   it('prints the status as JSON', async () => {
-    const { stdout } = await run(process.execPath, ['ops/cli.ts', 'status'], { env: env() });
+    const { stdout } = await run(process.execPath, ['cli/ops.ts', 'status'], { env: env() });
     expect(JSON.parse(stdout)).toMatchObject({
       queues: { commit: expect.any(Object), render: expect.any(Object), 'search-index': expect.any(Object), 'search-compact': expect.any(Object) },
       search_index: { pending_runs: expect.any(Number), lag_seconds: expect.any(Number), compaction: { pending_runs: expect.any(Number) } },
@@ -111,7 +115,7 @@ describe('npm run ops', () => {
   it('prints help for the tool and for every command, with exit code 0 and no stack trace', async () => {
     const cases = [['--help'], ['rebuild', '--help'], ['status', '--help'], ['help', 'rebuild'], ['fence', 'on', '--help']];
     // One process each, started together: on a loaded machine each start alone takes seconds.
-    const answers = await Promise.all(cases.map((args) => run(process.execPath, ['ops/cli.ts', ...args], { env: env() })));
+    const answers = await Promise.all(cases.map((args) => run(process.execPath, ['cli/ops.ts', ...args], { env: env() })));
     for (const { stdout, stderr } of answers) {
       expect(stdout).toMatch(/^Usage: npm run ops -- /);
       expect(stderr).toBe('');
@@ -121,16 +125,44 @@ describe('npm run ops', () => {
   }, CLI_TIMEOUT);
 
   it('exits 2 with the usage on bad arguments', async () => {
-    const failed = await run(process.execPath, ['ops/cli.ts', 'rebuild', '--type', 'planet'], { env: env() }).catch((e) => e);
+    const failed = await run(process.execPath, ['cli/ops.ts', 'rebuild', '--type', 'planet'], { env: env() }).catch((e) => e);
     expect(failed.code).toBe(2);
     expect(failed.stderr).toContain('Usage: npm run ops -- rebuild');
     expect(failed.stderr).toContain('Allowed choices are problem, solution, discussion, agent');
     const cases = [['frobnicate'], ['rebuild', '--id', 'prb_x'], ['status', '--verbose']];
-    const refusals = await Promise.all(cases.map((args) => run(process.execPath, ['ops/cli.ts', ...args], { env: env() }).catch((e) => e)));
+    const refusals = await Promise.all(cases.map((args) => run(process.execPath, ['cli/ops.ts', ...args], { env: env() }).catch((e) => e)));
     for (const refused of refusals) {
       expect(refused.code).toBe(2);
       expect(refused.stderr).toMatch(/^error: /);
       expect(refused.stderr).not.toMatch(/\n\s+at /);
+    }
+  }, CLI_TIMEOUT);
+
+  it('rebuilds one record from its id alone, since the prefix names its type', async () => {
+    await rm(file(`problems/${problemId}.md`));
+    const { stdout } = await run(process.execPath, ['cli/ops.ts', 'rebuild', '--id', problemId], { env: env() });
+    expect(stdout).toMatch(/rebuild done in [\d.]+s: [1-9]\d* written/);
+    await readFile(file(`problems/${problemId}.md`));
+  }, CLI_TIMEOUT);
+
+  it('says a record that does not exist does not exist, and exits 1', async () => {
+    const missing = 'prb_0000000000000000000000000z';
+    const failed = await run(process.execPath, ['cli/ops.ts', 'rebuild', '--id', missing], { env: env() }).catch((e) => e);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain(`error: no problem has the id ${missing}\n`);
+    expect(failed.stdout).not.toContain('written');
+  }, CLI_TIMEOUT);
+
+  it('says in one line, without the password or a stack trace, that the database cannot be reached', async () => {
+    const password = randomBytes(9).toString('base64url');
+    const unreachable = { ...env(), DATABASE_URL: `postgres://postgres:${password}@127.0.0.1:1/nowhere` };
+    const failures = await Promise.all([['status'], ['rebuild', '--type', 'problem'], ['refresh-trust']].map((args) =>
+      run(process.execPath, ['cli/ops.ts', ...args], { env: unreachable }).catch((e) => e)));
+    for (const failed of failures) {
+      expect(failed.code).toBe(1);
+      const lines = failed.stderr.split('\n').filter((line: string) => line.startsWith('error') || /^\s+at /.test(line));
+      expect(lines).toEqual([expect.stringMatching(/^error: cannot use the database at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/nowhere \(.*ECONNREFUSED/)]);
+      expect(failed.stderr + failed.stdout).not.toContain(password);
     }
   }, CLI_TIMEOUT);
 
