@@ -24,7 +24,7 @@ import { recordLinks, type ResourceLinks } from '../core/types.ts';
 import { MATCH_KINDS, type MatchKind, type SearchMode, type SearchParams } from '../core/schemas/search-params.ts';
 import { loadCandidateTrust, type CandidateTrust } from './candidate-trust.ts';
 import {
-  allTermsQuery, looserPrefilterQuery, minimumTerms, nearlyAllTermsQuery, prefilterQuery, rarestPairsSize, relaxedMinimumTerms,
+  allTermsQuery, lastResortMinimumTerms, looserPrefilterQuery, minimumTerms, nearlyAllTermsQuery, prefilterQuery, rarestPairsSize, relaxedMinimumTerms,
 } from './keyword-query.ts';
 import { redactText } from '../core/redact-secrets.ts';
 import { isPasted, isPlainWords, keyWords, RANKING_WEIGHTS, signatureOf, signatureReadsTitle, weightsFor } from './ranking.ts';
@@ -242,20 +242,28 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
       const keywords = await findMatchingDocuments(db, query, options);
       if (keywords.total > 0) found = keywords;
     }
-    tried.push(...MATCH_KINDS.slice(params.mode === 'auto' ? 0 : level, keywordsTried ? KIND_RANK.keywords + 1 : level + 1));
     // A symptom's words beyond the record's own (`kubectl tries localhost 8080 instead of my cluster, missing
     // kubeconfig` against the record holding kubectl and kubeconfig) can leave fewer keyword matches than a
-    // page: then records holding a third of its terms are read too, and term weights rank them.
-    if (symptom && found.total < params.limit && found.rows.every((row) => row.kind === KIND_RANK.keywords)
+    // page: then records holding a third of its terms are read too, and term weights rank them. When that
+    // (or, for pasted text, the keyword level itself) found nothing at all, records holding two of its
+    // terms are: a pasted trace whose first terms are its shell's and its paths', or a symptom in other
+    // words, still meets the record sharing its rarest terms.
+    if (found.total < params.limit && found.rows.every((row) => row.kind === KIND_RANK.keywords)
         && (params.mode === 'auto' || params.mode === 'keywords')) {
-      const minTerms = relaxedMinimumTerms(terms.length);
-      if (minTerms < query.minTerms) {
+      const last = lastResortMinimumTerms(terms.length);
+      let held = query.minTerms;
+      for (const minTerms of symptom ? [relaxedMinimumTerms(terms.length), last] : [last]) {
+        if (minTerms >= held || found.total >= params.limit || (minTerms === last && found.total > 0)) continue;
+        held = minTerms;
+        keywordsTried = true;
         const relaxed = await findMatchingDocuments(db, {
           ...query, level: KIND_RANK.keywords, fallBack: false, minTerms, prefilter: prefilterQuery(terms, minTerms),
+          prefilterRarest: rarestPairsSize(terms.length, minTerms),
         }, options);
         if (relaxed.total > found.total) found = relaxed;
       }
     }
+    tried.push(...MATCH_KINDS.slice(params.mode === 'auto' ? 0 : level, keywordsTried ? KIND_RANK.keywords + 1 : level + 1));
     const literalEquals = new Set(found.rows.flatMap((row) => (row.literal_equal ? [row.id] : [])));
     const counts = new Map(found.rows.flatMap((row) => (row.in_text === null || row.in_title === null
       ? [] : [[row.id, { inText: row.in_text, inTitle: row.in_title, length: row.length ?? 0 }] as const])));
