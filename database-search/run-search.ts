@@ -33,7 +33,7 @@ import { rerankByLiteral, rerankByTermWeight } from './rerank.ts';
 import { keyHash, normalizeLiteral, queryKeys } from './normalize.ts';
 import { pairKeys } from './substring-query.ts';
 import { queryTerms } from './query-terms.ts';
-import { withAliases } from './term-aliases.ts';
+import { withAliases, withoutNarrative } from './term-aliases.ts';
 
 export interface SearchCandidate {
   type: DocumentType;
@@ -168,7 +168,9 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
     // A pasted line's log prefix (timestamp, level, container, pod, host) is the pasting machine's, not the error's.
     const message = withoutLogPrefixes(normalized);
     // A term an agent spells one way and a record another (`postgres`, `PostgreSQL`) matches either.
-    const terms = withAliases(await queryTerms(db, message, MAX_TERMS, options));
+    // A symptom in words is matched by what it tells of the failure, not by how it was noticed.
+    const read = await queryTerms(db, message, MAX_TERMS, options);
+    const terms = withAliases(isPasted(message) ? read : withoutNarrative(read));
     const keys = queryKeys(normalized);
     const words = Math.max(1, keyWords(message));
     // The exact source reads keys in this order, so the longest (highest-scoring) matches come first.
