@@ -51,3 +51,23 @@ export function withoutLogPrefix(line: string): string {
 export function withoutLogPrefixes(normalized: string): string {
   return normalized.split('\n').map(withoutLogPrefix).join('\n');
 }
+
+/**
+ * Words a line says a failure with. A pasted trace often opens with the
+ * shell's command, a build's progress or a table's header (`Type Reason
+ * Age From Message`), and its first terms would be those.
+ */
+const FAILURE_LINE = /error|errno|fail|fatal|exception|refused|denied|cannot|can'?t|unable|not found|no such|invalid|timed out|timeout|killed|oom|back-?off|crashloop|evicted|unhealthy|panic|abort|forbidden|unauthori[sz]ed|rejected|exceed|too many|not allowed|not supported|warn/;
+
+/**
+ * The lines of a pasted text that say a failure first, then the others, each
+ * group in its order: the order its full-text terms are read in, so the
+ * first terms (a query counts 16) are the failure's.
+ */
+export function failureLinesFirst(normalized: string): string {
+  const lines = normalized.split('\n');
+  if (lines.length < 2) return normalized;
+  const failing = lines.filter((line) => FAILURE_LINE.test(line));
+  if (failing.length === 0 || failing.length === lines.length) return normalized;
+  return [...failing, ...lines.filter((line) => !FAILURE_LINE.test(line))].join('\n');
+}

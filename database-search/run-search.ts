@@ -28,7 +28,7 @@ import {
 } from './keyword-query.ts';
 import { redactText } from '../core/redact-secrets.ts';
 import { isPasted, isPlainWords, keyWords, RANKING_WEIGHTS, signatureOf, signatureReadsTitle, weightsFor } from './ranking.ts';
-import { withoutLogPrefixes } from './log-prefix.ts';
+import { failureLinesFirst, withoutLogPrefixes } from './log-prefix.ts';
 import { rerankByLiteral, rerankByTermWeight } from './rerank.ts';
 import { keyHash, normalizeLiteral, queryKeys } from './normalize.ts';
 import { pairKeys } from './substring-query.ts';
@@ -169,7 +169,8 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
     const message = withoutLogPrefixes(normalized);
     // A term an agent spells one way and a record another (`postgres`, `PostgreSQL`) matches either.
     // A symptom in words is matched by what it tells of the failure, not by how it was noticed.
-    const read = await queryTerms(db, message, MAX_TERMS, options);
+    // A pasted trace's terms are read from its failing lines first: its first lines may be the shell's.
+    const read = await queryTerms(db, isPasted(message) ? failureLinesFirst(message) : message, MAX_TERMS, options);
     const terms = withAliases(isPasted(message) ? read : withoutNarrative(read));
     const keys = queryKeys(normalized);
     const words = Math.max(1, keyWords(message));
