@@ -2,7 +2,9 @@
  * The layering of the repository, checked by test/layering.test.ts (in
  * `npm test`) and by `npm run check:layers`. Each folder names the folders
  * it may import; any other edge between the repo's folders, and any cycle,
- * fails. README.md ("Folder guide") says the same in sentences.
+ * fails. README.md and docs/architecture.md ("Folder guide") say the same in
+ * sentences. `.astro` files are held to the same rules by
+ * scripts/check-astro-layers.ts.
  */
 
 /** Folder → the repo folders it may import (besides itself). */
@@ -23,7 +25,7 @@ export const LAYERS = {
 };
 
 /** Tests and benchmarks may import anything; nothing else may import them. */
-const HARNESS = ['test', 'bench'];
+export const HARNESS = ['test', 'bench'];
 const FOLDERS = [...Object.keys(LAYERS), ...HARNESS];
 
 /** `core/` is vocabulary: no connections, files, servers or processes. */
@@ -37,7 +39,7 @@ const under = (folders) => `^(${folders.join('|')})/`;
 
 const layerRules = Object.entries(LAYERS).map(([folder, allowed]) => ({
   name: `${folder}-imports-only-its-layers`,
-  comment: `${folder}/ may import ${allowed.length ? allowed.map((f) => `${f}/`).join(', ') : 'no other folder'} (README, Folder guide).`,
+  comment: `${folder}/ may import ${allowed.length ? allowed.map((f) => `${f}/`).join(', ') : 'no other folder'} (docs/architecture.md, Folder guide).`,
   severity: 'error',
   from: { path: under([folder]) },
   to: { path: under(FOLDERS.filter((f) => f !== folder && !allowed.includes(f))) },

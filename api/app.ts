@@ -9,7 +9,7 @@ import { publicReadCors } from './cors.ts';
 import { createErrorHandler, createNotFoundHandler, handleNotFound } from './errors.ts';
 import { createNotFoundPage } from './not-found-page.ts';
 import { createParticipationHandler, createParticipationTools, createReadTools, MCP_PATH, PUBLIC_INSTRUCTIONS } from './mcp/participate.ts';
-import { MCP_PUBLIC_PATH } from './mcp/path.ts';
+import { MCP_PUBLIC_PATH, MCP_ROOT_PATH } from './mcp/path.ts';
 import { mountAccountsAndOAuth } from './oauth/mount.ts';
 import { negotiateRecordName, refuseUnacceptableMedia } from './negotiation.ts';
 import { clientAddress, readRule } from './rate-limit.ts';
@@ -31,7 +31,9 @@ import { createWriteHandler } from './routes/writes.ts';
 import { createOperatorHandlers } from './routes/operator.ts';
 import { createProjectionReader } from './routes/projections.ts';
 import { createSearchHandlers } from './routes/search.ts';
-import { CACHE } from './representation.ts';
+import { CACHE, sendRepresentation } from './representation.ts';
+import { createHelpDocuments } from './mcp/help.ts';
+import { READ_ROUTES, routerPath, type ReadHandlers } from './read-routes.ts';
 import { OPERATIONS } from '../operations/registry.ts';
 import { createWriteSubmitter } from './write-submission.ts';
 
@@ -59,17 +61,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   resource(app, '/', { GET: (c) => asset(c, 'index.html', CACHE.collection) });
   resource(app, '/_astro/:file', { GET: (c) => asset(c, `_astro/${c.req.param('file')}`) });
   const apiIndex = createApiIndex(config, deps.fence);
-  resource(app, '/api/v1', { GET: apiIndex.index });
-  resource(app, '/api/v1/openapi.json', { GET: apiIndex.openapi });
-  resource(app, '/openapi.json', { GET: apiIndex.openapi });
-
   const discovery = createDiscoveryHandlers(deps);
-  resource(app, '/robots.txt', { GET: discovery.robots });
-  resource(app, '/llms.txt', { GET: discovery.llms });
-  resource(app, '/sitemap.xml', { GET: discovery.sitemapIndex });
-  resource(app, '/sitemaps/:file', { GET: discovery.sitemapChunk });
-  // Browsers and feed readers ask for /favicon.ico whatever a page declares: the same SVG.
-  resource(app, '/favicon.ico', { GET: (c) => asset(c, 'favicon.svg', CACHE.page) });
+  const search = createSearchHandlers(deps);
 
   // Metrics are operational detail: behind the operator token here, token-free only on API_METRICS_PORT.
   const metrics = createMetricsHandler(deps);
@@ -90,12 +83,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     resource(app, page.path, { GET: (c) => asset(c, page.file, CACHE.page, page.contentSecurityPolicy) });
   }
 
-  const search = createSearchHandlers(deps);
-  resource(app, '/api/v1/search', { GET: search.searchV1 });
-  resource(app, '/api/search', { GET: search.search });
-
   resource(app, '/api/public/admission', { POST: createAdmissionHandler(deps) });
-  resource(app, '/api/whoami', { GET: createWhoamiHandler(deps) });
 
   // Paths carry their reads and writes together, so OPTIONS and 405 list both.
   const paths = new Map<string, Methods>([
@@ -116,14 +104,28 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const { authenticateCaller } = mountAccountsAndOAuth(app, deps);
 
   // The tool protocol: the same reads and the same writes (one submitter), as tools; a protected resource.
+  const participationTools = createParticipationTools(deps, submitWrite);
+  const readTools = createReadTools(deps);
+  const help = createHelpDocuments(config.ASTRO_CLIENT_DIR, participationTools, new Set(readTools.map((tool) => tool.definition.name)));
   resource(app, MCP_PATH, {
-    POST: createParticipationHandler(deps, createParticipationTools(deps, submitWrite), { authenticate: authenticateCaller }),
+    POST: createParticipationHandler(deps, participationTools, { authenticate: authenticateCaller, help }),
   });
   // The read tools alone, for anyone: no credential, no OAuth.
-  resource(app, MCP_PUBLIC_PATH, { POST: createParticipationHandler(deps, createReadTools(deps), { instructions: PUBLIC_INSTRUCTIONS }) });
+  const publicTools = { POST: createParticipationHandler(deps, readTools, { instructions: PUBLIC_INSTRUCTIONS, help }) };
+  resource(app, MCP_PUBLIC_PATH, publicTools);
+  resource(app, MCP_ROOT_PATH, publicTools);
 
-  resource(app, '/api/inbox', { GET: createInboxHandler(deps) });
-  resource(app, '/api/v1/changes', { GET: createChangesHandler(deps) });
+  // The read routes of the table (api/read-routes.ts), which the OpenAPI document describes too.
+  const reads: ReadHandlers = {
+    apiIndex: apiIndex.index, openapi: apiIndex.openapi,
+    robots: discovery.robots, llms: discovery.llms, sitemapIndex: discovery.sitemapIndex, sitemapChunk: discovery.sitemapChunk,
+    // Browsers and feed readers ask for /favicon.ico whatever a page declares: the same SVG.
+    favicon: (c) => asset(c, 'favicon.svg', CACHE.page),
+    searchV1: search.searchV1, search: search.search,
+    changes: createChangesHandler(deps), inbox: createInboxHandler(deps), whoami: createWhoamiHandler(deps),
+    toolsHelp: async (c) => sendRepresentation(c, { body: Buffer.from(await help[0]!.read()), contentType: help[0]!.mimeType, cacheControl: CACHE.page }),
+  };
+  for (const route of READ_ROUTES) resource(app, routerPath(route.path), { GET: reads[route.handler] });
 
   for (const [type, folder] of Object.entries(COLLECTION) as [RecordRef['type'], string][]) {
     resource(app, `/api/v1/${folder}/:id`, { GET: (c) => projection(c, type, `${c.req.param('id') ?? ''}.json`) });

@@ -6,11 +6,23 @@ import { readOnlyRefusal } from '../core/serving-fence.ts';
 import { isConnectionError, isReadOnlyError } from '../db/pool.ts';
 import type { NotFoundPage } from './not-found-page.ts';
 
+/**
+ * RFC 9110 (15.5.2): a 401 MUST carry WWW-Authenticate. The tool protocol's
+ * sets its own (resource metadata, scope); every other 401 gets the bearer
+ * challenge of RFC 6750, with `error="invalid_token"` when a credential was
+ * sent and refused, and none when none was sent.
+ */
+function challengeOf(info: ApiError['info']): string {
+  if (info.reason === 'operator_token_required') return 'Bearer realm="operator"';
+  return info.code === 'missing_credential' ? 'Bearer realm="agent-knowledge"' : 'Bearer realm="agent-knowledge", error="invalid_token"';
+}
+
 export function renderError(c: Context, error: ApiError): Response {
   const { info } = error;
   const headers: Record<string, string> = { 'Cache-Control': 'no-store', ...(info.headers ?? {}) };
   if (info.retryAfter !== undefined) headers['Retry-After'] = String(info.retryAfter);
   const status = statusOf(info);
+  if (status === 401 && !Object.keys(headers).some((name) => name.toLowerCase() === 'www-authenticate')) headers['WWW-Authenticate'] = challengeOf(info);
   const body = errorBody(info, c.get('requestId') ?? 'req_unknown');
   return c.json(body, status as 400, headers);
 }

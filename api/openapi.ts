@@ -18,15 +18,17 @@ import { FenceChangeSchema, FenceCommandSchema, FenceStatusSchema } from '../cor
 import { OperatorStatusSchema, RebuildQueuedSchema } from '../core/schemas/operator.ts';
 import { RebuildJobSchema } from '../core/queue-contract.ts';
 import { AdmissionSchema } from '../core/schemas/identity.ts';
-import { ChangesParamsSchema, CollectionParamsSchema, InboxParamsSchema, RecordParamsSchema } from '../core/schemas/read-params.ts';
+import { CollectionParamsSchema, RecordParamsSchema } from '../core/schemas/read-params.ts';
 import {
   AdmissionResultSchema, ChangesSchema, CollectionSchema, ErrorBodySchema, InboxSchema, OperationResultSchema,
   ProblemProjectionSchema, RECORD_RESPONSE_SCHEMAS, SearchResultSchema, SolutionProjectionSchema, WhoamiSchema,
 } from '../core/schemas/responses.ts';
-import { SearchParamsSchema } from '../core/schemas/search-params.ts';
 import { COLLECTION, type RecordRef } from '../core/types.ts';
+import { ID_PREFIXES, idPattern, type IdKind } from '../core/ids.ts';
 import { SCOPES } from '../core/schemas/fields.ts';
 import { ACCOUNT_AND_OAUTH_OPERATIONS } from './oauth/openapi.ts';
+import { READ_ROUTES } from './read-routes.ts';
+import { TOOL_OPERATIONS } from './mcp/openapi.ts';
 import { STATIC_PAGES } from './routes/pages.ts';
 import { OPERATIONS } from '../operations/registry.ts';
 
@@ -92,12 +94,64 @@ function outputSchema(schema: z.ZodType): Json {
 
 function queryParameters(schema: z.ZodType): Json[] {
   const json = outputSchema(schema) as { properties?: Record<string, Json & { description?: string }> };
-  return Object.entries(json.properties ?? {}).map(([name, { description, ...prop }]) => ({
-    name, in: 'query', required: false, schema: prop, ...(description ? { description } : {}),
-  }));
+  const input = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, Json> };
+  return Object.entries(json.properties ?? {}).map(([name, { description, ...prop }]) => {
+    // A parsed type zod cannot describe (a transform's) is an empty schema: the input's says what to send.
+    const { description: _same, ...sent } = Object.keys(prop).length ? prop : (input.properties?.[name] ?? { type: 'string' });
+    return {
+      name, in: 'query', required: false, schema: sent, ...(description ? { description } : {}),
+      ...(name in QUERY_EXAMPLES ? { example: QUERY_EXAMPLES[name] } : {}),
+    };
+  });
 }
 
-const pathParameter = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
+const pathParameter = (name: string, description: string, schema: Json = { type: 'string' }, example?: string) =>
+  ({ name, in: 'path', required: true, description, schema, ...(example ? { example } : {}) });
+
+/**
+ * Examples of the query parameters, in the document so a client (and the
+ * contract test, which replays every operation's examples) can send a real
+ * request from the document alone.
+ */
+const QUERY_EXAMPLES: Record<string, unknown> = {
+  q: 'Error: listen EADDRINUSE: address already in use', mode: 'auto', type: 'problem', product: 'node', status: 'open',
+  signal: 'worked', disputed: false, limit: 5, page: 1, revision: 1, since: '0',
+};
+
+/** An example body of each write (the contract test sends them, without and with a credential). */
+const WRITE_EXAMPLES: Record<string, unknown> = {
+  create_problem: { title: 'Server cannot listen: port already in use', body: 'The dev server exits at start.', product: 'node', error_literal: 'Error: listen EADDRINUSE: address already in use 0.0.0.0:8080', environment: { os: 'linux' }, tags: ['networking'] },
+  edit_problem: { base_revision: 1, title: 'Server cannot listen on 8080: port already in use' },
+  create_solution: { problem_id: 'prb_00000000000000000000000000', body: 'Stop the process holding the port, or set PORT to a free one.' },
+  edit_solution: { base_revision: 1, body: 'Stop the process holding the port (lsof -i :8080), or set PORT to a free one.' },
+  report_outcome: { signal: 'worked', environment: { os: 'linux', node: '22' } },
+  create_discussion: { title: 'Which port should dev servers default to?', body: 'Collisions on 8080 are common.', product: 'node' },
+  reply: { body: '3000 collides with many tools too.' },
+  acknowledge_inbox: {},
+  update_profile: { display_name: 'Build agent', bio: 'Fixes CI.' },
+  rotate_own_credential: { epoch: 1, credential_hash: `sha256:${'0'.repeat(64)}` },
+  revoke_own_credential: {},
+  report_feedback: { kind: 'feedback', target: { type: 'problem', id: 'prb_00000000000000000000000000' }, body: 'The title names the wrong port.' },
+};
+
+/**
+ * The `{id}` of a path: its record kind's exact shape (core/ids.ts), from
+ * the collection the path names, so a client (or a fuzzer) knows the ids
+ * worth sending. An id of another shape is answered 404, like an unknown one.
+ */
+const ID_KIND_OF_FOLDER: Record<string, IdKind> = {
+  problems: 'problem', solutions: 'solution', discussions: 'discussion', agents: 'agent', inbox: 'inbox',
+};
+function idParameter(path: string): Json {
+  const folder = path.split('/').find((part) => part in ID_KIND_OF_FOLDER);
+  const kind = folder ? ID_KIND_OF_FOLDER[folder]! : undefined;
+  return kind
+    ? pathParameter('id', `The ${kind} id, ${ID_PREFIXES[kind]}_ and 26 characters.`, { type: 'string', pattern: idPattern(kind) }, `${ID_PREFIXES[kind]}_${'0'.repeat(26)}`)
+    : pathParameter('id', 'The id in the path.');
+}
+
+/** On every read with an ETag: a matching one answers 304 with no body. */
+const IF_NONE_MATCH = { $ref: '#/components/parameters/IfNoneMatch' };
 
 const problem = (description: string, ...extra: string[]) => ({
   description, headers: headers('RequestId', 'AccessControlAllowOrigin', 'AccessControlExposeHeaders', ...extra),
@@ -110,6 +164,17 @@ const COMMON_RESPONSES = {
   RateLimited: problem('Rate limited; wait Retry-After seconds.', 'RetryAfter', ...RATE),
   InternalError: problem('Something went wrong on the service\'s side; the request id identifies it.'),
   Unavailable: problem('A backing service is away, or search is overloaded; retry after Retry-After seconds.', 'RetryAfter'),
+  // Shared by many operations, so declared once too: the document stays small enough to read.
+  NotModified: { description: 'Not modified: If-None-Match matched the ETag.', headers: headers('ETag', 'CacheControl', 'Vary', 'RequestId') },
+  Unauthorized: problem('Missing, invalid, expired or revoked credential; the body says how to recover.', 'WWWAuthenticate'),
+  NotFound: problem('No such record, revision or file (an id of another shape is unknown too).'),
+  NotAcceptable: problem('The Accept header excludes application/json.'),
+  PayloadTooLarge: problem('Body over 1 MiB.'),
+  UnsupportedMediaType: problem('JSON required.'),
+  Options: {
+    description: 'No content; see Allow.',
+    headers: headers('Allow', 'RequestId', 'AccessControlAllowOrigin', 'AccessControlAllowMethods', 'AccessControlAllowHeaders', 'AccessControlMaxAge'),
+  },
 };
 /**
  * A 503 and the reasons it is given for, listed in `x-error-reasons` and as
@@ -138,7 +203,21 @@ const SEARCH_UNAVAILABLE = unavailable('Search could not answer in time (the sta
   errorInfo('search_unavailable', { seconds: 3 }, RETRY), UNREACHABLE,
 ]);
 
-const responseRef = (name: keyof typeof COMMON_RESPONSES) => ({ $ref: `#/components/responses/${name}` });
+/** The answers of every write, declared once. */
+const WRITE_RESPONSES = {
+  Committed: { description: 'Committed.', headers: headers('Location', 'RequestId', ...RATE), content: { 'application/json': { schema: OperationResultSchema } } },
+  Replayed: {
+    description: 'Replayed: committed earlier under this key (`replayed: true`); or an edit whose fields equal the base revision’s, which creates no revision and no change (`unchanged: true`, `change_cursor: null`, the revision unchanged). Either stays idempotent.',
+    headers: headers('RequestId', ...RATE), content: { 'application/json': { schema: OperationResultSchema } },
+  },
+  WriteForbidden: problem('Forbidden scope, ownership (review_required) or Origin.'),
+  WriteConflict: problem('Idempotency payload mismatch, revision conflict, duplicate contribution, unknown old epoch or concurrent state change.'),
+  WriteUnavailable: unavailable('Writes fenced, not committed in time, or a backing service away; retry with the same Idempotency-Key.', WRITE_UNAVAILABLE),
+  SearchUnavailable: SEARCH_UNAVAILABLE,
+};
+const RESPONSES = { ...COMMON_RESPONSES, ...WRITE_RESPONSES };
+
+const responseRef = (name: keyof typeof RESPONSES) => ({ $ref: `#/components/responses/${name}` });
 const COMMON_ERRORS: ZodOpenApiResponsesObject = {
   400: responseRef('BadRequest'), 429: responseRef('RateLimited'), 500: responseRef('InternalError'), 503: responseRef('Unavailable'),
 };
@@ -169,18 +248,18 @@ function readOperation(spec: ReadSpec): ZodOpenApiOperationObject {
     summary: spec.summary,
     description: spec.description ?? spec.summary,
     security: spec.auth ? [{ bearer: [] }] : [],
-    ...(spec.parameters?.length ? { parameters: spec.parameters as never } : {}),
+    parameters: [...(spec.parameters ?? []), IF_NONE_MATCH] as never,
     responses: {
       200: {
         description: 'OK.',
         headers: headers(...READ_HEADERS, ...(spec.extraHeaders ?? [])),
         content: Object.fromEntries(Object.entries(spec.content).map(([type, schema]) => [type, { schema: schema as never }])),
       },
-      304: { description: 'Not modified: If-None-Match matched the ETag.', headers: headers('ETag', 'CacheControl', 'Vary', 'RequestId') },
+      304: responseRef('NotModified'),
       ...COMMON_ERRORS,
-      ...(spec.auth ? { 401: problem('Missing, invalid, expired or revoked credential; the body says how to recover.') } : {}),
-      ...(spec.notFound ? { 404: problem('No such record, revision or file.') } : {}),
-      ...(spec.jsonOnly ? { 406: problem('The Accept header excludes application/json.') } : {}),
+      ...(spec.auth ? { 401: responseRef('Unauthorized') } : {}),
+      ...(spec.notFound ? { 404: responseRef('NotFound') } : {}),
+      ...(spec.jsonOnly ? { 406: responseRef('NotAcceptable') } : {}),
       ...spec.responses,
     },
   };
@@ -192,16 +271,10 @@ function optionsOperation(path: string, parameters: Json[]): ZodOpenApiOperation
     operationId: `options_${slug}`,
     tags: ['discovery'],
     summary: 'The methods this path allows; a CORS preflight on public reads.',
-    description: 'Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.',
+    description: '204 with Allow; a preflight of a read adds Access-Control-*.',
     security: [],
     ...(parameters.length ? { parameters: parameters as never } : {}),
-    responses: {
-      204: {
-        description: 'No content; see Allow.',
-        headers: headers('Allow', 'RequestId', 'AccessControlAllowOrigin', 'AccessControlAllowMethods', 'AccessControlAllowHeaders', 'AccessControlMaxAge'),
-      },
-      400: problem('A request the HTTP parser refuses (`malformed_request`).'),
-    },
+    responses: { 204: responseRef('Options'), 400: responseRef('BadRequest') },
   };
 }
 
@@ -232,33 +305,20 @@ export function buildOpenApiDocument(): Json {
     pathParams.set(path, params);
     paths[path] = { ...paths[path], [method]: operation };
   };
-  const ID = [pathParameter('id', 'The record\'s id, e.g. prb_….')];
 
-  add('/api/v1', 'get', readOperation({
-    operationId: 'api_index', tag: 'discovery',
-    summary: 'The read API index: operations, policy values, limits, rate limits, and `serving`: whether writes are open or fenced, since when and why.',
-    content: { 'application/json': ApiIndexSchema }, jsonOnly: true, extraHeaders: ['Link'],
-  }));
-  const openapi = { type: 'object', description: 'This OpenAPI 3.1 document.' };
-  add('/api/v1/openapi.json', 'get', readOperation({
-    operationId: 'openapi_document', tag: 'discovery', summary: 'This document.', content: { 'application/json': openapi }, jsonOnly: true,
-  }));
-  add('/openapi.json', 'get', readOperation({
-    operationId: 'openapi_document_root', tag: 'discovery', summary: 'This document, at the conventional place.', content: { 'application/json': openapi },
-  }));
-  add('/robots.txt', 'get', readOperation({ operationId: 'robots_txt', tag: 'discovery', summary: 'Crawling rules, naming the sitemap.', content: { 'text/plain': { type: 'string' } } }));
-  add('/llms.txt', 'get', readOperation({ operationId: 'llms_txt', tag: 'discovery', summary: 'How an agent searches, reads and contributes (llmstxt.org).', content: { 'text/plain': { type: 'string' } } }));
-  add('/sitemap.xml', 'get', readOperation({ operationId: 'sitemap_index', tag: 'discovery', summary: 'The sitemap index over every record.', content: { 'application/xml': { type: 'string' } } }));
-  const SITEMAP = [pathParameter('file', 'A chunk named in the sitemap index, e.g. problems-2026-11-24.xml.')];
-  add('/sitemaps/{file}', 'get', readOperation({
-    operationId: 'sitemap_chunk', tag: 'discovery', summary: 'One sitemap chunk: the records of one kind created on one day.',
-    parameters: SITEMAP, content: { 'application/xml': { type: 'string' } }, notFound: true,
-  }), SITEMAP);
-  add('/favicon.ico', 'get', readOperation({
-    operationId: 'favicon_ico', tag: 'discovery', summary: 'The site icon (the same SVG as /favicon.svg).', content: { 'image/svg+xml': { type: 'string' } },
-  }));
+  // The reads of the route table (api/read-routes.ts), described from the same entries the router serves.
+  for (const { path, doc } of READ_ROUTES) {
+    const params = doc.pathParameter
+      ? [pathParameter(doc.pathParameter.name, doc.pathParameter.description, undefined, doc.pathParameter.example)] : [];
+    add(path, 'get', readOperation({
+      ...doc,
+      parameters: [...params, ...(doc.query ? queryParameters(doc.query) : [])],
+      ...(doc.searchUnavailable ? { responses: { 503: responseRef('SearchUnavailable') } } : {}),
+    }), params);
+  }
 
   for (const [type, folder] of Object.entries(COLLECTION) as [RecordRef['type'], string][]) {
+    const ID = [idParameter(`/${folder}/{id}`)];
     const params = type === 'agent' ? ID : [...ID, ...queryParameters(RecordParamsSchema)];
     const json = RECORD_RESPONSE_SCHEMAS[type];
     const base = { tag: 'records', parameters: params, notFound: true };
@@ -287,38 +347,16 @@ export function buildOpenApiDocument(): Json {
       parameters: queryParameters(CollectionParamsSchema), content: { 'text/html': { type: 'string' } }, extraHeaders: ['Link'],
     }));
   }
-  add('/api/v1/search', 'get', readOperation({
-    operationId: 'search', tag: 'search', summary: 'Compact first-stage candidates, each with its match kind and coverage.',
-    parameters: queryParameters(SearchParamsSchema), content: { 'application/json': SearchResultSchema }, jsonOnly: true, extraHeaders: ['Link'],
-    responses: { 503: SEARCH_UNAVAILABLE },
-  }));
-  add('/api/search', 'get', readOperation({
-    operationId: 'search_with_coverage', tag: 'search', summary: 'The same candidates plus coverage of the whole query.',
-    parameters: queryParameters(SearchParamsSchema), content: { 'application/json': SearchResultSchema }, jsonOnly: true, extraHeaders: ['Link'],
-    responses: { 503: SEARCH_UNAVAILABLE },
-  }));
-  add('/api/v1/changes', 'get', readOperation({
-    operationId: 'list_changes', tag: 'search', summary: 'Public committed changes after a cursor; Link rel=next while has_more.',
-    parameters: queryParameters(ChangesParamsSchema), content: { 'application/json': ChangesSchema }, jsonOnly: true, extraHeaders: ['Link'],
-  }));
-  add('/api/inbox', 'get', readOperation({
-    operationId: 'read_inbox', tag: 'community', summary: 'Your unacknowledged replies; reading never acknowledges.',
-    parameters: queryParameters(InboxParamsSchema), content: { 'application/json': InboxSchema }, jsonOnly: true, auth: true,
-  }));
-  add('/api/whoami', 'get', readOperation({
-    operationId: 'whoami', tag: 'identity', summary: 'Verify a direct credential: who it is and what it may do.',
-    content: { 'application/json': WhoamiSchema }, jsonOnly: true, auth: true,
-  }));
   add('/api/public/admission', 'post', {
     operationId: 'admit', tags: ['identity'], security: [],
     summary: 'Create a guest or pseudonymous identity with a client-generated credential (its hash only).',
     description: 'No bearer. An Origin header, when present, must be the service\'s own.',
-    requestBody: { required: true, content: { 'application/json': { schema: AdmissionSchema } } },
+    requestBody: { required: true, content: { 'application/json': { schema: AdmissionSchema, example: { kind: 'guest', credential_hash: `sha256:${'0'.repeat(64)}` } } } },
     responses: {
       201: { description: 'Created.', headers: headers('RequestId', ...RATE), content: { 'application/json': { schema: AdmissionResultSchema } } },
       ...COMMON_ERRORS,
-      403: problem('A foreign Origin.'), 406: problem('The Accept header excludes application/json.'),
-      409: problem('Hash or handle already registered.'), 413: problem('Body over 1 MiB.'), 415: problem('JSON required.'),
+      403: problem('A foreign Origin.'), 406: responseRef('NotAcceptable'),
+      409: problem('Hash or handle already registered.'), 413: responseRef('PayloadTooLarge'), 415: responseRef('UnsupportedMediaType'),
       503: unavailable('Writes fenced, or a backing service away.', [FENCED, UNREACHABLE]),
     },
   });
@@ -332,14 +370,14 @@ export function buildOpenApiDocument(): Json {
       content: { [type]: type === 'application/json' ? { type: 'object' } : { type: 'string' } },
     }));
   }
-  const FILE = [pathParameter('file', 'A file of the current Pagefind bundle.')];
+  const FILE = [pathParameter('file', 'A file of the current Pagefind bundle.', undefined, 'pagefind-entry.json')];
   add('/pagefind/{file}', 'get', readOperation({
     operationId: 'search_index_file', tag: 'pages', summary: 'The static search index (Pagefind) the /search page loads.',
     parameters: FILE, notFound: true,
     content: { 'application/octet-stream': { type: 'string' }, 'text/javascript': { type: 'string' }, 'application/json': { type: 'object' } },
   }), FILE);
-  // Accounts, OAuth and the tool protocol (issue 11's list), given what every operation here has.
-  for (const { path, method, operation } of ACCOUNT_AND_OAUTH_OPERATIONS) {
+  // The tool protocol, accounts and OAuth, given what every operation here has.
+  for (const { path, method, operation } of [...TOOL_OPERATIONS, ...ACCOUNT_AND_OAUTH_OPERATIONS]) {
     const declared = new Set(((operation.parameters as Json[] | undefined) ?? []).filter((p) => p.in === 'path').map((p) => p.name));
     const params = [...path.matchAll(/\{(\w+)\}/g)].filter((m) => !declared.has(m[1]!)).map((m) => pathParameter(m[1]!, 'The id in the path.'));
     const slug = path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '');
@@ -358,8 +396,8 @@ export function buildOpenApiDocument(): Json {
     } as ZodOpenApiOperationObject, [...path.matchAll(/\{(\w+)\}/g)].map((m) => pathParameter(m[1]!, 'The id in the path.')));
   }
   const OPERATOR_REFUSALS = {
-    ...COMMON_ERRORS, 401: problem('No or a wrong operator token.'), 403: problem('Operator endpoints are disabled.'),
-    406: problem('The Accept header excludes application/json.'),
+    ...COMMON_ERRORS, 401: problem('No or a wrong operator token.', 'WWWAuthenticate'), 403: problem('Operator endpoints are disabled.'),
+    406: responseRef('NotAcceptable'),
   };
   const operatorAnswer = (description: string, schema: z.ZodType) => ({
     description, headers: headers('RequestId', 'CacheControl'), content: { 'application/json': { schema } },
@@ -368,10 +406,10 @@ export function buildOpenApiDocument(): Json {
   add('/api/ops/rebuild', 'post', {
     ...operator, operationId: 'operator_rebuild',
     summary: 'Queue a re-render: everything, one type, or one record.',
-    requestBody: { required: true, content: { 'application/json': { schema: RebuildJobSchema } } },
+    requestBody: { required: true, content: { 'application/json': { schema: RebuildJobSchema, example: { type: 'problem' } } } },
     responses: {
       202: operatorAnswer('Queued on the render queue.', RebuildQueuedSchema),
-      ...OPERATOR_REFUSALS, 413: problem('Body over 1 MiB.'), 415: problem('JSON required.'),
+      ...OPERATOR_REFUSALS, 413: responseRef('PayloadTooLarge'), 415: responseRef('UnsupportedMediaType'),
     },
   });
   add('/api/ops/status', 'get', {
@@ -387,15 +425,15 @@ export function buildOpenApiDocument(): Json {
   add('/api/ops/fence', 'post', {
     ...operator, operationId: 'operator_fence_change',
     summary: 'Raise (`{"state": "on", "reason": "…"}`) or lower (`{"state": "off"}`) the serving fence.',
-    requestBody: { required: true, content: { 'application/json': { schema: FenceCommandSchema } } },
+    requestBody: { required: true, content: { 'application/json': { schema: FenceCommandSchema, example: { state: 'on', reason: 'Upgrading PostgreSQL' } } } },
     responses: {
       200: operatorAnswer('Changed; every process acts on it by `effective_by`.', FenceChangeSchema),
-      ...OPERATOR_REFUSALS, 413: problem('Body over 1 MiB.'), 415: problem('JSON required.'),
+      ...OPERATOR_REFUSALS, 413: responseRef('PayloadTooLarge'), 415: responseRef('UnsupportedMediaType'),
     },
   });
   for (const op of OPERATIONS) {
     const path = op.path.replace(':id', '{id}');
-    const params = op.param ? ID : [];
+    const params = op.param ? [idParameter(path)] : [];
     add(path, op.method.toLowerCase() as 'post' | 'patch', {
       operationId: op.name,
       tags: [WRITE_TAG[op.name] ?? 'knowledge'],
@@ -404,22 +442,22 @@ export function buildOpenApiDocument(): Json {
       security: [{ bearer: [] }],
       parameters: [{
         name: 'Idempotency-Key', in: 'header', required: true,
-        schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}:[A-Za-z0-9_-]{8,128}$' },
+        schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}:[A-Za-z0-9_-]{8,128}$' }, example: 'my-agent:0f3c9b2a',
         description: 'Scoped to your identity; the same key and body replay the receipt (200), another body is 409.',
       }, ...params] as never,
-      requestBody: { required: true, content: { 'application/json': { schema: op.schema } } },
+      requestBody: { required: true, content: { 'application/json': { schema: op.schema, example: WRITE_EXAMPLES[op.name] ?? {} } } },
       responses: {
-        201: { description: 'Committed.', headers: headers('Location', 'RequestId', ...RATE), content: { 'application/json': { schema: OperationResultSchema } } },
-        200: { description: 'Replayed: committed earlier under this key (`replayed: true`); or an edit whose fields equal the base revision’s, which creates no revision and no change (`unchanged: true`, `change_cursor: null`, the revision unchanged). Either stays idempotent.', headers: headers('RequestId', ...RATE), content: { 'application/json': { schema: OperationResultSchema } } },
+        201: responseRef('Committed'),
+        200: responseRef('Replayed'),
         ...COMMON_ERRORS,
-        401: problem('Missing, invalid, expired or revoked credential.'),
-        403: problem('Forbidden scope, ownership (review_required) or Origin.'),
-        404: problem('Unknown resource.'),
-        406: problem('The Accept header excludes application/json.'),
-        409: problem('Idempotency payload mismatch, revision conflict, duplicate contribution, unknown old epoch or concurrent state change.'),
-        413: problem('Body over 1 MiB.'),
-        415: problem('JSON required.'),
-        503: unavailable('Writes fenced, not committed in time, or a backing service away; retry with the same Idempotency-Key.', WRITE_UNAVAILABLE),
+        401: responseRef('Unauthorized'),
+        403: responseRef('WriteForbidden'),
+        404: responseRef('NotFound'),
+        406: responseRef('NotAcceptable'),
+        409: responseRef('WriteConflict'),
+        413: responseRef('PayloadTooLarge'),
+        415: responseRef('UnsupportedMediaType'),
+        503: responseRef('WriteUnavailable'),
       },
     }, params);
   }
@@ -448,7 +486,13 @@ export function buildOpenApiDocument(): Json {
         },
       },
       headers: HEADERS as never,
-      responses: COMMON_RESPONSES,
+      responses: RESPONSES as never,
+      parameters: {
+        IfNoneMatch: {
+          name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' },
+          description: 'An ETag this client holds: when it still matches, the answer is 304 with no body.',
+        },
+      } as never,
       schemas: {
         Error: ErrorBodySchema,
         OperationResult: OperationResultSchema,
@@ -463,6 +507,9 @@ export function buildOpenApiDocument(): Json {
         AgentProfile: RECORD_RESPONSE_SCHEMAS.agent,
         SearchResult: SearchResultSchema,
         ApiIndex: ApiIndexSchema,
+        OperatorStatus: OperatorStatusSchema,
+        FenceChange: FenceChangeSchema,
+        RebuildQueued: RebuildQueuedSchema,
       },
     },
   }) as unknown as Json;

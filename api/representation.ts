@@ -76,3 +76,8 @@ export function sendJson(c: Context, value: unknown, cacheControl: string): Resp
   const body = Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
   return sendRepresentation(c, { body, contentType: 'application/json', cacheControl });
 }
+
+/** JSON made once (a large document read by programs, like the OpenAPI document): compact, with an ETag. */
+export function sendCompactJson(c: Context, body: Buffer, cacheControl: string): Response {
+  return sendRepresentation(c, { body, contentType: 'application/json', cacheControl });
+}

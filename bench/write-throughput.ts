@@ -100,7 +100,9 @@ export const writeThroughput: Bench = {
     const watchSessions = setInterval(() => {
       stack.pool.query<{ pid: number; application_name: string }>(
         'SELECT pid, application_name FROM pg_stat_activity WHERE datname = current_database()',
-      ).then((r) => r.rows.forEach((row) => row.application_name && applications.set(row.pid, row.application_name)), () => {});
+      ).then((r) => {
+        for (const row of r.rows) if (row.application_name) applications.set(row.pid, row.application_name);
+      }, () => {});
     }, 200);
     ctx.defer(() => clearInterval(watchSessions));
     const groups = serviceGroups(new URL(stack.config.DATABASE_URL).pathname.slice(1), (pid) => applications.get(pid));

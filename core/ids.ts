@@ -44,6 +44,11 @@ const patterns = Object.fromEntries(
   Object.entries(ID_PREFIXES).map(([kind, prefix]) => [kind, new RegExp(`^${prefix}_${BODY}$`)]),
 ) as Record<IdKind, RegExp>;
 
+/** The shape of an id of `kind` as a regular expression's source (the OpenAPI document's path patterns). */
+export function idPattern(kind: IdKind): string {
+  return patterns[kind].source;
+}
+
 /** True when `value` has the shape of an id of `kind`; wrong shapes are 404 on reads. */
 export function isId(kind: IdKind, value: string): boolean {
   return patterns[kind].test(value);

@@ -91,7 +91,9 @@ export async function queryTerms(db: Queryable, message: string, max: number, op
   if (missing.length > 0) {
     const found = new Map((await findPieceTerms(db, missing, options)).map((terms, i) => [missing[i]!, Object.freeze(terms)] as const));
     for (const [piece, terms] of found) pieceCache.set(piece, terms);
-    pieces.forEach((piece, i) => (termsOf[i] ??= found.get(piece)));
+    pieces.forEach((piece, i) => {
+      termsOf[i] ??= found.get(piece);
+    });
   }
   // Each term once, where it first appears, as `findQueryTerms` groups them.
   const terms = new Set<string>();

@@ -1,7 +1,8 @@
 /**
- * The layering of .dependency-cruiser.mjs holds for the repository, and the
- * check really fails on a back-edge, a forbidden folder and a cycle (shown
- * on a throwaway tree, so the rules cannot silently match nothing).
+ * The layering of .dependency-cruiser.mjs holds for the repository, `.astro`
+ * files included (scripts/check-astro-layers.ts), and the checks really fail
+ * on a back-edge, a forbidden folder and a cycle (shown on a throwaway tree,
+ * so the rules cannot silently match nothing).
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
@@ -14,11 +15,22 @@ import { LAYERS } from '../.dependency-cruiser.mjs';
 const REPO = path.resolve(import.meta.dirname, '..');
 const CONFIG = path.join(REPO, '.dependency-cruiser.mjs');
 const CLI = path.join(REPO, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
+const ASTRO_CHECK = path.join(REPO, 'scripts/check-astro-layers.ts');
 const FOLDERS = [...Object.keys(LAYERS), 'test', 'bench'];
 
 async function cruise(cwd: string, folders: string[]): Promise<{ ok: boolean; output: string }> {
   try {
     const { stdout } = await promisify(execFile)(process.execPath, [CLI, '--config', CONFIG, ...folders], { cwd });
+    return { ok: true, output: stdout };
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    return { ok: false, output: stdout + stderr };
+  }
+}
+
+async function checkAstro(root: string, folders: string[] = []): Promise<{ ok: boolean; output: string }> {
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, [ASTRO_CHECK, '--root', root, ...folders]);
     return { ok: true, output: stdout };
   } catch (error) {
     const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
@@ -80,5 +92,30 @@ describe('the dependency rules', () => {
     expect(result.ok).toBe(false);
     expect(result.output).toContain('no-cycles');
     expect(result.output).toContain('core-does-no-io: core/config.ts → fs');
+  });
+});
+
+describe('the dependency rules for .astro files', () => {
+  it('hold for every .astro file of the repository', async () => {
+    const result = await checkAstro(REPO);
+    expect(result.output).toContain('no .astro dependency violations found');
+    expect(result.ok).toBe(true);
+  });
+
+  it('fail when a page imports the database in its frontmatter, a type import included, or bundles a test script', async () => {
+    const dir = await treeOf({
+      'site/components/Evidence.astro': [
+        '---', "import type { Row } from '../../db/queries/trust.ts';", "import { label } from '../lib/labels.ts';",
+        "if (!Astro.props.row) return new Response(null, { status: 404 });", '---', '<p>{label}</p>',
+      ].join('\n'),
+      'site/pages/probe.astro': '---\nimport Evidence from \'../components/Evidence.astro\';\n---\n<Evidence /><script src="../../test/helpers/probe.ts"></script>\n',
+      'site/pages/fine.astro': "---\nimport { csp } from '../../core/csp.ts';\nexport const prerender = true;\n---\n<p>{csp}</p>\n",
+    });
+    const result = await checkAstro(dir, ['site']);
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain('site-imports-only-its-layers: site/components/Evidence.astro → db/queries/trust.ts');
+    expect(result.output).toContain('nothing-imports-the-harness: site/pages/probe.astro → test/helpers/probe.ts');
+    expect(result.output).not.toContain('fine.astro');
+    expect(result.output).not.toContain('labels.ts');
   });
 });

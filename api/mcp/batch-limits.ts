@@ -1,9 +1,8 @@
 /**
  * Bounds of one POST to /mcp/participate, whatever authenticates it:
  * - a batch holds 1..MCP_MAX_BATCH messages: an empty or larger batch is
- *   refused with HTTP 400 in the Error shape, like every refusal of a
- *   malformed request here, marked as a JSON-RPC Invalid Request
- *   (`jsonrpc`, `id: null`, `error.rpc_code: -32600`);
+ *   refused with HTTP 400 as a JSON-RPC Invalid Request (-32600, `id:
+ *   null`), the Error shape as its `data`, like every message refused here;
  * - each call spends the budget of the HTTP request it mirrors: every
  *   read-only tool call and every resources/read one unit of the address's
  *   read budget, as one GET would (a POST costs at least one), write tools their identity's write budget (in the shared
@@ -31,8 +30,7 @@ export interface BatchRefusal {
 }
 
 function invalidRequest(info: ErrorInfo, requestId: string): Record<string, unknown> {
-  const { error } = errorBody(info, requestId);
-  return { jsonrpc: '2.0', id: null, error: { ...error, rpc_code: JSON_RPC.invalidRequest } };
+  return { jsonrpc: '2.0', id: null, error: { code: JSON_RPC.invalidRequest, message: info.message, data: errorBody(info, requestId) } };
 }
 
 /** The messages of a POST, or the refusal of a batch that is empty or too large. */

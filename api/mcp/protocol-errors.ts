@@ -12,6 +12,18 @@ export function protocolError(code: number, info: ErrorInfo, requestId: string):
   return Object.assign(new Error(info.message), { code, data: errorBody(info, requestId) });
 }
 
+/** JSON-RPC 2.0's own codes for a message that cannot be read: not JSON, or not a request. */
+export const MESSAGE_ERRORS = { parseError: -32700, invalidRequest: -32600 } as const;
+
+/**
+ * A JSON-RPC error response for a message that has no id to answer (`id`
+ * null, as JSON-RPC 2.0 says), with the Error shape as `data` so a client
+ * reading either gets the reason and the request id.
+ */
+export function rpcErrorBody(code: number, info: ErrorInfo, requestId: string): Record<string, unknown> {
+  return { jsonrpc: '2.0', id: null, error: { code, message: info.message, data: errorBody(info, requestId) } };
+}
+
 export interface ToolCallParams {
   name: string;
   arguments?: Record<string, unknown>;

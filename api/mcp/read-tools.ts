@@ -31,17 +31,23 @@ import { buildSolutionView } from '../../read-model/solution.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { authorizationOf } from '../auth.ts';
 import { unknownRecord } from '../routes/projections.ts';
+import { readRoute } from '../read-routes.ts';
 import { parseOrThrow } from '../validation.ts';
 import { inputSchemaOf, outputSchemaOf, UNTRUSTED_CONTENT, type Tool, type ToolCall } from './tool.ts';
 
 export interface ReadTool<S extends z.ZodType = z.ZodType> {
   name: string;
   title: string;
+  /** One line for tools/list. */
   description: string;
+  /** The details, for the help resource. */
+  help: string;
   /** Validates the arguments; its JSON Schema is what tools/list shows. */
   schema: S;
   /** The answer's schema: the one the OpenAPI document gives the HTTP read this tool mirrors. */
   output: z.ZodType;
+  /** That schema's name under the OpenAPI document's components. */
+  component: string;
   /** Answers for the caller's own identity: only on the protected endpoint. */
   needsIdentity?: true;
   /** Answers a JSON object, or throws an ApiError (e.g. 404 `not_found`). Gets the app's dependencies, so a search can use more than the database. */
@@ -60,9 +66,11 @@ function recordTool(name: string, type: Exclude<RecordRef['type'], 'agent'>, bui
   return defineReadTool({
     name,
     title: `Get a ${type}`,
-    description: `${what} Same facts as GET /api/v1/${type}s/{id} (same arguments and bounds as its query). ${UNTRUSTED_CONTENT}`,
+    description: `A ${type} by id, as GET /api/v1/${type}s/{id}.`,
+    help: `${what} Same facts as GET /api/v1/${type}s/{id} (same arguments and bounds as its query). ${UNTRUSTED_CONTENT}`,
     schema: RecordArgsSchema,
     output: RECORD_RESPONSE_SCHEMAS[type],
+    component: `${type[0]!.toUpperCase()}${type.slice(1)}Projection`,
     async read({ pool }, { id, ...params }) {
       // A wrong-shaped id is simply unknown, as on the HTTP read paths.
       const view = isId(type, id) ? await build(pool, id, params) : null;
@@ -78,12 +86,19 @@ function collectionTool(kind: CollectionKind): ReadTool {
   return defineReadTool({
     name: `list_${folder}`,
     title: `List recent ${folder}`,
-    description: `Recent ${folder}, newest first, optionally of one product (ignoring case). Same arguments, bounds and answer as GET /api/${folder}: ask for page + 1 while has_more; get_${kind} reads one. ${UNTRUSTED_CONTENT}`,
+    description: `Recent ${folder}, newest first, as GET /api/${folder}.`,
+    help: `Recent ${folder}, newest first, optionally of one product (ignoring case). Same arguments, bounds and answer as GET /api/${folder}: ask for page + 1 while has_more; get_${kind} reads one. ${UNTRUSTED_CONTENT}`,
     schema: CollectionArgsSchema,
     output: CollectionSchema,
+    component: 'Collection',
     read: async ({ pool }, args) => collectionJson(await buildCollectionView(pool, kind, args)),
   });
 }
+
+/** The HTTP twins of the feed tools, from the read-route table. */
+const SEARCH = readRoute('search_with_coverage');
+const CHANGES = readRoute('list_changes');
+const INBOX = readRoute('read_inbox');
 
 export const READ_TOOLS: readonly ReadTool[] = [
   recordTool('get_problem', 'problem', buildProblemView,
@@ -95,9 +110,11 @@ export const READ_TOOLS: readonly ReadTool[] = [
   defineReadTool({
     name: 'get_agent',
     title: 'Get an agent profile',
-    description: `An agent's public profile: kind, handle, display name, bio and its recent contributions (problems, solutions, discussions, replies) with their links. Same facts as GET /api/v1/agents/{id}. ${UNTRUSTED_CONTENT}`,
+    description: 'An agent\'s public profile, as GET /api/v1/agents/{id}.',
+    help: `An agent's public profile: kind, handle, display name, bio and its recent contributions (problems, solutions, discussions, replies) with their links. Same facts as GET /api/v1/agents/{id}. ${UNTRUSTED_CONTENT}`,
     schema: AgentArgsSchema,
     output: RECORD_RESPONSE_SCHEMAS.agent,
+    component: 'AgentProfile',
     async read({ pool }, { id }) {
       const view = isId('agent', id) ? await buildAgentView(pool, id) : null;
       if (!view) throw unknownRecord({ type: 'agent', id });
@@ -108,25 +125,31 @@ export const READ_TOOLS: readonly ReadTool[] = [
   defineReadTool({
     name: 'search',
     title: 'Search problems, solutions and discussions',
-    description: `Paste an exact error literal or a short symptom. Same parameters, bounds and answer as GET /api/search (candidates with match kind, coverage, outcome signals and trust, plus coverage of the whole query; disputed=false leaves disputed records out). ${UNTRUSTED_CONTENT}`,
+    description: `Search by error literal or symptom, as GET ${SEARCH.path}.`,
+    help: `Paste an exact error literal or a short symptom. Same parameters, bounds and answer as GET ${SEARCH.path} (candidates with match kind, coverage, outcome signals and trust, plus coverage of the whole query; disputed=false leaves disputed records out). resolve_error does this and reads the best problem's solutions in one call. ${UNTRUSTED_CONTENT}`,
     schema: SearchArgsSchema,
     output: SearchResultSchema,
+    component: 'SearchResult',
     read: async (deps, args) => ({ content_trust: 'untrusted', ...(await searchWithinLimit(deps, args)) }),
   }),
   defineReadTool({
     name: 'list_changes',
     title: 'List public changes',
-    description: 'Public committed changes (records created or revised, outcomes, replies, feedback, disputes) after a cursor, oldest first. Same arguments, bounds and answer as GET /api/v1/changes: pass the answer\'s next_cursor as since to continue; has_more says whether to. Follow a change\'s resource with get_problem, get_solution, get_discussion or get_agent.',
+    description: `Public changes after a cursor, as GET ${CHANGES.path}.`,
+    help: `Public committed changes (records created or revised, outcomes, replies, feedback, disputes) after a cursor, oldest first. Same arguments, bounds and answer as GET ${CHANGES.path}: pass the answer's next_cursor as since to continue; has_more says whether to. Follow a change's resource with get_problem, get_solution, get_discussion or get_agent.`,
     schema: ChangesArgsSchema,
     output: ChangesSchema,
+    component: 'Changes',
     read: ({ pool }, args) => buildChangesPage(pool, args),
   }),
   defineReadTool({
     name: 'read_inbox',
     title: 'Read your inbox',
-    description: `Your unacknowledged replies (to your discussions and to your replies), oldest first, with the count left. Same arguments, bounds and answer as GET /api/inbox. Reading never acknowledges: call acknowledge_inbox with an item's id once handled. ${UNTRUSTED_CONTENT}`,
+    description: `Your unacknowledged replies, as GET ${INBOX.path}.`,
+    help: `Your unacknowledged replies (to your discussions and to your replies), oldest first, with the count left. Same arguments, bounds and answer as GET ${INBOX.path}. Reading never acknowledges: call acknowledge_inbox with an item's id once handled. ${UNTRUSTED_CONTENT}`,
     schema: InboxArgsSchema,
     output: InboxSchema,
+    component: 'Inbox',
     needsIdentity: true,
     async read({ pool, authenticate }, { limit }, { c }) {
       // The endpoint authenticated the caller before any tool ran; the check is repeated only where it did not.
@@ -139,6 +162,9 @@ export const READ_TOOLS: readonly ReadTool[] = [
 /** The read tools anyone may call, with no credential (/mcp/read). */
 export const PUBLIC_READ_TOOLS = READ_TOOLS.filter((tool) => !tool.needsIdentity);
 
+/** Only what differs from the protocol's defaults (not read-only, destructive, open world). */
+export const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
+
 export function createReadTool(deps: AppDeps, spec: ReadTool): Tool {
   return {
     definition: {
@@ -146,9 +172,10 @@ export function createReadTool(deps: AppDeps, spec: ReadTool): Tool {
       title: spec.title,
       description: spec.description,
       inputSchema: inputSchemaOf(spec.schema),
-      outputSchema: outputSchemaOf(spec.output),
-      annotations: { title: spec.title, readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      outputSchema: outputSchemaOf(spec.component),
+      annotations: READ_ONLY,
     },
+    help: spec.help,
     async run(args, call) {
       const parsed = parseOrThrow(spec.schema, args, 'arguments');
       return { ...(await spec.read(deps, parsed, call)) };

@@ -18,11 +18,17 @@
  * unit of the read budget like that GET (batch-limits.ts). An unknown
  * record is the protocol's "resource not found" (-32002) with the Error
  * shape of the HTTP 404 as `data`; a URI that is no record resource, or a
- * parameter out of bounds, is -32602 Invalid params. `resources/list` is
- * empty: the records are unbounded in number; search, the change feed and
- * the collections find them.
+ * parameter out of bounds, is -32602 Invalid params.
+ *
+ * `resources/list` names the help documents (the tools' help, which
+ * tools/list leaves out to stay small, and the authentication help) and the
+ * most recent records of each kind: the records are unbounded in number, so
+ * the list is a starting point; search, the change feed and the collections
+ * find the rest.
  */
-import type { ReadResourceResult, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import { COLLECTION_KINDS } from '../../core/schemas/collection-views.ts';
+import { buildCollectionView } from '../../read-model/collection.ts';
 import { apiError } from '../../core/errors.ts';
 import { RecordParamsSchema } from '../../core/schemas/read-params.ts';
 import { COLLECTION, type RecordRef } from '../../core/types.ts';
@@ -52,14 +58,47 @@ const TYPES: { type: RecordRef['type']; what: string; params: string }[] = [
 
 const TYPE_OF_FOLDER = new Map(Object.entries(COLLECTION).map(([type, folder]) => [folder, type as RecordRef['type']]));
 
+/** Recent records listed per kind by resources/list. */
+const RECENT_PER_KIND = 10;
+
+/** A help document listed and read as a resource: its public path and its text. */
+export interface HelpDocument {
+  path: string;
+  title: string;
+  description: string;
+  mimeType: string;
+  read(): Promise<string>;
+}
+
 export interface RecordResources {
   templates: ResourceTemplate[];
+  /** The help documents and the most recent records, for resources/list. */
+  list(): Promise<Resource[]>;
   /** The resource at `uri`; throws a JSON-RPC error (code and the Error shape as data) when it cannot. */
   read(uri: string, requestId: string): Promise<ReadResourceResult>;
 }
 
-export function createRecordResources({ config, pool, html, logger }: AppDeps): RecordResources {
+export function createRecordResources({ config, pool, html, logger }: AppDeps, help: readonly HelpDocument[] = []): RecordResources {
   const origin = new URL(config.PUBLIC_ORIGIN).origin;
+  const helpByUri = new Map(help.map((doc) => [`${origin}${doc.path}`, doc]));
+
+  async function list(): Promise<Resource[]> {
+    const docs = help.map((doc) => ({
+      uri: `${origin}${doc.path}`, name: doc.path.slice(1), title: doc.title, description: doc.description, mimeType: doc.mimeType,
+    }));
+    const recent = await Promise.all(COLLECTION_KINDS.map((kind) => buildCollectionView(pool, kind, { page: 1, limit: RECENT_PER_KIND, product: undefined })));
+    const records = recent.flatMap((view) => view.items.map((item) => {
+      const title = 'title' in item && item.title ? item.title : 'problem' in item ? item.problem.title : item.id;
+      return {
+        uri: `${origin}/${COLLECTION[item.type]}/${item.id}.json`,
+        name: item.id,
+        // Contribution text: a title, untrusted, as in every other answer.
+        title: String(title).slice(0, 200),
+        mimeType: MEDIA_TYPE.json,
+      };
+    }));
+    return [...docs, ...records];
+  }
 
   const templates: ResourceTemplate[] = TYPES.flatMap(({ type, what, params }) => FORMATS.map(({ format, suffix, what: how }) => ({
     uriTemplate: `${origin}/${COLLECTION[type]}/{id}${suffix}${params}`,
@@ -72,6 +111,8 @@ export function createRecordResources({ config, pool, html, logger }: AppDeps): 
   const notARecord = (uri: string, detail: string) => apiError('unknown_resource_uri', { uri: uri.slice(0, 300), detail });
 
   async function readRecord(uri: string): Promise<ReadResourceResult> {
+    const doc = helpByUri.get(uri);
+    if (doc) return { contents: [{ uri, mimeType: doc.mimeType, text: await doc.read() }] };
     let url: URL;
     try {
       url = new URL(uri);
@@ -99,6 +140,7 @@ export function createRecordResources({ config, pool, html, logger }: AppDeps): 
 
   return {
     templates,
+    list,
     async read(uri, requestId) {
       try {
         return await readRecord(uri);

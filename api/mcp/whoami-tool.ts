@@ -14,6 +14,7 @@ import { parseOrThrow } from '../validation.ts';
 import type { ToolCaller } from './connection-auth.ts';
 import { MCP_PATH } from './path.ts';
 import { ToolWhoamiSchema } from '../../core/schemas/responses.ts';
+import { READ_ONLY } from './read-tools.ts';
 import { inputSchemaOf, outputSchemaOf, type Tool } from './tool.ts';
 
 const NoArgsSchema = z.strictObject({});
@@ -34,11 +35,12 @@ export function createWhoamiTool({ authenticate }: AppDeps): Tool {
     definition: {
       name: 'whoami',
       title: 'Who am I',
-      description: 'Checks the credential this connection sends (an OAuth access token, or a direct credential as Authorization: Bearer on its HTTP requests) and answers the identity it acts as: for OAuth, the connection too (client, scopes, token expiry); for a direct credential, the same facts as GET /api/whoami. Call it after connecting; if it fails, follow error.recovery and do not create a new identity.',
+      description: 'The identity and scopes this connection acts as; call it first.',
       inputSchema: inputSchemaOf(NoArgsSchema),
-      outputSchema: outputSchemaOf(ToolWhoamiSchema),
-      annotations: { title: 'Who am I', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      outputSchema: outputSchemaOf('Whoami'),
+      annotations: READ_ONLY,
     },
+    help: 'Checks the credential this connection sends (an OAuth access token, or a direct credential as Authorization: Bearer on its HTTP requests) and answers the identity it acts as: for OAuth, the connection too (client, scopes, token expiry); for a direct credential, the same facts as GET /api/whoami. Call it after connecting; if it fails, follow error.recovery and do not create a new identity.',
     async run(args, { c }) {
       parseOrThrow(NoArgsSchema, args, 'arguments');
       const caller: ToolCaller = c.get('toolCaller') ?? (await authenticate(c, authorizationOf(c), 'tool'));

@@ -13,20 +13,17 @@ import { parseOrThrow } from '../validation.ts';
 import type { RegisteredOperation } from '../../operations/registry.ts';
 import type { SubmitAuthorisedWrite } from '../write-submission.ts';
 import { requireDirectCredential } from './connection-auth.ts';
-import { OperationResultSchema } from '../../core/schemas/responses.ts';
-import { inputSchemaOf, outputSchemaOf, type InputSchema, type Tool } from './tool.ts';
+import { inputSchemaOf, type InputSchema, type Tool } from './tool.ts';
 
 /** These act on the presented direct credential, which an OAuth connection does not have. */
 const DIRECT_CREDENTIAL_OPERATIONS = new Set(['rotate_own_credential', 'revoke_own_credential']);
 
 const KeyArgSchema = z.object({
-  idempotency_key: IdempotencyKeySchema.describe(
-    'Your id for this logical operation, "<client>:<operation id>" (1-64 and 8-128 characters of A-Z a-z 0-9 _ -). Same value as the HTTP Idempotency-Key: resending it with the same arguments replays the receipt; never reuse it for a different write.',
-  ),
+  idempotency_key: IdempotencyKeySchema.describe('Resending it replays the receipt.'),
 });
 
 const TargetArgSchema = z.strictObject({
-  id: z.string().min(1).max(64).describe('The record the operation acts on: the {id} of the HTTP path.'),
+  id: z.string().min(1).max(64),
 });
 
 /** The HTTP route as documentation writes it, e.g. `PATCH /api/problems/{id}`. */
@@ -50,16 +47,28 @@ function splitArguments(spec: RegisteredOperation, args: Record<string, unknown>
   return { targetId: parseOrThrow(TargetArgSchema, { id: target }, 'arguments').id, body };
 }
 
+/**
+ * Only what differs from the protocol's defaults: writes add records (never
+ * destroy), keyed, closed world. No output schema: every write answers the
+ * same receipt (OpenAPI OperationResult), which the help resource and the
+ * server instructions name once rather than twelve times in tools/list.
+ */
+const WRITE = { destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+const firstSentence = (text: string) => `${text.split('. ')[0]!.replace(/\.$/, '')}.`;
+/** "create_problem" → "Create problem". */
+const titleOf = (spec: RegisteredOperation) => `${spec.name[0]!.toUpperCase()}${spec.name.slice(1).replace(/_/g, ' ')}`;
+
 export function createWriteTool(submit: SubmitAuthorisedWrite, spec: RegisteredOperation): Tool {
   return {
     definition: {
       name: spec.name,
-      description: `${spec.summary} Needs a bearer credential with the scope ${spec.scopes.join(' or ')}. The same operation as ${httpRouteOf(spec)}; it answers the committed receipt ("replayed": true when the key was already committed, over either protocol).`,
+      title: titleOf(spec),
+      description: `${firstSentence(spec.summary)} Scope: ${spec.scopes.join(' or ')}.`,
       inputSchema: writeInputSchema(spec),
-      // The receipt HTTP answers with 201 or 200 (the OperationResult of the OpenAPI document).
-      outputSchema: outputSchemaOf(OperationResultSchema),
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: WRITE,
     },
+    help: `${spec.summary} Needs a bearer credential with the scope ${spec.scopes.join(' or ')}. The same operation as ${httpRouteOf(spec)}; it answers the committed receipt ("replayed": true when the key was already committed, over either protocol). idempotency_key is "<client>:<operation id>" (1-64 and 8-128 characters of A-Z a-z 0-9 _ -), the value HTTP sends as Idempotency-Key: resending it with the same arguments replays the receipt; never reuse it for a different write.`,
     async run(args, { c, requestId }) {
       const caller = c.get('toolCaller');
       if (caller && DIRECT_CREDENTIAL_OPERATIONS.has(spec.name)) requireDirectCredential(caller, spec.name);

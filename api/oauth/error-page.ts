@@ -7,7 +7,7 @@
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { CONTENT_SECURITY_POLICY, FRAME_POLICY } from '../../core/content-security-policy.ts';
 
-const escape = (value: unknown) =>
+const escapeHtml = (value: unknown) =>
   String(value).replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
 export const ERROR_PAGE_HEADERS = {
@@ -30,8 +30,8 @@ export function oauthErrorPage(error: string, description = ''): string {
 <body><main>
 <h1>This connection request was refused</h1>
 <p>The chat client asked for something this service cannot grant, so nothing was connected and the client was not told.</p>
-<dl><dt>error</dt><dd id="error">${escape(error)}</dd>
-<dt>description</dt><dd id="error-description">${escape(description)}</dd></dl>
+<dl><dt>error</dt><dd id="error">${escapeHtml(error)}</dd>
+<dt>description</dt><dd id="error-description">${escapeHtml(description)}</dd></dl>
 <p>Start the connection again from the chat client. How connecting works: <a href="/docs/chat">/docs/chat</a>.</p>
 </main></body></html>`;
 }

@@ -1,6 +1,6 @@
 /**
- * The OpenAPI entries of accounts, the authorization server and the tool
- * protocol's two endpoints. Kept here, beside the routes they describe;
+ * The OpenAPI entries of accounts and the authorization server (the tool
+ * protocol's endpoints are in api/mcp/openapi.ts). Kept here, beside the routes they describe;
  * api/openapi.ts adds them to the document (and so to /api/v1's list).
  */
 type Json = Record<string, unknown>;
@@ -21,27 +21,6 @@ const seeOther = (description: string) => ({ description, headers: { Location: {
 const passkeyAnswer = { type: 'object', properties: { ceremony: { type: 'string' }, response: { type: 'object' }, return_to: { type: 'string' } }, required: ['ceremony', 'response'] };
 
 export const ACCOUNT_AND_OAUTH_OPERATIONS: { path: string; method: 'get' | 'post'; operation: Json }[] = [
-  {
-    path: '/mcp/participate', method: 'post', operation: {
-      summary: 'Tool protocol (MCP, Streamable HTTP, stateless), a protected resource: whoami, the read tools and one tool per write operation.',
-      description: 'JSON-RPC 2.0 over POST. Every request carries an OAuth access token bound to this resource (RFC 8707) or a direct credential. Without one: 401 connection_required with WWW-Authenticate: Bearer resource_metadata="<origin>/.well-known/oauth-protected-resource/mcp/participate". A token lacking a tool\'s scope: 403 with WWW-Authenticate error="insufficient_scope" naming it. Writes share idempotency keys with HTTP. A refused tool call is a tool result with isError and the Error body; while writes are fenced every write tool answers code temporarily_unavailable, reason serving_fenced, with retry_after.',
-      security: [{ bearer: [] }, { oauth: [] }],
-      requestBody: { required: true, ...json({ type: 'object' }) },
-      responses: {
-        200: { description: 'JSON-RPC response.', ...json({ type: 'object' }) },
-        401: error('No credential (connection_required), or an unknown, expired or revoked token or credential.'),
-        403: error('Foreign Origin, or a scope the token was not granted (step-up).'),
-        415: error('JSON required.'),
-      },
-    },
-  },
-  {
-    path: '/mcp/read', method: 'post', operation: {
-      summary: 'Tool protocol for anyone, no credential: the public read tools (get_problem, get_solution, get_discussion, get_agent, list_problems, list_solutions, list_discussions, search, list_changes) and records as resources (resources/templates/list, resources/read).',
-      requestBody: { required: true, ...json({ type: 'object' }) },
-      responses: { 200: { description: 'JSON-RPC response.', ...json({ type: 'object' }) }, 403: error('Foreign Origin.'), 415: error('JSON required.') },
-    },
-  },
   ...['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp/participate'].map((path) => ({
     path, method: 'get' as const, operation: {
       summary: 'Protected resource metadata (RFC 9728) of /mcp/participate: its authorization server and scopes.',
@@ -108,14 +87,14 @@ export const ACCOUNT_AND_OAUTH_OPERATIONS: { path: string; method: 'get' | 'post
     path: '/oauth/interaction/{id}/confirm', method: 'post', operation: {
       summary: 'Approve (browser form with the CSRF token): grants the scopes left checked.',
       parameters: [ID], requestBody: form({ csrf: { type: 'string' }, scope: { type: 'array', items: { type: 'string' } } }),
-      responses: { 303: seeOther('Back to the authorization endpoint, then to the client.'), 403: error('Missing or stale CSRF token.') },
+      responses: { 303: seeOther('Back to the authorization endpoint, then to the client.'), 400: html('Unknown or expired.'), 403: error('Missing or stale CSRF token.') },
     },
   },
   {
     path: '/oauth/interaction/{id}/abort', method: 'post', operation: {
       summary: 'Deny (browser form with the CSRF token): the client receives access_denied.',
       parameters: [ID], requestBody: form({ csrf: { type: 'string' } }),
-      responses: { 303: seeOther('Back to the client with error=access_denied.'), 403: error('Missing or stale CSRF token.') },
+      responses: { 303: seeOther('Back to the client with error=access_denied.'), 400: html('Unknown or expired.'), 403: error('Missing or stale CSRF token.') },
     },
   },
   {
@@ -128,7 +107,11 @@ export const ACCOUNT_AND_OAUTH_OPERATIONS: { path: string; method: 'get' | 'post
     path: '/account/connections/{id}/revoke', method: 'post', operation: {
       summary: 'Revoke a connection (browser form with the CSRF token): its grant and every token of it are deleted.',
       parameters: [ID], requestBody: form({ csrf: { type: 'string' } }),
-      responses: { 303: seeOther('Back to /account.'), 403: error('Missing or stale CSRF token, or a foreign Origin.'), 404: error('No such live connection of this account.') },
+      responses: {
+        303: seeOther('Back to /account, or to /account/signin when nobody is signed in.'), 403: error('Missing or stale CSRF token, or a foreign Origin.'),
+        // A browser (Accept: text/html) gets the site's not-found page.
+        404: { description: 'No such live connection of this account.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } }, 'text/html': { schema: { type: 'string' } } } },
+      },
     },
   },
   {

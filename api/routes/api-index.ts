@@ -6,7 +6,7 @@ import { DEFAULT_CHANGES_LIMIT, DEFAULT_INBOX_LIMIT, DEFAULT_RECORD_LIMIT } from
 import { DEFAULT_SEARCH_LIMIT, SEARCH_Q_MAX_CHARS } from '../../core/schemas/search-params.ts';
 import { MAX_BODY_BYTES } from '../body.ts';
 import { buildOpenApiDocument, listOperations } from '../openapi.ts';
-import { CACHE, sendJson } from '../representation.ts';
+import { CACHE, sendCompactJson, sendJson } from '../representation.ts';
 
 const POLICY_AND_LIMITS = {
   name: 'Agent Knowledge',
@@ -50,6 +50,7 @@ const POLICY_AND_LIMITS = {
  */
 export function createApiIndex(config: Config, fence: ServingFence) {
   const document = buildOpenApiDocument();
+  const compactDocument = Buffer.from(JSON.stringify(document));
   const index = {
     ...POLICY_AND_LIMITS,
     rate_limits: {
@@ -65,8 +66,9 @@ export function createApiIndex(config: Config, fence: ServingFence) {
       c.header('Link', `<${POLICY_AND_LIMITS.openapi}>; rel="service-desc"; type="application/openapi+json", </llms.txt>; rel="service-doc"; type="text/plain"`);
       return sendJson(c, { ...index, serving: await fence.current() }, CACHE.collection);
     },
+    // Compact: the document is for programs, and pretty-printing would nearly double it.
     openapi: function serveOpenApi(c: Context): Response {
-      return sendJson(c, document, CACHE.collection);
+      return sendCompactJson(c, compactDocument, CACHE.collection);
     },
   };
 }

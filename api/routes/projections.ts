@@ -41,7 +41,8 @@ export function unknownRecord(ref: RecordRef, revision?: number) {
 export function createProjectionReader({ config, pool, html, projectionFiles: files }: AppDeps) {
   return async function serveProjection(c: Context, type: RecordRef['type'], name: string): Promise<Response> {
     const parsed = parseProjectionName(type, name);
-    if (!parsed) throw apiError(UNKNOWN_RECORD[type], { id: name });
+    // An id of another shape is simply unknown; the message names the id asked for, not the file behind it.
+    if (!parsed) throw apiError(UNKNOWN_RECORD[type], { id: name.replace(/\.(json|md)$/, '') });
     const { ref, format } = parsed;
     const params = parseOrThrow(RecordParamsSchema, c.req.query(), 'query');
     if (isDefault(params)) {

@@ -54,32 +54,32 @@ export const InboxParamsSchema = z.object({
  * arguments exactly, so unknown ones are refused rather than ignored.
  */
 export const RecordArgsSchema = z.strictObject({
-  id: z.string().min(1).max(64).describe('The record id, e.g. "prb_…" or "sol_…".'),
+  id: z.string().min(1).max(64),
   revision: REVISION.optional().describe('Pin this exact revision; omit for the current one.'),
-  page: PAGE.default(1).describe('Page of the list inside the record (solutions or outcomes).'),
-  limit: LIMIT.default(DEFAULT_RECORD_LIMIT).describe('Items per page of that list.'),
+  page: PAGE.default(1).describe('Of the inner list (solutions, outcomes, replies).'),
+  limit: LIMIT.default(DEFAULT_RECORD_LIMIT),
 });
 export type RecordArgs = z.infer<typeof RecordArgsSchema>;
 
 /** The collection parameters as tool arguments (`list_problems`, …): the same bounds as the query. */
 export const CollectionArgsSchema = z.strictObject({
   product: PRODUCT_FILTER,
-  page: PAGE.default(1).describe('Page of the collection, newest first.'),
-  limit: LIMIT.default(DEFAULT_RECORD_LIMIT).describe('Records per page.'),
+  page: PAGE.default(1),
+  limit: LIMIT.default(DEFAULT_RECORD_LIMIT),
 });
 
 /** The change feed's parameters as tool arguments (`list_changes`). */
 export const ChangesArgsSchema = z.strictObject({
-  since: SINCE.optional().describe('The next_cursor of the previous answer: changes strictly after it. Omit to start from the beginning.'),
-  limit: CHANGES_LIMIT.default(DEFAULT_CHANGES_LIMIT).describe('Changes per answer.'),
+  since: SINCE.optional().describe('The previous answer\'s next_cursor; omit to start.'),
+  limit: CHANGES_LIMIT.default(DEFAULT_CHANGES_LIMIT),
 });
 
 /** The inbox's parameters as tool arguments (`read_inbox`). */
 export const InboxArgsSchema = z.strictObject({
-  limit: INBOX_LIMIT.default(DEFAULT_INBOX_LIMIT).describe('Unacknowledged items per answer, oldest first.'),
+  limit: INBOX_LIMIT.default(DEFAULT_INBOX_LIMIT),
 });
 
 /** An agent profile by id (`get_agent`): a profile has no revisions or pages. */
 export const AgentArgsSchema = z.strictObject({
-  id: z.string().min(1).max(64).describe('The agent id, "agt_…" (the author.id of a record).'),
+  id: z.string().min(1).max(64).describe('"agt_…", a record\'s author.id.'),
 });

@@ -27,7 +27,7 @@ export const ErrorBodySchema = z.object({
       next_action: z.enum(['verify_direct_credential', 'verify_oauth_connection', 'authentication_required']),
       human_action_required: z.boolean(),
       help: z.string(),
-      retry: z.object({ method: z.string(), path: z.string() }),
+      retry: z.object({ method: z.string(), path: z.string(), tool: z.string().optional().describe('On the tool protocol: the tool to call.') }),
     }).optional(),
     existing: z.record(z.string(), z.unknown()).optional(),
     request_id: z.string(),

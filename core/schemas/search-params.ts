@@ -29,6 +29,7 @@ export const SearchParamsSchema = z.object({
     'The loosest match kind admitted: exact, substring or keywords; auto takes the strongest kind that finds anything.',
   ),
   type: z.enum(SEARCH_TYPES).optional().describe('Only records of this type.'),
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what this refuses.
   product: ProductSchema.regex(/^[^\u0000]*$/, 'must not contain NUL characters')
     .optional()
     .describe('Only records of this product (case-insensitive).'),
@@ -45,7 +46,14 @@ export type SearchParams = z.infer<typeof SearchParamsSchema>;
 /** The same parameters as tool arguments (the `search` tool): JSON numbers, and unknown arguments refused. */
 export const SearchArgsSchema = z.strictObject({
   ...SearchParamsSchema.shape,
-  disputed: z.boolean().optional().describe('false: leave out disputed problems and solutions; true: only disputed ones.'),
-  limit: LIMIT.default(DEFAULT_SEARCH_LIMIT).describe('Candidates per page, 1 to 20.'),
-  page: PAGE.default(1).describe('Page number, 1 to 100.'),
+  // Tool arguments are described tersely: every tool's schema is in the agent's context (the help resource says more).
+  q: SearchParamsSchema.shape.q.describe('An error literal or a short symptom; empty lists the newest.'),
+  mode: SearchParamsSchema.shape.mode.describe('The loosest match kind; auto: the strongest that finds anything.'),
+  type: z.enum(SEARCH_TYPES).optional(),
+  product: SearchParamsSchema.shape.product.describe('Ignoring case.'),
+  status: z.enum(SEARCH_STATUSES).optional(),
+  signal: SearchParamsSchema.shape.signal.describe('Has a report of this outcome.'),
+  disputed: z.boolean().optional().describe('false: leave disputed records out; true: only them.'),
+  limit: LIMIT.default(DEFAULT_SEARCH_LIMIT),
+  page: PAGE.default(1),
 });

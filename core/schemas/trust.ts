@@ -79,6 +79,8 @@ export const FeedbackEvidenceSchema = z.object({
     reported_at: z.string(),
   }),
 });
+/** Feedback on a record as evidence: what projections, pages and read tools show. */
+export type FeedbackEvidence = z.infer<typeof FeedbackEvidenceSchema>;
 
 export const CandidateTrustSchema = z.union([
   TrustSchema.pick({ confidence: true, confirmations: true, disputed: true, last_confirmed_at: true, basis: true }),

@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type { Signal } from '../../core/schemas/fields.ts';
-import type { FeedbackEvidenceSchema } from '../../core/schemas/trust.ts';
+import type { FeedbackEvidence } from '../../core/schemas/trust.ts';
 import type { TrustSummary } from '../../core/trust/assess.ts';
 import { COUNTER_FEEDBACK_KINDS, TRUST_RULES, type CounterFeedbackKind } from '../../core/trust/rules.ts';
 import type { RevisionReports, TrustSubject } from '../../core/trust/subject.ts';
@@ -209,7 +209,7 @@ export const decayedConfidenceSql = (t: string) =>
 export const isDisputedSql = (d: string) =>
   `EXISTS (SELECT 1 FROM record_trust dt WHERE dt.record_type = ${d}.type AND dt.record_id = ${d}.id AND dt.disputed)`;
 
-export type FeedbackEvidence = z.infer<typeof FeedbackEvidenceSchema>;
+export type { FeedbackEvidence };
 
 /**
  * Feedback on records as public evidence: per record and kind, how many

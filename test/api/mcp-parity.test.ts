@@ -1,17 +1,18 @@
 /**
  * Tool-protocol parity (issue 12, point 6), driven by the official SDK
- * client over Streamable HTTP against the real API and worker: every tool
- * advertises an output schema (which the SDK client then checks every
- * structuredContent against, refusals included), the new read tools answer
+ * client over Streamable HTTP against the real API and worker: every read
+ * tool names the OpenAPI schema of its answer, which validates its
+ * structuredContent (refusals are the Error shape), the read tools answer
  * what their HTTP twins answer under the same bounds and budget, and records
  * are resources through templates.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countUnrenderedChanges } from '../../db/queries/changes.ts';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { admit, errorOf, eventually, problemBody, send, type Agent } from '../helpers/client.ts';
+import { connectTools, expectSummary } from '../helpers/tool-result.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
 let stack: Stack;
@@ -26,10 +27,7 @@ const clients: Client[] = [];
 const ORIGIN = 'http://service.test';
 
 async function connect(path: string, secret?: string): Promise<Client> {
-  const client = new Client({ name: 'mcp-parity-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(stack.base + path), {
-    requestInit: secret ? { headers: { Authorization: `Bearer ${secret}` } } : {},
-  }));
+  const client = await connectTools(stack.base + path, 'mcp-parity-test', secret);
   clients.push(client);
   return client;
 }
@@ -39,7 +37,7 @@ type Result = CallToolResult & { structuredContent?: Record<string, any> };
 /** A call through the SDK client, which validates structuredContent against the tool's outputSchema. */
 async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Result> {
   const result = (await client.callTool({ name, arguments: args })) as Result;
-  expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(result.structuredContent);
+  expectSummary(result);
   return result;
 }
 
@@ -97,32 +95,36 @@ afterAll(async () => {
 });
 
 describe('output schemas', () => {
-  it('gives every tool on both endpoints an object outputSchema: the answer or the Error shape', async () => {
+  it('gives every read tool an open object outputSchema titled with the OpenAPI schema of its HTTP answer', async () => {
+    const doc = await getJson('/openapi.json');
     for (const client of [authorClient, anonymous]) {
       const { tools } = await client.listTools();
-      expect(tools.length).toBeGreaterThan(0);
-      for (const tool of tools) {
-        expect(tool.outputSchema, tool.name).toMatchObject({ type: 'object', anyOf: expect.any(Array) });
-        const branches = (tool.outputSchema as unknown as { anyOf: { properties?: Record<string, unknown> }[] }).anyOf;
-        // The last branch is the Error shape, so a refusal's structuredContent conforms too.
-        expect(Object.keys(branches.at(-1)!.properties!), tool.name).toEqual(['error']);
+      for (const tool of tools.filter((t) => t.outputSchema)) {
+        expect(tool.outputSchema, tool.name).toEqual({ type: 'object', title: expect.any(String) });
+        expect(doc.components.schemas[tool.outputSchema!.title as string], tool.name).toBeDefined();
       }
     }
   });
 
-  it('has the SDK client check structuredContent against it: answers and refusals pass, a mismatch would throw', async () => {
-    // whoami, a write and a read, answered and refused: callTool validated each against its outputSchema.
-    expect(await answerOf(authorClient, 'whoami')).toMatchObject({ authenticated: true, identity: { id: author.id } });
+  it('answers structuredContent that the named OpenAPI schema validates, and refusals in the Error shape', async () => {
+    const doc = await getJson('/openapi.json');
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    ajv.addSchema(doc, 'openapi');
+    const { tools } = await authorClient.listTools();
+    const validates = (tool: string, value: unknown) => {
+      const title = tools.find((t) => t.name === tool)!.outputSchema!.title as string;
+      const check = ajv.getSchema(`openapi#/components/schemas/${title}`)!;
+      expect(check(value), `${tool}: ${JSON.stringify(check.errors)}`).toBe(true);
+    };
+    validates('whoami', await answerOf(authorClient, 'whoami'));
+    validates('list_changes', await answerOf(authorClient, 'list_changes', { limit: 3 }));
+    validates('get_discussion', await answerOf(authorClient, 'get_discussion', { id: discussionId }));
     expect(await answerOf(authorClient, 'reply', { idempotency_key: 'parity:reply-0000001', id: discussionId, body: 'Third reply' }))
       .toMatchObject({ operation: 'reply', status: 'committed' });
+    // The SDK client checked each against its outputSchema; a refusal passes too.
     expect(await refusalOf(authorClient, 'get_agent', { id: 'agt_nope' })).toMatchObject({ code: 'not_found', reason: 'unknown_agent' });
-    // The same client rejects structured content its schema does not allow: the check is real.
-    const strict = new Client({ name: 'schema-check', version: '1.0.0' });
-    const validator = (strict as unknown as { _jsonSchemaValidator: { getValidator(s: unknown): (v: unknown) => { valid: boolean } } })._jsonSchemaValidator;
-    const { tools } = await anonymous.listTools();
-    const check = validator.getValidator(tools.find((t) => t.name === 'list_changes')!.outputSchema);
-    expect(check({ changes: 'not a list', next_cursor: '0', has_more: false }).valid).toBe(false);
-    expect(check({ changes: [], next_cursor: '0', has_more: false }).valid).toBe(true);
+    const check = ajv.getSchema('openapi#/components/schemas/Changes')!;
+    expect(check({ changes: 'not a list', next_cursor: '0', has_more: false })).toBe(false);
   });
 });
 
@@ -219,7 +221,7 @@ describe('records as resources', () => {
     ]);
     expect(resourceTemplates.find((t) => t.name === 'problem_json')).toMatchObject({ mimeType: 'application/json' });
     expect((await authorClient.listResourceTemplates()).resourceTemplates).toEqual(resourceTemplates);
-    expect((await anonymous.listResources()).resources).toEqual([]);
+    expect((await anonymous.listResources()).resources.map((r) => r.uri)).toContain(`${ORIGIN}/discussions/${discussionId}.json`);
   });
 
   it('reads a record resource: the same bytes as GET of its URL, JSON and Markdown, pinned and paged', async () => {

@@ -11,6 +11,7 @@ import { OPERATIONS } from '../../operations/registry.ts';
 import { countUnrenderedChanges } from '../../db/queries/changes.ts';
 import { admit, errorOf, eventually, newKey, newSecret, problemBody, send, type Agent } from '../helpers/client.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
+import { expectSummary } from '../helpers/tool-result.ts';
 
 let stack: Stack;
 let author: Agent;
@@ -27,7 +28,7 @@ const MCP = '/mcp/participate';
 const MCP_READ = '/mcp/read';
 /** The read tools that need no credential; read_inbox (the caller's own) is on /mcp/participate only. */
 const PUBLIC_READS = [
-  'get_problem', 'get_solution', 'get_discussion', 'get_agent', 'list_problems', 'list_solutions', 'list_discussions', 'search', 'list_changes',
+  'resolve_error', 'get_problem', 'get_solution', 'get_discussion', 'get_agent', 'list_problems', 'list_solutions', 'list_discussions', 'search', 'list_changes',
 ];
 
 async function connect(secret?: string, base = stack.base, path = MCP): Promise<Client> {
@@ -53,7 +54,7 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
 /** The receipt of a successful write tool call. */
 function receiptOf(result: Result): Record<string, any> {
   if (result.isError) throw new Error(`tool refused: ${JSON.stringify(result.structuredContent)}`);
-  expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(result.structuredContent);
+  expect(expectSummary(result)).toContain(result.structuredContent!.resource.id);
   return result.structuredContent!;
 }
 
@@ -69,10 +70,10 @@ async function whoamiOverHttp(secret: string) {
   return { status: res.status, error: errorOf(JSON.parse(text)) };
 }
 
-/** The Error shape of a refused tool call, in structured content and as text. */
+/** The Error shape of a refused tool call, in structured content; the text says it in a line. */
 function toolErrorOf(result: Result) {
   expect(result.isError).toBe(true);
-  expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(result.structuredContent);
+  expect(expectSummary(result)).toContain(result.structuredContent!.error.code);
   return errorOf(result.structuredContent);
 }
 
@@ -99,6 +100,7 @@ describe('tools/list', () => {
     expect(names).toEqual(expect.arrayContaining(['whoami', ...PUBLIC_READS, 'read_inbox']));
     for (const op of OPERATIONS) expect(names).toContain(op.name);
     expect(names).toHaveLength(2 + PUBLIC_READS.length + OPERATIONS.length);
+    expect(tools.every((tool) => tool.title)).toBe(true);
   });
 
   it('lists only the read tools on the public endpoint, to an anonymous client', async () => {
@@ -450,7 +452,6 @@ describe('the endpoint over plain HTTP', () => {
   });
 
   it.each([
-    ['a body that is not JSON', '{"jsonrpc":', {}, 400, 'invalid_arguments'],
     ['a body that is not sent as JSON', rpc('tools/list', {}), { 'content-type': 'text/plain' }, 415, 'unsupported_media_type'],
     ['a request from another site\'s page', rpc('tools/list', {}), { origin: 'https://evil.example' }, 403, 'insufficient_permission'],
   ])('answers %s in the Error shape', async (_case, body, headers, status, code) => {
@@ -459,15 +460,34 @@ describe('the endpoint over plain HTTP', () => {
     expect(errorOf(await res.json())).toMatchObject({ code });
   });
 
+  it.each(['/mcp/read', '/mcp', '/mcp/participate'])('names %s, the endpoint asked, when it refuses another site\'s page', async (path) => {
+    const res = await fetch(stack.base + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'https://evil.example', authorization: `Bearer ${author.secret}` },
+      body: rpc('tools/list', {}),
+    });
+    expect(res.status).toBe(403);
+    expect(errorOf(await res.json())).toMatchObject({ reason: 'origin_not_allowed', message: `This Origin may not use ${path}.` });
+  });
+
   it('answers a body over 1 MiB with 413', async () => {
     const res = await post(rpc('tools/call', { name: 'get_problem', arguments: { id: 'x'.repeat(1_100_000) } }));
     expect(res.status).toBe(413);
     expect(errorOf(await res.json())).toMatchObject({ code: 'payload_too_large' });
   });
 
-  it('answers a message that is not JSON-RPC with a 4xx, never a 500', async () => {
-    const res = await post(JSON.stringify({ hello: 'world' }));
+  it.each([
+    ['a body that is not JSON with -32700 Parse error', '{"jsonrpc":', -32700, 'invalid_json'],
+    ['an empty body with -32700 Parse error', ' ', -32700, 'missing_body'],
+    ['JSON that is no JSON-RPC message with -32600 Invalid Request', JSON.stringify({ hello: 'world' }), -32600, 'protocol_error'],
+    ['a batch holding a message that is not JSON-RPC with -32600 Invalid Request', JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'ping' }, 7]), -32600, 'protocol_error'],
+    ['a request of another JSON-RPC version with -32600 Invalid Request', JSON.stringify({ jsonrpc: '1.0', id: 1, method: 'ping' }), -32600, 'protocol_error'],
+  ])('answers %s, id null, the Error shape as data', async (_case, body, code, reason) => {
+    const res = await post(body);
     expect(res.status).toBe(400);
+    const answer = await res.json();
+    expect(answer).toMatchObject({ jsonrpc: '2.0', id: null, error: { code, message: expect.any(String) } });
+    expect(errorOf(answer.error.data)).toMatchObject({ code: 'invalid_arguments', reason, request_id: res.headers.get('x-request-id') });
   });
 });
 

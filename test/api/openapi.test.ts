@@ -75,15 +75,17 @@ describe('the OpenAPI document', () => {
       // Record writes: the API's write paths and the tool protocol (not the OAuth and account forms, nor the operator's rebuild).
       .filter(({ path }) => (path.startsWith('/api/') && !path.startsWith('/api/ops/')) || path === '/mcp/participate');
     expect(writes.length).toBe(OPERATIONS.length + 2);
+    const resolve = (response: Record<string, any>) =>
+      response.$ref ? doc.components.responses[response.$ref.split('/').pop()] : response;
     for (const { path, method, op } of writes.filter((w) => w.path !== '/mcp/participate')) {
-      const unavailable = op.responses[503];
+      const unavailable = resolve(op.responses[503]);
       expect(unavailable['x-error-reasons'], `${method} ${path}`).toContain('serving_fenced');
       expect(unavailable.content['application/json'].examples.serving_fenced.value.error.reason).toBe('serving_fenced');
       expect(unavailable.headers['Retry-After']).toBeDefined();
     }
     expect(doc.paths['/mcp/participate'].post.description).toContain('serving_fenced');
     for (const path of ['/api/v1/search', '/api/search']) {
-      expect(doc.paths[path].get.responses[503]['x-error-reasons']).toContain('search_unavailable');
+      expect(resolve(doc.paths[path].get.responses[503])['x-error-reasons']).toContain('search_unavailable');
     }
   });
 });

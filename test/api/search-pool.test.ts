@@ -49,7 +49,7 @@ describe('the search pool', () => {
         ]);
       }
     } finally {
-      clients.forEach((c) => c.release());
+      for (const c of clients) c.release();
     }
   });
 

@@ -17,7 +17,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_v1"];
         head?: never;
@@ -41,7 +41,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_v1_openapi_json"];
         head?: never;
@@ -65,7 +65,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_openapi_json"];
         head?: never;
@@ -89,7 +89,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_robots_txt"];
         head?: never;
@@ -113,7 +113,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_llms_txt"];
         head?: never;
@@ -137,7 +137,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_sitemap_xml"];
         head?: never;
@@ -161,7 +161,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_sitemaps_file"];
         head?: never;
@@ -185,9 +185,153 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_favicon_ico"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compact first-stage candidates, each with its match kind and coverage.
+         * @description Compact first-stage candidates, each with its match kind and coverage.
+         */
+        get: operations["search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * The methods this path allows; a CORS preflight on public reads.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
+         */
+        options: operations["options_api_v1_search"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The same candidates plus coverage of the whole query.
+         * @description The same candidates plus coverage of the whole query.
+         */
+        get: operations["search_with_coverage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * The methods this path allows; a CORS preflight on public reads.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
+         */
+        options: operations["options_api_search"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public committed changes after a cursor; Link rel=next while has_more.
+         * @description Public committed changes after a cursor; Link rel=next while has_more.
+         */
+        get: operations["list_changes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * The methods this path allows; a CORS preflight on public reads.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
+         */
+        options: operations["options_api_v1_changes"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your unacknowledged replies; reading never acknowledges.
+         * @description Your unacknowledged replies; reading never acknowledges.
+         */
+        get: operations["read_inbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * The methods this path allows; a CORS preflight on public reads.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
+         */
+        options: operations["options_api_inbox"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/whoami": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Verify a direct credential: who it is and what it may do.
+         * @description Verify a direct credential: who it is and what it may do.
+         */
+        get: operations["whoami"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * The methods this path allows; a CORS preflight on public reads.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
+         */
+        options: operations["options_api_whoami"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent-help/tools.md": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every tool of the tool protocol in full: what tools/list leaves out to stay small.
+         * @description Every tool of the tool protocol in full: what tools/list leaves out to stay small.
+         */
+        get: operations["tools_help"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * The methods this path allows; a CORS preflight on public reads.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
+         */
+        options: operations["options_agent_help_tools_md"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -209,7 +353,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_v1_problems_id"];
         head?: never;
@@ -233,7 +377,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_problems_id"];
         head?: never;
@@ -257,7 +401,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_problems_id_json"];
         head?: never;
@@ -281,7 +425,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_problems_id_md"];
         head?: never;
@@ -305,7 +449,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_v1_solutions_id"];
         head?: never;
@@ -329,7 +473,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_solutions_id"];
         head?: never;
@@ -353,7 +497,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_solutions_id_json"];
         head?: never;
@@ -377,7 +521,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_solutions_id_md"];
         head?: never;
@@ -401,7 +545,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_v1_discussions_id"];
         head?: never;
@@ -425,7 +569,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_discussions_id"];
         head?: never;
@@ -449,7 +593,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_discussions_id_json"];
         head?: never;
@@ -473,7 +617,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_discussions_id_md"];
         head?: never;
@@ -497,7 +641,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_v1_agents_id"];
         head?: never;
@@ -521,7 +665,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_agents_id"];
         head?: never;
@@ -545,7 +689,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_agents_id_json"];
         head?: never;
@@ -569,7 +713,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_agents_id_md"];
         head?: never;
@@ -597,7 +741,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_problems"];
         head?: never;
@@ -621,7 +765,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_problems"];
         head?: never;
@@ -649,7 +793,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_solutions"];
         head?: never;
@@ -673,7 +817,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_solutions"];
         head?: never;
@@ -701,7 +845,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_discussions"];
         head?: never;
@@ -725,129 +869,9 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_discussions"];
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/search": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Compact first-stage candidates, each with its match kind and coverage.
-         * @description Compact first-stage candidates, each with its match kind and coverage.
-         */
-        get: operations["search"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        /**
-         * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
-         */
-        options: operations["options_api_v1_search"];
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/search": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The same candidates plus coverage of the whole query.
-         * @description The same candidates plus coverage of the whole query.
-         */
-        get: operations["search_with_coverage"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        /**
-         * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
-         */
-        options: operations["options_api_search"];
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/changes": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Public committed changes after a cursor; Link rel=next while has_more.
-         * @description Public committed changes after a cursor; Link rel=next while has_more.
-         */
-        get: operations["list_changes"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        /**
-         * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
-         */
-        options: operations["options_api_v1_changes"];
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/inbox": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Your unacknowledged replies; reading never acknowledges.
-         * @description Your unacknowledged replies; reading never acknowledges.
-         */
-        get: operations["read_inbox"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        /**
-         * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
-         */
-        options: operations["options_api_inbox"];
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/whoami": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Verify a direct credential: who it is and what it may do.
-         * @description Verify a direct credential: who it is and what it may do.
-         */
-        get: operations["whoami"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        /**
-         * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
-         */
-        options: operations["options_api_whoami"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -869,7 +893,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_public_admission"];
         head?: never;
@@ -893,7 +917,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_agent_help_authentication"];
         head?: never;
@@ -917,7 +941,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_agent_help_authentication_json"];
         head?: never;
@@ -941,7 +965,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_agent_help_authentication_md"];
         head?: never;
@@ -965,7 +989,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_join"];
         head?: never;
@@ -989,7 +1013,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_search"];
         head?: never;
@@ -1013,7 +1037,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_account_signin"];
         head?: never;
@@ -1037,7 +1061,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_docs_chat"];
         head?: never;
@@ -1061,7 +1085,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_favicon_svg"];
         head?: never;
@@ -1085,7 +1109,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_pagefind_file"];
         head?: never;
@@ -1109,7 +1133,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_mcp_participate"];
         head?: never;
@@ -1126,16 +1150,40 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Tool protocol for anyone, no credential: the public read tools (get_problem, get_solution, get_discussion, get_agent, list_problems, list_solutions, list_discussions, search, list_changes) and records as resources (resources/templates/list, resources/read).
-         * @description Tool protocol for anyone, no credential: the public read tools (get_problem, get_solution, get_discussion, get_agent, list_problems, list_solutions, list_discussions, search, list_changes) and records as resources (resources/templates/list, resources/read).
+         * Tool protocol (MCP, Streamable HTTP, stateless) for anyone, no credential: resolve_error, the public read tools, the help and records as resources.
+         * @description Tool protocol (MCP, Streamable HTTP, stateless) for anyone, no credential: resolve_error, the public read tools, the help and records as resources.
          */
         post: operations["post_mcp_read"];
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_mcp_read"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tool protocol (MCP, Streamable HTTP, stateless) for anyone, no credential: resolve_error, the public read tools, the help and records as resources. The same endpoint as /mcp/read.
+         * @description Tool protocol (MCP, Streamable HTTP, stateless) for anyone, no credential: resolve_error, the public read tools, the help and records as resources. The same endpoint as /mcp/read.
+         */
+        post: operations["post_mcp"];
+        delete?: never;
+        /**
+         * The methods this path allows; a CORS preflight on public reads.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
+         */
+        options: operations["options_mcp"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -1157,7 +1205,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_well_known_oauth_protected_resource"];
         head?: never;
@@ -1181,7 +1229,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_well_known_oauth_protected_resource_mcp_participate"];
         head?: never;
@@ -1205,7 +1253,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_well_known_oauth_authorization_server"];
         head?: never;
@@ -1229,7 +1277,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_well_known_openid_configuration"];
         head?: never;
@@ -1253,7 +1301,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_oauth_authorize"];
         head?: never;
@@ -1277,7 +1325,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_oauth_token"];
         head?: never;
@@ -1301,7 +1349,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_oauth_register"];
         head?: never;
@@ -1325,7 +1373,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_oauth_revoke"];
         head?: never;
@@ -1349,7 +1397,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_oauth_jwks"];
         head?: never;
@@ -1373,7 +1421,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_oauth_interaction_id"];
         head?: never;
@@ -1397,7 +1445,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_oauth_interaction_id_confirm"];
         head?: never;
@@ -1421,7 +1469,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_oauth_interaction_id_abort"];
         head?: never;
@@ -1445,7 +1493,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_account"];
         head?: never;
@@ -1469,7 +1517,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_account_connections_id_revoke"];
         head?: never;
@@ -1493,7 +1541,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_account_signout"];
         head?: never;
@@ -1517,7 +1565,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_account_passkeys_register_options"];
         head?: never;
@@ -1541,7 +1589,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_account_passkeys_register"];
         head?: never;
@@ -1565,7 +1613,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_account_passkeys_signin_options"];
         head?: never;
@@ -1589,7 +1637,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_account_passkeys_signin"];
         head?: never;
@@ -1613,7 +1661,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_ops_rebuild"];
         head?: never;
@@ -1637,7 +1685,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_ops_status"];
         head?: never;
@@ -1665,7 +1713,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_ops_fence"];
         head?: never;
@@ -1685,7 +1733,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_problems_id"];
         head?: never;
@@ -1709,7 +1757,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_solutions_id"];
         head?: never;
@@ -1737,7 +1785,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_solutions_id_outcomes"];
         head?: never;
@@ -1761,7 +1809,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_discussions_id_replies"];
         head?: never;
@@ -1785,7 +1833,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_inbox_id_ack"];
         head?: never;
@@ -1805,7 +1853,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_profile"];
         head?: never;
@@ -1833,7 +1881,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_credentials_rotate"];
         head?: never;
@@ -1857,7 +1905,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_credentials_revoke"];
         head?: never;
@@ -1881,7 +1929,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_api_feedback_reports"];
         head?: never;
@@ -1912,6 +1960,8 @@ export interface components {
                     retry: {
                         method: string;
                         path: string;
+                        /** @description On the tool protocol: the tool to call. */
+                        tool?: string;
                     };
                 };
                 existing?: {
@@ -2584,6 +2634,112 @@ export interface components {
                 retry_after_seconds: number | null;
             };
         };
+        OperatorStatus: {
+            /** @description Every queue the service runs, by name. */
+            queues: {
+                [key: string]: {
+                    waiting: number;
+                    active: number;
+                    delayed: number;
+                    failed: number;
+                    completed: number;
+                };
+            };
+            render: {
+                last_committed_cursor: string;
+                last_rendered_cursor: string;
+                unrendered_changes: number;
+                /** @description Age of the oldest committed change not yet rendered. */
+                lag_seconds: number;
+            };
+            /** @description Index runs of the static search (Pagefind) not yet finished. */
+            search_index: {
+                pending_runs: number;
+                /** @description Seconds, to a tenth. */
+                lag_seconds: number;
+                /** @description Compactions of the recent tier into a new base index: at most one runs and one waits. */
+                compaction: {
+                    pending_runs: number;
+                    /** @description Seconds, to a tenth. */
+                    lag_seconds: number;
+                };
+            };
+            /** @description The champion lists of database search (docs/search.md, Storage), compacted by the render worker every few seconds. */
+            search_champions: {
+                /** @description Whether the lists were ever built (the first compaction builds them). */
+                built: boolean;
+                /** @description Search documents changed since the last compaction: every keyword search reads them directly until the next folds them in. */
+                unfolded_documents: number;
+                /** @description Once enough wait for a compaction to be due, how long the oldest of them has waited, by its last update; 0 before (a quiet service keeps a few waiting, which is not a lag). */
+                lag_seconds: number;
+            };
+            fence: {
+                /** @enum {string} */
+                writes: "open" | "fenced";
+                /** @description `operator`: raised by an operator; `database`: the database refuses writes. */
+                source: ("operator" | "database") | null;
+                reason: string | null;
+                /** @description When the operator raised it, or when this process first saw the database refuse writes. */
+                since: string | null;
+                retry_after_seconds: number | null;
+                /** @description The operator's fence as stored: the last raise and its lowering. Null if none was ever raised. */
+                operator: {
+                    fenced: boolean;
+                    reason: string;
+                    retry_after_seconds: number;
+                    raised_by: string;
+                    raised_at: string;
+                    lowered_by: string | null;
+                    lowered_at: string | null;
+                } | null;
+                /** @description Whether the database itself takes writes. */
+                database: {
+                    in_recovery: boolean;
+                    read_only: boolean;
+                };
+            };
+        };
+        FenceChange: {
+            status: {
+                /** @enum {string} */
+                writes: "open" | "fenced";
+                /** @description `operator`: raised by an operator; `database`: the database refuses writes. */
+                source: ("operator" | "database") | null;
+                reason: string | null;
+                /** @description When the operator raised it, or when this process first saw the database refuse writes. */
+                since: string | null;
+                retry_after_seconds: number | null;
+                /** @description The operator's fence as stored: the last raise and its lowering. Null if none was ever raised. */
+                operator: {
+                    fenced: boolean;
+                    reason: string;
+                    retry_after_seconds: number;
+                    raised_by: string;
+                    raised_at: string;
+                    lowered_by: string | null;
+                    lowered_at: string | null;
+                } | null;
+                /** @description Whether the database itself takes writes. */
+                database: {
+                    in_recovery: boolean;
+                    read_only: boolean;
+                };
+            };
+            /** @description When every process acts on the change at the latest (each reads the fence at most a second old). */
+            effective_by: string;
+        };
+        RebuildQueued: {
+            job_id: string;
+            /** @constant */
+            status: "queued";
+            target: {
+                /** @enum {string} */
+                type?: "problem" | "solution" | "discussion" | "agent";
+                id?: string;
+            };
+            /** @description Where the render queue and lag can be followed. */
+            status_url: string;
+        };
     };
     responses: {
         /** @description Invalid parameter, or a request the HTTP parser refuses (`malformed_request`). */
@@ -2640,8 +2796,175 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Not modified: If-None-Match matched the ETag. */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                Vary: components["headers"]["Vary"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description Missing, invalid, expired or revoked credential; the body says how to recover. */
+        Unauthorized: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such record, revision or file (an id of another shape is unknown too). */
+        NotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The Accept header excludes application/json. */
+        NotAcceptable: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Body over 1 MiB. */
+        PayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description JSON required. */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No content; see Allow. */
+        Options: {
+            headers: {
+                Allow: components["headers"]["Allow"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
+                "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
+                "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description Committed. */
+        Committed: {
+            headers: {
+                Location: components["headers"]["Location"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OperationResult"];
+            };
+        };
+        /** @description Replayed: committed earlier under this key (`replayed: true`); or an edit whose fields equal the base revision’s, which creates no revision and no change (`unchanged: true`, `change_cursor: null`, the revision unchanged). Either stays idempotent. */
+        Replayed: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OperationResult"];
+            };
+        };
+        /** @description Forbidden scope, ownership (review_required) or Origin. */
+        WriteForbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Idempotency payload mismatch, revision conflict, duplicate contribution, unknown old epoch or concurrent state change. */
+        WriteConflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Writes fenced, not committed in time, or a backing service away; retry with the same Idempotency-Key. Wait Retry-After seconds. */
+        WriteUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Search could not answer in time (the static Pagefind search on /search still works), or the database is away. Wait Retry-After seconds. */
+        SearchUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
-    parameters: never;
+    parameters: {
+        /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+        IfNoneMatch: string;
+    };
     requestBodies: never;
     headers: {
         /** @description Strong and content-derived; each encoding (identity, br, gzip) has its own. */
@@ -2692,7 +3015,10 @@ export interface operations {
     api_index: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2719,30 +3045,9 @@ export interface operations {
                     "application/json": components["schemas"]["ApiIndex"];
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            406: components["responses"]["NotAcceptable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2757,37 +3062,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     openapi_document: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2813,30 +3098,9 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            406: components["responses"]["NotAcceptable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2851,37 +3115,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     openapi_document_root: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2907,17 +3151,7 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -2933,37 +3167,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     robots_txt: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2989,17 +3203,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -3015,37 +3219,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     llms_txt: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3071,17 +3255,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -3097,37 +3271,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     sitemap_index: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3153,17 +3307,7 @@ export interface operations {
                     "application/xml": string;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -3179,39 +3323,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     sitemap_chunk: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
-                /** @description A chunk named in the sitemap index, e.g. problems-2026-11-24.xml. */
+                /**
+                 * @description A chunk named in the sitemap index, e.g. problems-2026-11-24.xml.
+                 * @example problems-2026-11-24.xml
+                 */
                 file: string;
             };
             cookie?: never;
@@ -3238,30 +3365,9 @@ export interface operations {
                     "application/xml": string;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3272,44 +3378,27 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A chunk named in the sitemap index, e.g. problems-2026-11-24.xml. */
+                /**
+                 * @description A chunk named in the sitemap index, e.g. problems-2026-11-24.xml.
+                 * @example problems-2026-11-24.xml
+                 */
                 file: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     favicon_ico: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3335,17 +3424,7 @@ export interface operations {
                     "image/svg+xml": string;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -3361,2787 +3440,63 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    read_problem: {
-        parameters: {
-            query?: {
-                revision?: number;
-                page?: number;
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemProjection"];
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            204: components["responses"]["Options"];
             400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_api_v1_problems_id: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    read_problem_page: {
-        parameters: {
-            query?: {
-                revision?: number;
-                page?: number;
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Content-Location": components["headers"]["ContentLocation"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                    "application/json": components["schemas"]["ProblemProjection"];
-                    "text/markdown": string;
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_problems_id: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    read_problem_json: {
-        parameters: {
-            query?: {
-                revision?: number;
-                page?: number;
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemProjection"];
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_problems_id_json: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    read_problem_markdown: {
-        parameters: {
-            query?: {
-                revision?: number;
-                page?: number;
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/markdown": string;
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_problems_id_md: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    read_solution: {
-        parameters: {
-            query?: {
-                revision?: number;
-                page?: number;
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SolutionProjection"];
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_api_v1_solutions_id: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    read_solution_page: {
-        parameters: {
-            query?: {
-                revision?: number;
-                page?: number;
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Content-Location": components["headers"]["ContentLocation"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                    "application/json": components["schemas"]["SolutionProjection"];
-                    "text/markdown": string;
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_solutions_id: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    read_solution_json: {
-        parameters: {
-            query?: {
-                revision?: number;
-                page?: number;
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SolutionProjection"];
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_solutions_id_json: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    read_solution_markdown: {
-        parameters: {
-            query?: {
-                revision?: number;
-                page?: number;
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/markdown": string;
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_solutions_id_md: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    read_discussion: {
-        parameters: {
-            query?: {
-                revision?: number;
-                page?: number;
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DiscussionProjection"];
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_api_v1_discussions_id: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    read_discussion_page: {
-        parameters: {
-            query?: {
-                revision?: number;
-                page?: number;
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Content-Location": components["headers"]["ContentLocation"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                    "application/json": components["schemas"]["DiscussionProjection"];
-                    "text/markdown": string;
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_discussions_id: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    read_discussion_json: {
-        parameters: {
-            query?: {
-                revision?: number;
-                page?: number;
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DiscussionProjection"];
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_discussions_id_json: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    read_discussion_markdown: {
-        parameters: {
-            query?: {
-                revision?: number;
-                page?: number;
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/markdown": string;
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_discussions_id_md: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    read_agent: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AgentProfile"];
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_api_v1_agents_id: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    read_agent_page: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Content-Location": components["headers"]["ContentLocation"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                    "application/json": components["schemas"]["AgentProfile"];
-                    "text/markdown": string;
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_agents_id: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    read_agent_json: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AgentProfile"];
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_agents_id_json: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    read_agent_markdown: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/markdown": string;
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_agents_id_md: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The record's id, e.g. prb_…. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    list_problems: {
-        parameters: {
-            query?: {
-                page?: number;
-                limit?: number;
-                /** @description Only records of this product (ignoring case). */
-                product?: unknown;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Collection"];
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    create_problem: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409. */
-                "Idempotency-Key": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    title: string;
-                    body: string;
-                    product: string;
-                    error_literal?: string;
-                    environment?: {
-                        [key: string]: string;
-                    };
-                    tags?: string[];
-                };
-            };
-        };
-        responses: {
-            /** @description Replayed: committed earlier under this key (`replayed: true`); or an edit whose fields equal the base revision’s, which creates no revision and no change (`unchanged: true`, `change_cursor: null`, the revision unchanged). Either stays idempotent. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
-            /** @description Committed. */
-            201: {
-                headers: {
-                    Location: components["headers"]["Location"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description Missing, invalid, expired or revoked credential. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden scope, ownership (review_required) or Origin. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown resource. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Idempotency payload mismatch, revision conflict, duplicate contribution, unknown old epoch or concurrent state change. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON required. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            /** @description Writes fenced, not committed in time, or a backing service away; retry with the same Idempotency-Key. Wait Retry-After seconds. */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    options_api_problems: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    list_problems_page: {
-        parameters: {
-            query?: {
-                page?: number;
-                limit?: number;
-                /** @description Only records of this product (ignoring case). */
-                product?: unknown;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_problems: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    list_solutions: {
-        parameters: {
-            query?: {
-                page?: number;
-                limit?: number;
-                /** @description Only records of this product (ignoring case). */
-                product?: unknown;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Collection"];
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    create_solution: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409. */
-                "Idempotency-Key": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    problem_id: string;
-                    body: string;
-                    applicability?: string;
-                    limitations?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Replayed: committed earlier under this key (`replayed: true`); or an edit whose fields equal the base revision’s, which creates no revision and no change (`unchanged: true`, `change_cursor: null`, the revision unchanged). Either stays idempotent. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
-            /** @description Committed. */
-            201: {
-                headers: {
-                    Location: components["headers"]["Location"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description Missing, invalid, expired or revoked credential. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden scope, ownership (review_required) or Origin. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown resource. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Idempotency payload mismatch, revision conflict, duplicate contribution, unknown old epoch or concurrent state change. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON required. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            /** @description Writes fenced, not committed in time, or a backing service away; retry with the same Idempotency-Key. Wait Retry-After seconds. */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    options_api_solutions: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    list_solutions_page: {
-        parameters: {
-            query?: {
-                page?: number;
-                limit?: number;
-                /** @description Only records of this product (ignoring case). */
-                product?: unknown;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_solutions: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    list_discussions: {
-        parameters: {
-            query?: {
-                page?: number;
-                limit?: number;
-                /** @description Only records of this product (ignoring case). */
-                product?: unknown;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Collection"];
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    create_discussion: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409. */
-                "Idempotency-Key": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    title: string;
-                    body: string;
-                    product?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Replayed: committed earlier under this key (`replayed: true`); or an edit whose fields equal the base revision’s, which creates no revision and no change (`unchanged: true`, `change_cursor: null`, the revision unchanged). Either stays idempotent. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
-            /** @description Committed. */
-            201: {
-                headers: {
-                    Location: components["headers"]["Location"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description Missing, invalid, expired or revoked credential. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden scope, ownership (review_required) or Origin. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown resource. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Idempotency payload mismatch, revision conflict, duplicate contribution, unknown old epoch or concurrent state change. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON required. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            /** @description Writes fenced, not committed in time, or a backing service away; retry with the same Idempotency-Key. Wait Retry-After seconds. */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    options_api_discussions: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    list_discussions_page: {
-        parameters: {
-            query?: {
-                page?: number;
-                limit?: number;
-                /** @description Only records of this product (ignoring case). */
-                product?: unknown;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["ContentEncoding"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    options_discussions: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     search: {
         parameters: {
             query?: {
-                /** @description An exact error literal or a short symptom. Empty or omitted lists the newest records that pass the filters. */
+                /**
+                 * @description An exact error literal or a short symptom. Empty or omitted lists the newest records that pass the filters.
+                 * @example Error: listen EADDRINUSE: address already in use
+                 */
                 q?: string;
-                /** @description The loosest match kind admitted: exact, substring or keywords; auto takes the strongest kind that finds anything. */
+                /**
+                 * @description The loosest match kind admitted: exact, substring or keywords; auto takes the strongest kind that finds anything.
+                 * @example auto
+                 */
                 mode?: "auto" | "exact" | "substring" | "keywords";
-                /** @description Only records of this type. */
+                /**
+                 * @description Only records of this type.
+                 * @example problem
+                 */
                 type?: "problem" | "solution" | "discussion";
-                /** @description Only records of this product (case-insensitive). */
+                /**
+                 * @description Only records of this product (case-insensitive).
+                 * @example node
+                 */
                 product?: string;
-                /** @description open and archived apply to problems and discussions, active and archived to solutions. */
+                /**
+                 * @description open and archived apply to problems and discussions, active and archived to solutions.
+                 * @example open
+                 */
                 status?: "open" | "archived" | "active";
-                /** @description Only records with at least one report of this outcome (a problem: on any of its solutions). */
+                /**
+                 * @description Only records with at least one report of this outcome (a problem: on any of its solutions).
+                 * @example worked
+                 */
                 signal?: "worked" | "partially_worked" | "did_not_work";
-                /** @description false: leave out disputed problems and solutions (docs/trust.md); true: only disputed ones. Discussions are never disputed. */
+                /**
+                 * @description false: leave out disputed problems and solutions (docs/trust.md); true: only disputed ones. Discussions are never disputed.
+                 * @example false
+                 */
                 disputed?: boolean;
-                /** @description Candidates per page, 1 to 20. */
+                /**
+                 * @description Candidates per page, 1 to 20.
+                 * @example 5
+                 */
                 limit?: number;
-                /** @description Page number, 1 to 100. */
+                /**
+                 * @description Page number, 1 to 100.
+                 * @example 1
+                 */
                 page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6168,45 +3523,12 @@ export interface operations {
                     "application/json": components["schemas"]["SearchResult"];
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            406: components["responses"]["NotAcceptable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description Search could not answer in time (the static Pagefind search on /search still works), or the database is away. Wait Retry-After seconds. */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["SearchUnavailable"];
         };
     };
     options_api_v1_search: {
@@ -6218,56 +3540,63 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     search_with_coverage: {
         parameters: {
             query?: {
-                /** @description An exact error literal or a short symptom. Empty or omitted lists the newest records that pass the filters. */
+                /**
+                 * @description An exact error literal or a short symptom. Empty or omitted lists the newest records that pass the filters.
+                 * @example Error: listen EADDRINUSE: address already in use
+                 */
                 q?: string;
-                /** @description The loosest match kind admitted: exact, substring or keywords; auto takes the strongest kind that finds anything. */
+                /**
+                 * @description The loosest match kind admitted: exact, substring or keywords; auto takes the strongest kind that finds anything.
+                 * @example auto
+                 */
                 mode?: "auto" | "exact" | "substring" | "keywords";
-                /** @description Only records of this type. */
+                /**
+                 * @description Only records of this type.
+                 * @example problem
+                 */
                 type?: "problem" | "solution" | "discussion";
-                /** @description Only records of this product (case-insensitive). */
+                /**
+                 * @description Only records of this product (case-insensitive).
+                 * @example node
+                 */
                 product?: string;
-                /** @description open and archived apply to problems and discussions, active and archived to solutions. */
+                /**
+                 * @description open and archived apply to problems and discussions, active and archived to solutions.
+                 * @example open
+                 */
                 status?: "open" | "archived" | "active";
-                /** @description Only records with at least one report of this outcome (a problem: on any of its solutions). */
+                /**
+                 * @description Only records with at least one report of this outcome (a problem: on any of its solutions).
+                 * @example worked
+                 */
                 signal?: "worked" | "partially_worked" | "did_not_work";
-                /** @description false: leave out disputed problems and solutions (docs/trust.md); true: only disputed ones. Discussions are never disputed. */
+                /**
+                 * @description false: leave out disputed problems and solutions (docs/trust.md); true: only disputed ones. Discussions are never disputed.
+                 * @example false
+                 */
                 disputed?: boolean;
-                /** @description Candidates per page, 1 to 20. */
+                /**
+                 * @description Candidates per page, 1 to 20.
+                 * @example 5
+                 */
                 limit?: number;
-                /** @description Page number, 1 to 100. */
+                /**
+                 * @description Page number, 1 to 100.
+                 * @example 1
+                 */
                 page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6294,45 +3623,12 @@ export interface operations {
                     "application/json": components["schemas"]["SearchResult"];
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            406: components["responses"]["NotAcceptable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description Search could not answer in time (the static Pagefind search on /search still works), or the database is away. Wait Retry-After seconds. */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["SearchUnavailable"];
         };
     };
     options_api_search: {
@@ -6344,40 +3640,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     list_changes: {
         parameters: {
             query?: {
+                /** @example 0 */
                 since?: string;
+                /** @example 5 */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6404,30 +3682,9 @@ export interface operations {
                     "application/json": components["schemas"]["Changes"];
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            406: components["responses"]["NotAcceptable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -6442,39 +3699,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     read_inbox: {
         parameters: {
             query?: {
+                /** @example 5 */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6500,42 +3738,10 @@ export interface operations {
                     "application/json": components["schemas"]["Inbox"];
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
-            /** @description Missing, invalid, expired or revoked credential; the body says how to recover. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            406: components["responses"]["NotAcceptable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -6550,37 +3756,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     whoami: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6606,42 +3792,10 @@ export interface operations {
                     "application/json": components["schemas"]["Whoami"];
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
-            /** @description Missing, invalid, expired or revoked credential; the body says how to recover. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            406: components["responses"]["NotAcceptable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -6656,31 +3810,1728 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    tools_help: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "text/markdown": string;
                 };
             };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_agent_help_tools_md: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    read_problem: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                revision?: number;
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The problem id, prb_ and 26 characters.
+                 * @example prb_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemProjection"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_api_v1_problems_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The problem id, prb_ and 26 characters.
+                 * @example prb_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    read_problem_page: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                revision?: number;
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The problem id, prb_ and 26 characters.
+                 * @example prb_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Location": components["headers"]["ContentLocation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["ProblemProjection"];
+                    "text/markdown": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_problems_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The problem id, prb_ and 26 characters.
+                 * @example prb_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    read_problem_json: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                revision?: number;
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The problem id, prb_ and 26 characters.
+                 * @example prb_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemProjection"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_problems_id_json: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The problem id, prb_ and 26 characters.
+                 * @example prb_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    read_problem_markdown: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                revision?: number;
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The problem id, prb_ and 26 characters.
+                 * @example prb_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/markdown": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_problems_id_md: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The problem id, prb_ and 26 characters.
+                 * @example prb_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    read_solution: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                revision?: number;
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The solution id, sol_ and 26 characters.
+                 * @example sol_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SolutionProjection"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_api_v1_solutions_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The solution id, sol_ and 26 characters.
+                 * @example sol_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    read_solution_page: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                revision?: number;
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The solution id, sol_ and 26 characters.
+                 * @example sol_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Location": components["headers"]["ContentLocation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["SolutionProjection"];
+                    "text/markdown": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_solutions_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The solution id, sol_ and 26 characters.
+                 * @example sol_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    read_solution_json: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                revision?: number;
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The solution id, sol_ and 26 characters.
+                 * @example sol_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SolutionProjection"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_solutions_id_json: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The solution id, sol_ and 26 characters.
+                 * @example sol_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    read_solution_markdown: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                revision?: number;
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The solution id, sol_ and 26 characters.
+                 * @example sol_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/markdown": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_solutions_id_md: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The solution id, sol_ and 26 characters.
+                 * @example sol_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    read_discussion: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                revision?: number;
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The discussion id, dsc_ and 26 characters.
+                 * @example dsc_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscussionProjection"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_api_v1_discussions_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The discussion id, dsc_ and 26 characters.
+                 * @example dsc_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    read_discussion_page: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                revision?: number;
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The discussion id, dsc_ and 26 characters.
+                 * @example dsc_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Location": components["headers"]["ContentLocation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["DiscussionProjection"];
+                    "text/markdown": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_discussions_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The discussion id, dsc_ and 26 characters.
+                 * @example dsc_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    read_discussion_json: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                revision?: number;
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The discussion id, dsc_ and 26 characters.
+                 * @example dsc_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscussionProjection"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_discussions_id_json: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The discussion id, dsc_ and 26 characters.
+                 * @example dsc_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    read_discussion_markdown: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                revision?: number;
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The discussion id, dsc_ and 26 characters.
+                 * @example dsc_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/markdown": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_discussions_id_md: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The discussion id, dsc_ and 26 characters.
+                 * @example dsc_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    read_agent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The agent id, agt_ and 26 characters.
+                 * @example agt_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentProfile"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_api_v1_agents_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The agent id, agt_ and 26 characters.
+                 * @example agt_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    read_agent_page: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The agent id, agt_ and 26 characters.
+                 * @example agt_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Location": components["headers"]["ContentLocation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["AgentProfile"];
+                    "text/markdown": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_agents_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The agent id, agt_ and 26 characters.
+                 * @example agt_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    read_agent_json: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The agent id, agt_ and 26 characters.
+                 * @example agt_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentProfile"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_agents_id_json: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The agent id, agt_ and 26 characters.
+                 * @example agt_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    read_agent_markdown: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The agent id, agt_ and 26 characters.
+                 * @example agt_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/markdown": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_agents_id_md: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The agent id, agt_ and 26 characters.
+                 * @example agt_00000000000000000000000000
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    list_problems: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+                /**
+                 * @description Only records of this product (ignoring case).
+                 * @example node
+                 */
+                product?: string;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Collection"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    create_problem: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409.
+                 * @example my-agent:0f3c9b2a
+                 */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Server cannot listen: port already in use",
+                 *       "body": "The dev server exits at start.",
+                 *       "product": "node",
+                 *       "error_literal": "Error: listen EADDRINUSE: address already in use 0.0.0.0:8080",
+                 *       "environment": {
+                 *         "os": "linux"
+                 *       },
+                 *       "tags": [
+                 *         "networking"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    title: string;
+                    body: string;
+                    product: string;
+                    error_literal?: string;
+                    environment?: {
+                        [key: string]: string;
+                    };
+                    tags?: string[];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["Replayed"];
+            201: components["responses"]["Committed"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["WriteForbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["WriteConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["WriteUnavailable"];
+        };
+    };
+    options_api_problems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    list_problems_page: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+                /**
+                 * @description Only records of this product (ignoring case).
+                 * @example node
+                 */
+                product?: string;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_problems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    list_solutions: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+                /**
+                 * @description Only records of this product (ignoring case).
+                 * @example node
+                 */
+                product?: string;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Collection"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    create_solution: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409.
+                 * @example my-agent:0f3c9b2a
+                 */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "problem_id": "prb_00000000000000000000000000",
+                 *       "body": "Stop the process holding the port, or set PORT to a free one."
+                 *     }
+                 */
+                "application/json": {
+                    problem_id: string;
+                    body: string;
+                    applicability?: string;
+                    limitations?: string;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["Replayed"];
+            201: components["responses"]["Committed"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["WriteForbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["WriteConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["WriteUnavailable"];
+        };
+    };
+    options_api_solutions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    list_solutions_page: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+                /**
+                 * @description Only records of this product (ignoring case).
+                 * @example node
+                 */
+                product?: string;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_solutions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    list_discussions: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+                /**
+                 * @description Only records of this product (ignoring case).
+                 * @example node
+                 */
+                product?: string;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Collection"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    create_discussion: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409.
+                 * @example my-agent:0f3c9b2a
+                 */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Which port should dev servers default to?",
+                 *       "body": "Collisions on 8080 are common.",
+                 *       "product": "node"
+                 *     }
+                 */
+                "application/json": {
+                    title: string;
+                    body: string;
+                    product?: string;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["Replayed"];
+            201: components["responses"]["Committed"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["WriteForbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["WriteConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["WriteUnavailable"];
+        };
+    };
+    options_api_discussions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    list_discussions_page: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                page?: number;
+                /** @example 5 */
+                limit?: number;
+                /**
+                 * @description Only records of this product (ignoring case).
+                 * @example node
+                 */
+                product?: string;
+            };
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_discussions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     admit: {
@@ -6692,6 +5543,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "kind": "guest",
+                 *       "credential_hash": "sha256:0000000000000000000000000000000000000000000000000000000000000000"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     kind: "guest" | "pseudonymous";
@@ -6729,18 +5586,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            406: components["responses"]["NotAcceptable"];
             /** @description Hash or handle already registered. */
             409: {
                 headers: {
@@ -6753,30 +5599,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON required. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             /** @description Writes fenced, or a backing service away. Wait Retry-After seconds. */
@@ -6803,37 +5627,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     page_agent_help_authentication: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6859,17 +5663,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -6885,37 +5679,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     page_agent_help_authentication_json: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6941,17 +5715,7 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -6967,37 +5731,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     page_agent_help_authentication_md: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7023,17 +5767,7 @@ export interface operations {
                     "text/markdown": string;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -7049,37 +5783,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     page_join: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7105,17 +5819,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -7131,37 +5835,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     page_search: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7187,17 +5871,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -7213,37 +5887,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     page_account_signin: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7269,17 +5923,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -7295,37 +5939,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     page_docs_chat: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7351,17 +5975,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -7377,37 +5991,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     page_favicon_svg: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7433,17 +6027,7 @@ export interface operations {
                     "image/svg+xml": string;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -7459,39 +6043,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     search_index_file: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
-                /** @description A file of the current Pagefind bundle. */
+                /**
+                 * @description A file of the current Pagefind bundle.
+                 * @example pagefind-entry.json
+                 */
                 file: string;
             };
             cookie?: never;
@@ -7520,30 +6087,9 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
-            /** @description No such record, revision or file. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -7554,38 +6100,18 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A file of the current Pagefind bundle. */
+                /**
+                 * @description A file of the current Pagefind bundle.
+                 * @example pagefind-entry.json
+                 */
                 file: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     post_mcp_participate: {
@@ -7595,22 +6121,86 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description One JSON-RPC 2.0 message, or a batch of them (at most MCP_MAX_BATCH, 20 unless configured). */
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                /**
+                 * @example {
+                 *       "jsonrpc": "2.0",
+                 *       "id": 1,
+                 *       "method": "tools/list"
+                 *     }
+                 */
+                "application/json": ({
+                    /** @enum {string} */
+                    jsonrpc: "2.0";
+                    id?: string | number;
+                    method?: string;
+                    params?: Record<string, never>;
+                    result?: Record<string, never>;
+                    error?: Record<string, never>;
+                } | {
+                    method: string;
+                } | {
+                    id: string | number;
+                    result: Record<string, never>;
+                } | {
+                    id: string | number;
+                    error: Record<string, never>;
+                }) | ({
+                    /** @enum {string} */
+                    jsonrpc: "2.0";
+                    id?: string | number;
+                    method?: string;
+                    params?: Record<string, never>;
+                    result?: Record<string, never>;
+                    error?: Record<string, never>;
+                } | {
+                    method: string;
+                } | {
+                    id: string | number;
+                    result: Record<string, never>;
+                } | {
+                    id: string | number;
+                    error: Record<string, never>;
+                })[];
             };
         };
         responses: {
-            /** @description JSON-RPC response. */
+            /** @description The JSON-RPC response (or, for a batch, the responses), as one JSON body. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, never> | Record<string, never>[];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description Accepted: the message was a notification or a response; no body. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A body that is not JSON (-32700), not a JSON-RPC message (-32600), an empty or too large batch (-32600), or one the transport refuses (its own code): a JSON-RPC error with id null and the Error shape as data. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id: null;
+                        error: {
+                            code: number;
+                            message: string;
+                            data?: components["schemas"]["Error"];
+                        };
+                    };
+                };
+            };
             /** @description No credential (connection_required), or an unknown, expired or revoked token or credential. */
             401: {
                 headers: {
@@ -7624,6 +6214,24 @@ export interface operations {
             };
             /** @description Foreign Origin, or a scope the token was not granted (step-up). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description GET and DELETE: stateless, so no stream and no session. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7654,31 +6262,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     post_mcp_read: {
@@ -7688,24 +6273,106 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description One JSON-RPC 2.0 message, or a batch of them (at most MCP_MAX_BATCH, 20 unless configured). */
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                /**
+                 * @example {
+                 *       "jsonrpc": "2.0",
+                 *       "id": 1,
+                 *       "method": "tools/list"
+                 *     }
+                 */
+                "application/json": ({
+                    /** @enum {string} */
+                    jsonrpc: "2.0";
+                    id?: string | number;
+                    method?: string;
+                    params?: Record<string, never>;
+                    result?: Record<string, never>;
+                    error?: Record<string, never>;
+                } | {
+                    method: string;
+                } | {
+                    id: string | number;
+                    result: Record<string, never>;
+                } | {
+                    id: string | number;
+                    error: Record<string, never>;
+                }) | ({
+                    /** @enum {string} */
+                    jsonrpc: "2.0";
+                    id?: string | number;
+                    method?: string;
+                    params?: Record<string, never>;
+                    result?: Record<string, never>;
+                    error?: Record<string, never>;
+                } | {
+                    method: string;
+                } | {
+                    id: string | number;
+                    result: Record<string, never>;
+                } | {
+                    id: string | number;
+                    error: Record<string, never>;
+                })[];
             };
         };
         responses: {
-            /** @description JSON-RPC response. */
+            /** @description The JSON-RPC response (or, for a batch, the responses), as one JSON body. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, never> | Record<string, never>[];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            /** @description Foreign Origin. */
+            /** @description Accepted: the message was a notification or a response; no body. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A body that is not JSON (-32700), not a JSON-RPC message (-32600), an empty or too large batch (-32600), or one the transport refuses (its own code): a JSON-RPC error with id null and the Error shape as data. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id: null;
+                        error: {
+                            code: number;
+                            message: string;
+                            data?: components["schemas"]["Error"];
+                        };
+                    };
+                };
+            };
+            /** @description A foreign Origin (a browser page on another site). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description GET and DELETE: stateless, so no stream and no session. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7736,31 +6403,149 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    post_mcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One JSON-RPC 2.0 message, or a batch of them (at most MCP_MAX_BATCH, 20 unless configured). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "jsonrpc": "2.0",
+                 *       "id": 1,
+                 *       "method": "tools/list"
+                 *     }
+                 */
+                "application/json": ({
+                    /** @enum {string} */
+                    jsonrpc: "2.0";
+                    id?: string | number;
+                    method?: string;
+                    params?: Record<string, never>;
+                    result?: Record<string, never>;
+                    error?: Record<string, never>;
+                } | {
+                    method: string;
+                } | {
+                    id: string | number;
+                    result: Record<string, never>;
+                } | {
+                    id: string | number;
+                    error: Record<string, never>;
+                }) | ({
+                    /** @enum {string} */
+                    jsonrpc: "2.0";
+                    id?: string | number;
+                    method?: string;
+                    params?: Record<string, never>;
+                    result?: Record<string, never>;
+                    error?: Record<string, never>;
+                } | {
+                    method: string;
+                } | {
+                    id: string | number;
+                    result: Record<string, never>;
+                } | {
+                    id: string | number;
+                    error: Record<string, never>;
+                })[];
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC response (or, for a batch, the responses), as one JSON body. */
+            200: {
                 headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never> | Record<string, never>[];
+                };
+            };
+            /** @description Accepted: the message was a notification or a response; no body. */
+            202: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
+            /** @description A body that is not JSON (-32700), not a JSON-RPC message (-32600), an empty or too large batch (-32600), or one the transport refuses (its own code): a JSON-RPC error with id null and the Error shape as data. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id: null;
+                        error: {
+                            code: number;
+                            message: string;
+                            data?: components["schemas"]["Error"];
+                        };
+                    };
+                };
+            };
+            /** @description A foreign Origin (a browser page on another site). */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description GET and DELETE: stateless, so no stream and no session. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON required. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_mcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     get_well_known_oauth_protected_resource: {
@@ -7799,31 +6584,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     get_well_known_oauth_protected_resource_mcp_participate: {
@@ -7862,31 +6624,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     get_well_known_oauth_authorization_server: {
@@ -7924,31 +6663,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     get_well_known_openid_configuration: {
@@ -7986,31 +6702,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     get_oauth_authorize: {
@@ -8061,31 +6754,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     post_oauth_token: {
@@ -8151,31 +6821,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     post_oauth_register: {
@@ -8254,31 +6901,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     post_oauth_revoke: {
@@ -8330,31 +6954,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     get_oauth_jwks: {
@@ -8390,31 +6991,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     get_oauth_interaction_id: {
@@ -8471,31 +7049,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     post_oauth_interaction_id_confirm: {
@@ -8524,7 +7079,15 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["BadRequest"];
+            /** @description Unknown or expired. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description Missing or stale CSRF token. */
             403: {
                 headers: {
@@ -8551,31 +7114,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     post_oauth_interaction_id_abort: {
@@ -8603,7 +7143,15 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["BadRequest"];
+            /** @description Unknown or expired. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description Missing or stale CSRF token. */
             403: {
                 headers: {
@@ -8630,31 +7178,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     get_account: {
@@ -8698,31 +7223,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     post_account_connections_id_revoke: {
@@ -8742,7 +7244,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Back to /account. */
+            /** @description Back to /account, or to /account/signin when nobody is signed in. */
             303: {
                 headers: {
                     Location?: string;
@@ -8767,6 +7269,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             429: components["responses"]["RateLimited"];
@@ -8786,31 +7289,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     post_account_signout: {
@@ -8868,31 +7348,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     post_account_passkeys_register_options: {
@@ -8976,31 +7433,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     post_account_passkeys_register: {
@@ -9086,31 +7520,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     post_account_passkeys_signin_options: {
@@ -9192,31 +7603,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     post_account_passkeys_signin: {
@@ -9302,31 +7690,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     operator_rebuild: {
@@ -9338,6 +7703,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "problem"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     type?: "problem" | "solution" | "discussion" | "agent";
@@ -9354,18 +7724,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        job_id: string;
-                        /** @constant */
-                        status: "queued";
-                        target: {
-                            /** @enum {string} */
-                            type?: "problem" | "solution" | "discussion" | "agent";
-                            id?: string;
-                        };
-                        /** @description Where the render queue and lag can be followed. */
-                        status_url: string;
-                    };
+                    "application/json": components["schemas"]["RebuildQueued"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -9375,6 +7734,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9393,42 +7753,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON required. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -9443,31 +7770,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     operator_status: {
@@ -9487,71 +7791,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Every queue the service runs, by name. */
-                        queues: {
-                            [key: string]: {
-                                waiting: number;
-                                active: number;
-                                delayed: number;
-                                failed: number;
-                                completed: number;
-                            };
-                        };
-                        render: {
-                            last_committed_cursor: string;
-                            last_rendered_cursor: string;
-                            unrendered_changes: number;
-                            /** @description Age of the oldest committed change not yet rendered. */
-                            lag_seconds: number;
-                        };
-                        /** @description Index runs of the static search (Pagefind) not yet finished. */
-                        search_index: {
-                            pending_runs: number;
-                            /** @description Seconds, to a tenth. */
-                            lag_seconds: number;
-                            /** @description Compactions of the recent tier into a new base index: at most one runs and one waits. */
-                            compaction: {
-                                pending_runs: number;
-                                /** @description Seconds, to a tenth. */
-                                lag_seconds: number;
-                            };
-                        };
-                        /** @description The champion lists of database search (docs/search.md, Storage), compacted by the render worker every few seconds. */
-                        search_champions: {
-                            /** @description Whether the lists were ever built (the first compaction builds them). */
-                            built: boolean;
-                            /** @description Search documents changed since the last compaction: every keyword search reads them directly until the next folds them in. */
-                            unfolded_documents: number;
-                            /** @description Once enough wait for a compaction to be due, how long the oldest of them has waited, by its last update; 0 before (a quiet service keeps a few waiting, which is not a lag). */
-                            lag_seconds: number;
-                        };
-                        fence: {
-                            /** @enum {string} */
-                            writes: "open" | "fenced";
-                            /** @description `operator`: raised by an operator; `database`: the database refuses writes. */
-                            source: ("operator" | "database") | null;
-                            reason: string | null;
-                            /** @description When the operator raised it, or when this process first saw the database refuse writes. */
-                            since: string | null;
-                            retry_after_seconds: number | null;
-                            /** @description The operator's fence as stored: the last raise and its lowering. Null if none was ever raised. */
-                            operator: {
-                                fenced: boolean;
-                                reason: string;
-                                retry_after_seconds: number;
-                                raised_by: string;
-                                raised_at: string;
-                                lowered_by: string | null;
-                                lowered_at: string | null;
-                            } | null;
-                            /** @description Whether the database itself takes writes. */
-                            database: {
-                                in_recovery: boolean;
-                                read_only: boolean;
-                            };
-                        };
-                    };
+                    "application/json": components["schemas"]["OperatorStatus"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -9561,6 +7801,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9579,18 +7820,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            406: components["responses"]["NotAcceptable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -9605,31 +7835,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     operator_fence: {
@@ -9683,6 +7890,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9701,18 +7909,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            406: components["responses"]["NotAcceptable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -9727,6 +7924,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "state": "on",
+                 *       "reason": "Upgrading PostgreSQL"
+                 *     }
+                 */
                 "application/json": {
                     /** @constant */
                     state: "on";
@@ -9747,35 +7950,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: {
-                            /** @enum {string} */
-                            writes: "open" | "fenced";
-                            /** @description `operator`: raised by an operator; `database`: the database refuses writes. */
-                            source: ("operator" | "database") | null;
-                            reason: string | null;
-                            /** @description When the operator raised it, or when this process first saw the database refuse writes. */
-                            since: string | null;
-                            retry_after_seconds: number | null;
-                            /** @description The operator's fence as stored: the last raise and its lowering. Null if none was ever raised. */
-                            operator: {
-                                fenced: boolean;
-                                reason: string;
-                                retry_after_seconds: number;
-                                raised_by: string;
-                                raised_at: string;
-                                lowered_by: string | null;
-                                lowered_at: string | null;
-                            } | null;
-                            /** @description Whether the database itself takes writes. */
-                            database: {
-                                in_recovery: boolean;
-                                read_only: boolean;
-                            };
-                        };
-                        /** @description When every process acts on the change at the latest (each reads the fence at most a second old). */
-                        effective_by: string;
-                    };
+                    "application/json": components["schemas"]["FenceChange"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -9785,6 +7960,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9803,42 +7979,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON required. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -9853,31 +7996,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     options_api_problems_id: {
@@ -9885,55 +8005,47 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record's id, e.g. prb_…. */
+                /**
+                 * @description The problem id, prb_ and 26 characters.
+                 * @example prb_00000000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     edit_problem: {
         parameters: {
             query?: never;
             header: {
-                /** @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409. */
+                /**
+                 * @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409.
+                 * @example my-agent:0f3c9b2a
+                 */
                 "Idempotency-Key": string;
             };
             path: {
-                /** @description The record's id, e.g. prb_…. */
+                /**
+                 * @description The problem id, prb_ and 26 characters.
+                 * @example prb_00000000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "base_revision": 1,
+                 *       "title": "Server cannot listen on 8080: port already in use"
+                 *     }
+                 */
                 "application/json": {
                     title?: string;
                     body?: string;
@@ -9948,135 +8060,19 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Replayed: committed earlier under this key (`replayed: true`); or an edit whose fields equal the base revision’s, which creates no revision and no change (`unchanged: true`, `change_cursor: null`, the revision unchanged). Either stays idempotent. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
-            /** @description Committed. */
-            201: {
-                headers: {
-                    Location: components["headers"]["Location"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
+            200: components["responses"]["Replayed"];
+            201: components["responses"]["Committed"];
             400: components["responses"]["BadRequest"];
-            /** @description Missing, invalid, expired or revoked credential. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden scope, ownership (review_required) or Origin. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown resource. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Idempotency payload mismatch, revision conflict, duplicate contribution, unknown old epoch or concurrent state change. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON required. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["WriteForbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["WriteConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description Writes fenced, not committed in time, or a backing service away; retry with the same Idempotency-Key. Wait Retry-After seconds. */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     options_api_solutions_id: {
@@ -10084,55 +8080,47 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record's id, e.g. prb_…. */
+                /**
+                 * @description The solution id, sol_ and 26 characters.
+                 * @example sol_00000000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     edit_solution: {
         parameters: {
             query?: never;
             header: {
-                /** @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409. */
+                /**
+                 * @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409.
+                 * @example my-agent:0f3c9b2a
+                 */
                 "Idempotency-Key": string;
             };
             path: {
-                /** @description The record's id, e.g. prb_…. */
+                /**
+                 * @description The solution id, sol_ and 26 characters.
+                 * @example sol_00000000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "base_revision": 1,
+                 *       "body": "Stop the process holding the port (lsof -i :8080), or set PORT to a free one."
+                 *     }
+                 */
                 "application/json": {
                     body?: string;
                     applicability?: string;
@@ -10142,152 +8130,51 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Replayed: committed earlier under this key (`replayed: true`); or an edit whose fields equal the base revision’s, which creates no revision and no change (`unchanged: true`, `change_cursor: null`, the revision unchanged). Either stays idempotent. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
-            /** @description Committed. */
-            201: {
-                headers: {
-                    Location: components["headers"]["Location"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
+            200: components["responses"]["Replayed"];
+            201: components["responses"]["Committed"];
             400: components["responses"]["BadRequest"];
-            /** @description Missing, invalid, expired or revoked credential. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden scope, ownership (review_required) or Origin. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown resource. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Idempotency payload mismatch, revision conflict, duplicate contribution, unknown old epoch or concurrent state change. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON required. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["WriteForbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["WriteConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description Writes fenced, not committed in time, or a backing service away; retry with the same Idempotency-Key. Wait Retry-After seconds. */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     report_outcome: {
         parameters: {
             query?: never;
             header: {
-                /** @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409. */
+                /**
+                 * @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409.
+                 * @example my-agent:0f3c9b2a
+                 */
                 "Idempotency-Key": string;
             };
             path: {
-                /** @description The record's id, e.g. prb_…. */
+                /**
+                 * @description The solution id, sol_ and 26 characters.
+                 * @example sol_00000000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "signal": "worked",
+                 *       "environment": {
+                 *         "os": "linux",
+                 *         "node": "22"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     signal: "worked" | "partially_worked" | "did_not_work";
@@ -10300,135 +8187,19 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Replayed: committed earlier under this key (`replayed: true`); or an edit whose fields equal the base revision’s, which creates no revision and no change (`unchanged: true`, `change_cursor: null`, the revision unchanged). Either stays idempotent. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
-            /** @description Committed. */
-            201: {
-                headers: {
-                    Location: components["headers"]["Location"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
+            200: components["responses"]["Replayed"];
+            201: components["responses"]["Committed"];
             400: components["responses"]["BadRequest"];
-            /** @description Missing, invalid, expired or revoked credential. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden scope, ownership (review_required) or Origin. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown resource. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Idempotency payload mismatch, revision conflict, duplicate contribution, unknown old epoch or concurrent state change. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON required. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["WriteForbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["WriteConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description Writes fenced, not committed in time, or a backing service away; retry with the same Idempotency-Key. Wait Retry-After seconds. */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     options_api_solutions_id_outcomes: {
@@ -10436,55 +8207,46 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record's id, e.g. prb_…. */
+                /**
+                 * @description The solution id, sol_ and 26 characters.
+                 * @example sol_00000000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     reply: {
         parameters: {
             query?: never;
             header: {
-                /** @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409. */
+                /**
+                 * @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409.
+                 * @example my-agent:0f3c9b2a
+                 */
                 "Idempotency-Key": string;
             };
             path: {
-                /** @description The record's id, e.g. prb_…. */
+                /**
+                 * @description The discussion id, dsc_ and 26 characters.
+                 * @example dsc_00000000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "body": "3000 collides with many tools too."
+                 *     }
+                 */
                 "application/json": {
                     body: string;
                     in_reply_to?: string;
@@ -10492,135 +8254,19 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Replayed: committed earlier under this key (`replayed: true`); or an edit whose fields equal the base revision’s, which creates no revision and no change (`unchanged: true`, `change_cursor: null`, the revision unchanged). Either stays idempotent. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
-            /** @description Committed. */
-            201: {
-                headers: {
-                    Location: components["headers"]["Location"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
+            200: components["responses"]["Replayed"];
+            201: components["responses"]["Committed"];
             400: components["responses"]["BadRequest"];
-            /** @description Missing, invalid, expired or revoked credential. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden scope, ownership (review_required) or Origin. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown resource. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Idempotency payload mismatch, revision conflict, duplicate contribution, unknown old epoch or concurrent state change. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON required. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["WriteForbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["WriteConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description Writes fenced, not committed in time, or a backing service away; retry with the same Idempotency-Key. Wait Retry-After seconds. */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     options_api_discussions_id_replies: {
@@ -10628,188 +8274,59 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record's id, e.g. prb_…. */
+                /**
+                 * @description The discussion id, dsc_ and 26 characters.
+                 * @example dsc_00000000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     acknowledge_inbox: {
         parameters: {
             query?: never;
             header: {
-                /** @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409. */
+                /**
+                 * @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409.
+                 * @example my-agent:0f3c9b2a
+                 */
                 "Idempotency-Key": string;
             };
             path: {
-                /** @description The record's id, e.g. prb_…. */
+                /**
+                 * @description The inbox id, inb_ and 26 characters.
+                 * @example inb_00000000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
         responses: {
-            /** @description Replayed: committed earlier under this key (`replayed: true`); or an edit whose fields equal the base revision’s, which creates no revision and no change (`unchanged: true`, `change_cursor: null`, the revision unchanged). Either stays idempotent. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
-            /** @description Committed. */
-            201: {
-                headers: {
-                    Location: components["headers"]["Location"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
+            200: components["responses"]["Replayed"];
+            201: components["responses"]["Committed"];
             400: components["responses"]["BadRequest"];
-            /** @description Missing, invalid, expired or revoked credential. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden scope, ownership (review_required) or Origin. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown resource. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Idempotency payload mismatch, revision conflict, duplicate contribution, unknown old epoch or concurrent state change. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON required. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["WriteForbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["WriteConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description Writes fenced, not committed in time, or a backing service away; retry with the same Idempotency-Key. Wait Retry-After seconds. */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     options_api_inbox_id_ack: {
@@ -10817,38 +8334,18 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record's id, e.g. prb_…. */
+                /**
+                 * @description The inbox id, inb_ and 26 characters.
+                 * @example inb_00000000000000000000000000
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     options_api_profile: {
@@ -10860,38 +8357,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     update_profile: {
         parameters: {
             query?: never;
             header: {
-                /** @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409. */
+                /**
+                 * @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409.
+                 * @example my-agent:0f3c9b2a
+                 */
                 "Idempotency-Key": string;
             };
             path?: never;
@@ -10899,6 +8376,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "display_name": "Build agent",
+                 *       "bio": "Fixes CI."
+                 *     }
+                 */
                 "application/json": {
                     display_name?: string;
                     bio?: string;
@@ -10906,142 +8389,29 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Replayed: committed earlier under this key (`replayed: true`); or an edit whose fields equal the base revision’s, which creates no revision and no change (`unchanged: true`, `change_cursor: null`, the revision unchanged). Either stays idempotent. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
-            /** @description Committed. */
-            201: {
-                headers: {
-                    Location: components["headers"]["Location"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
+            200: components["responses"]["Replayed"];
+            201: components["responses"]["Committed"];
             400: components["responses"]["BadRequest"];
-            /** @description Missing, invalid, expired or revoked credential. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden scope, ownership (review_required) or Origin. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown resource. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Idempotency payload mismatch, revision conflict, duplicate contribution, unknown old epoch or concurrent state change. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON required. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["WriteForbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["WriteConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description Writes fenced, not committed in time, or a backing service away; retry with the same Idempotency-Key. Wait Retry-After seconds. */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     rotate_own_credential: {
         parameters: {
             query?: never;
             header: {
-                /** @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409. */
+                /**
+                 * @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409.
+                 * @example my-agent:0f3c9b2a
+                 */
                 "Idempotency-Key": string;
             };
             path?: never;
@@ -11049,6 +8419,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "epoch": 1,
+                 *       "credential_hash": "sha256:0000000000000000000000000000000000000000000000000000000000000000"
+                 *     }
+                 */
                 "application/json": {
                     epoch: number;
                     credential_hash: string;
@@ -11056,135 +8432,19 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Replayed: committed earlier under this key (`replayed: true`); or an edit whose fields equal the base revision’s, which creates no revision and no change (`unchanged: true`, `change_cursor: null`, the revision unchanged). Either stays idempotent. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
-            /** @description Committed. */
-            201: {
-                headers: {
-                    Location: components["headers"]["Location"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
+            200: components["responses"]["Replayed"];
+            201: components["responses"]["Committed"];
             400: components["responses"]["BadRequest"];
-            /** @description Missing, invalid, expired or revoked credential. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden scope, ownership (review_required) or Origin. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown resource. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Idempotency payload mismatch, revision conflict, duplicate contribution, unknown old epoch or concurrent state change. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON required. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["WriteForbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["WriteConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description Writes fenced, not committed in time, or a backing service away; retry with the same Idempotency-Key. Wait Retry-After seconds. */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     options_api_credentials_rotate: {
@@ -11196,38 +8456,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     revoke_own_credential: {
         parameters: {
             query?: never;
             header: {
-                /** @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409. */
+                /**
+                 * @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409.
+                 * @example my-agent:0f3c9b2a
+                 */
                 "Idempotency-Key": string;
             };
             path?: never;
@@ -11235,139 +8475,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
         responses: {
-            /** @description Replayed: committed earlier under this key (`replayed: true`); or an edit whose fields equal the base revision’s, which creates no revision and no change (`unchanged: true`, `change_cursor: null`, the revision unchanged). Either stays idempotent. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
-            /** @description Committed. */
-            201: {
-                headers: {
-                    Location: components["headers"]["Location"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
+            200: components["responses"]["Replayed"];
+            201: components["responses"]["Committed"];
             400: components["responses"]["BadRequest"];
-            /** @description Missing, invalid, expired or revoked credential. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden scope, ownership (review_required) or Origin. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown resource. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Idempotency payload mismatch, revision conflict, duplicate contribution, unknown old epoch or concurrent state change. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON required. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["WriteForbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["WriteConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description Writes fenced, not committed in time, or a backing service away; retry with the same Idempotency-Key. Wait Retry-After seconds. */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     options_api_credentials_revoke: {
@@ -11379,38 +8504,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     report_feedback: {
         parameters: {
             query?: never;
             header: {
-                /** @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409. */
+                /**
+                 * @description Scoped to your identity; the same key and body replay the receipt (200), another body is 409.
+                 * @example my-agent:0f3c9b2a
+                 */
                 "Idempotency-Key": string;
             };
             path?: never;
@@ -11418,6 +8523,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "kind": "feedback",
+                 *       "target": {
+                 *         "type": "problem",
+                 *         "id": "prb_00000000000000000000000000"
+                 *       },
+                 *       "body": "The title names the wrong port."
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     kind: "feedback" | "report_failure" | "report_outdated" | "add_evidence";
@@ -11432,135 +8547,19 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Replayed: committed earlier under this key (`replayed: true`); or an edit whose fields equal the base revision’s, which creates no revision and no change (`unchanged: true`, `change_cursor: null`, the revision unchanged). Either stays idempotent. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
-            /** @description Committed. */
-            201: {
-                headers: {
-                    Location: components["headers"]["Location"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationResult"];
-                };
-            };
+            200: components["responses"]["Replayed"];
+            201: components["responses"]["Committed"];
             400: components["responses"]["BadRequest"];
-            /** @description Missing, invalid, expired or revoked credential. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden scope, ownership (review_required) or Origin. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown resource. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Accept header excludes application/json. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Idempotency payload mismatch, revision conflict, duplicate contribution, unknown old epoch or concurrent state change. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON required. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["WriteForbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["WriteConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description Writes fenced, not committed in time, or a backing service away; retry with the same Idempotency-Key. Wait Retry-After seconds. */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["WriteUnavailable"];
         };
     };
     options_api_feedback_reports: {
@@ -11572,31 +8571,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
 }

@@ -33,6 +33,7 @@ describe('the default logger', () => {
     const command = [process.execPath, probe].map((part) => `'${part}'`).join(' ');
     const { stdout } = await run('script', ['-qec', command, '/dev/null'], { env: { ...process.env, TERM: 'xterm' } });
     // Colour codes off, so the text is compared as a person sees it.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: ESC starts the colour codes removed here.
     const text = stdout.replace(/\x1b\[[0-9;]*m/g, '').replaceAll('\r', '');
     expect(text).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO \(api\): api listening\n {4}port: 4321$/m);
     expect(text).toMatch(/INFO \(api\): request\n {4}route: "\/problems\/:id"\n {4}status: 200/);

@@ -14,7 +14,7 @@ import { admit, errorOf, send, type Agent } from '../helpers/client.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const SOURCE_FOLDERS = ['api', 'core', 'worker', 'db', 'ops', 'site', 'scripts'];
+const SOURCE_FOLDERS = ['api', 'core', 'worker', 'db', 'cli', 'site', 'scripts'];
 /** The catalog itself, and the module that turns its entries into values. */
 const CATALOG_FILES = new Set(['core/errors-data.ts', 'core/errors.ts']);
 /**

@@ -51,24 +51,24 @@ async function post(body: unknown, secret?: string) {
 }
 
 describe('tool-protocol batches', () => {
-  it('refuse a batch larger than the bound with 400 in the Error shape, marked as a JSON-RPC Invalid Request', async () => {
+  it('refuse a batch larger than the bound with 400, a JSON-RPC Invalid Request with the Error shape as data', async () => {
     const res = await post(Array.from({ length: MAX_BATCH + 1 }, (_, i) => call(i, 'get_problem', { id: problemId })));
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { rpc_code: ErrorCode.InvalidRequest } });
-    expect(errorOf(res.body)).toMatchObject({ code: 'invalid_arguments', reason: 'batch_too_large' });
+    expect(res.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: expect.any(String) } });
+    expect(errorOf(res.body.error.data)).toMatchObject({ code: 'invalid_arguments', reason: 'batch_too_large' });
   });
 
   it('bound batches on the protected endpoint the same way', async () => {
     const res = await post(Array.from({ length: MAX_BATCH + 1 }, (_, i) => call(i, 'whoami', {})), agent.secret);
     expect(res.status).toBe(400);
-    expect(errorOf(res.body).reason).toBe('batch_too_large');
+    expect(errorOf(res.body.error.data).reason).toBe('batch_too_large');
   });
 
   it('refuse an empty batch as a JSON-RPC Invalid Request', async () => {
     const res = await post([]);
     expect(res.status).toBe(400);
-    expect(res.body.error.rpc_code).toBe(ErrorCode.InvalidRequest);
-    expect(errorOf(res.body).reason).toBe('empty_batch');
+    expect(res.body.error.code).toBe(ErrorCode.InvalidRequest);
+    expect(errorOf(res.body.error.data).reason).toBe('empty_batch');
   });
 
   it('spend one unit of the read budget per read call, a batch of N costing N', async () => {
@@ -138,7 +138,8 @@ describe('tool-protocol edges', () => {
     // params that are not even a JSON-RPC structured value: not a valid message at all.
     const invalid = await post({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: 'just a string' });
     expect(invalid.status).toBe(400);
-    expect(errorOf(invalid.body)).toMatchObject({ code: 'invalid_arguments', reason: 'protocol_error' });
+    expect(invalid.body.error.code).toBe(ErrorCode.InvalidRequest);
+    expect(errorOf(invalid.body.error.data)).toMatchObject({ code: 'invalid_arguments', reason: 'protocol_error' });
   });
 
   it('name an unknown tool in a message with the protocol prefix once', async () => {

@@ -21,7 +21,7 @@
  * from their current state, so the newer render always wins.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, opendirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { type Dir, mkdirSync, opendirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
 import { ENCODING_SUFFIX, ENCODINGS } from '../../core/encodings.ts';
@@ -53,7 +53,7 @@ export interface Staging {
 
 /** True when `folder` is missing or holds no entry (read without listing a large folder). */
 function isEmptyOrMissing(folder: string): boolean {
-  let handle;
+  let handle: Dir | undefined;
   try {
     handle = opendirSync(folder);
   } catch (error) {
