@@ -27,6 +27,17 @@ export function relaxedMinimumTerms(termCount: number): number {
   return Math.min(minimumTerms(termCount), Math.max(Math.ceil(termCount / 3), 2));
 }
 
+/**
+ * Terms a keyword match must hold when even `relaxedMinimumTerms` found
+ * nothing: two (one of one). What reaches this far shares little with any
+ * record (a symptom told in other words, a pasted trace whose first terms
+ * are the pasting shell's), and a ranked guess by the telling terms it
+ * does share beats an empty page; the second stage weighs them by rarity.
+ */
+export function lastResortMinimumTerms(termCount: number): number {
+  return Math.min(termCount, 2);
+}
+
 /** Combinations beyond this make a tsquery the index evaluates slowly. */
 const MAX_COMBINATIONS = 128;
 

@@ -3,7 +3,8 @@
  * normalized query line so the line can be matched without it: a pasted
  * error arrives as `2025-03-01T10:00:00Z ERROR …`, `api-1  | …`,
  * `[pod/api-5d9c…/app] …`, `Jun 16 05:10:21 host app[6591]: …`,
- * `time="…" level=error msg="…`, `##[error]…` or `[21/01/2025 10:21:37] …`.
+ * `time="…" level=error msg="…`, `##[error]…`, `[21/01/2025 10:21:37] …`,
+ * `2025-08-20 01:50:14.875 UTC [1360204] FATAL: …` or pm2's `0|api | …`.
  * Query-side only: stored literals are matched as they are, so stripping
  * can only widen what a query finds (a record containing the whole line
  * also contains it without its prefix).
@@ -13,6 +14,10 @@
 const PREFIX_TOKEN = new RegExp([
   // Timestamps (already <time> once normalized), alone or glued to a zone or level: <time>z, <time>]
   String.raw`<time>[^ \n]*`,
+  // A time zone or offset printed after the time: "<time> utc [<pid>]: fatal: …", "<time> +<n>"
+  String.raw`(?:utc|gmt|cst|cet|cest|eet|eest|pst|pdt|est|edt|mst|mdt|bst|jst|kst|msk|aest)(?![a-z])|[+-]<n>`,
+  // pm2's process prefix: "0|api |"
+  String.raw`[0-9]+\|[a-z0-9_.-]+ \|`,
   // Bracketed metadata: [pod/…/app], [21/01/<n> <time>], [error], [thrd:…]
   String.raw`\[[^\]\n]*\]:?`,
   // docker compose / kubectl --prefix: "api-1 |"
@@ -50,4 +55,24 @@ export function withoutLogPrefix(line: string): string {
 /** Each line of a normalized text without its log prefix. */
 export function withoutLogPrefixes(normalized: string): string {
   return normalized.split('\n').map(withoutLogPrefix).join('\n');
+}
+
+/**
+ * Words a line says a failure with. A pasted trace often opens with the
+ * shell's command, a build's progress or a table's header (`Type Reason
+ * Age From Message`), and its first terms would be those.
+ */
+const FAILURE_LINE = /error|errno|fail|fatal|exception|refused|denied|cannot|can'?t|unable|not found|no such|invalid|timed out|timeout|killed|oom|back-?off|crashloop|evicted|unhealthy|panic|abort|forbidden|unauthori[sz]ed|rejected|exceed|too many|not allowed|not supported|warn/;
+
+/**
+ * The lines of a pasted text that say a failure first, then the others, each
+ * group in its order: the order its full-text terms are read in, so the
+ * first terms (a query counts 16) are the failure's.
+ */
+export function failureLinesFirst(normalized: string): string {
+  const lines = normalized.split('\n');
+  if (lines.length < 2) return normalized;
+  const failing = lines.filter((line) => FAILURE_LINE.test(line));
+  if (failing.length === 0 || failing.length === lines.length) return normalized;
+  return [...failing, ...lines.filter((line) => !FAILURE_LINE.test(line))].join('\n');
 }

@@ -24,16 +24,16 @@ import { recordLinks, type ResourceLinks } from '../core/types.ts';
 import { MATCH_KINDS, type MatchKind, type SearchMode, type SearchParams } from '../core/schemas/search-params.ts';
 import { loadCandidateTrust, type CandidateTrust } from './candidate-trust.ts';
 import {
-  allTermsQuery, looserPrefilterQuery, minimumTerms, nearlyAllTermsQuery, prefilterQuery, rarestPairsSize, relaxedMinimumTerms,
+  allTermsQuery, lastResortMinimumTerms, looserPrefilterQuery, minimumTerms, nearlyAllTermsQuery, prefilterQuery, rarestPairsSize, relaxedMinimumTerms,
 } from './keyword-query.ts';
 import { redactText } from '../core/redact-secrets.ts';
 import { isPasted, isPlainWords, keyWords, RANKING_WEIGHTS, signatureOf, signatureReadsTitle, weightsFor } from './ranking.ts';
-import { withoutLogPrefixes } from './log-prefix.ts';
+import { failureLinesFirst, withoutLogPrefixes } from './log-prefix.ts';
 import { rerankByLiteral, rerankByTermWeight } from './rerank.ts';
 import { keyHash, normalizeLiteral, queryKeys } from './normalize.ts';
 import { pairKeys } from './substring-query.ts';
 import { queryTerms } from './query-terms.ts';
-import { withAliases } from './term-aliases.ts';
+import { withAliases, withoutNarrative } from './term-aliases.ts';
 
 export interface SearchCandidate {
   type: DocumentType;
@@ -168,7 +168,10 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
     // A pasted line's log prefix (timestamp, level, container, pod, host) is the pasting machine's, not the error's.
     const message = withoutLogPrefixes(normalized);
     // A term an agent spells one way and a record another (`postgres`, `PostgreSQL`) matches either.
-    const terms = withAliases(await queryTerms(db, message, MAX_TERMS, options));
+    // A symptom in words is matched by what it tells of the failure, not by how it was noticed.
+    // A pasted trace's terms are read from its failing lines first: its first lines may be the shell's.
+    const read = await queryTerms(db, isPasted(message) ? failureLinesFirst(message) : message, MAX_TERMS, options);
+    const terms = withAliases(isPasted(message) ? read : withoutNarrative(read));
     const keys = queryKeys(normalized);
     const words = Math.max(1, keyWords(message));
     // The exact source reads keys in this order, so the longest (highest-scoring) matches come first.
@@ -242,20 +245,28 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
       const keywords = await findMatchingDocuments(db, query, options);
       if (keywords.total > 0) found = keywords;
     }
-    tried.push(...MATCH_KINDS.slice(params.mode === 'auto' ? 0 : level, keywordsTried ? KIND_RANK.keywords + 1 : level + 1));
     // A symptom's words beyond the record's own (`kubectl tries localhost 8080 instead of my cluster, missing
     // kubeconfig` against the record holding kubectl and kubeconfig) can leave fewer keyword matches than a
-    // page: then records holding a third of its terms are read too, and term weights rank them.
-    if (symptom && found.total < params.limit && found.rows.every((row) => row.kind === KIND_RANK.keywords)
+    // page: then records holding a third of its terms are read too, and term weights rank them. When that
+    // (or, for pasted text, the keyword level itself) found nothing at all, records holding two of its
+    // terms are: a pasted trace whose first terms are its shell's and its paths', or a symptom in other
+    // words, still meets the record sharing its rarest terms.
+    if (found.total < params.limit && found.rows.every((row) => row.kind === KIND_RANK.keywords)
         && (params.mode === 'auto' || params.mode === 'keywords')) {
-      const minTerms = relaxedMinimumTerms(terms.length);
-      if (minTerms < query.minTerms) {
+      const last = lastResortMinimumTerms(terms.length);
+      let held = query.minTerms;
+      for (const minTerms of symptom ? [relaxedMinimumTerms(terms.length), last] : [last]) {
+        if (minTerms >= held || found.total >= params.limit || (minTerms === last && found.total > 0)) continue;
+        held = minTerms;
+        keywordsTried = true;
         const relaxed = await findMatchingDocuments(db, {
           ...query, level: KIND_RANK.keywords, fallBack: false, minTerms, prefilter: prefilterQuery(terms, minTerms),
+          prefilterRarest: rarestPairsSize(terms.length, minTerms),
         }, options);
         if (relaxed.total > found.total) found = relaxed;
       }
     }
+    tried.push(...MATCH_KINDS.slice(params.mode === 'auto' ? 0 : level, keywordsTried ? KIND_RANK.keywords + 1 : level + 1));
     const literalEquals = new Set(found.rows.flatMap((row) => (row.literal_equal ? [row.id] : [])));
     const counts = new Map(found.rows.flatMap((row) => (row.in_text === null || row.in_title === null
       ? [] : [[row.id, { inText: row.in_text, inTitle: row.in_title, length: row.length ?? 0 }] as const])));

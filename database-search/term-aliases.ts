@@ -11,6 +11,17 @@ export const TERM_ALIASES: readonly (readonly string[])[] = [
   ['postgr', 'postgresql'],
   ['mongo', 'mongodb'],
   ['k8s', 'kubernet'],
+  // Clipped words people type in titles and chat (`db`, `repo`, `config`, `certs`) for the word a record spells out.
+  ['db', 'databas'],
+  ['repo', 'repositori'],
+  ['config', 'configur'],
+  ['cert', 'certif'],
+  ['dir', 'directori'],
+  ['pkg', 'packag'],
+  ['cred', 'credenti'],
+  ['perm', 'permiss'],
+  ['env', 'environ'],
+  ['msg', 'messag'],
 ];
 
 const GROUP_OF = new Map(TERM_ALIASES.flatMap((group) => group.map((lexeme) => [lexeme, group] as const)));
@@ -45,4 +56,23 @@ export function withAliases(terms: readonly string[]): string[] {
 /** A term as an operand of `&`: an alias group in parentheses (`|` binds looser than `&`). */
 export function termOperand(term: string): string {
   return term.includes(' | ') ? `(${term})` : term;
+}
+
+/**
+ * Lexemes of the telling, not of the failure: a symptom in words says when
+ * and how it was noticed (`it was working fine till two days ago`, `tried
+ * everything, still fails`), and records share those words by chance. Each
+ * is a term that would count as much as a telling one in coverage, and
+ * would take a telling one's place among the first terms.
+ */
+const NARRATIVE = new Set([
+  'work', 'fine', 'till', 'ago', 'day', 'morn', 'today', 'yesterday', 'week', 'sudden', 'previous', 'probabl', 'everyth',
+  'someth', 'anyth', 'tri', 'keep', 'alway', 'still', 'help', 'pleas', 'issu', 'problem', 'thank', 'anyon', 'idea', 'know',
+  'want', 'even', 'though', 'came', 'seem', 'appear', 'happen', 'realli', 'actual', 'get', 'got',
+]);
+
+/** A symptom's terms without the words of its telling (`NARRATIVE`), unless fewer than two would be left. */
+export function withoutNarrative(terms: readonly string[]): string[] {
+  const telling = terms.filter((term) => !NARRATIVE.has(lexemeOf(term)));
+  return telling.length >= 2 ? telling : [...terms];
 }

@@ -275,19 +275,24 @@ export async function measureQueries(pool: pg.Pool, seed: EvalSeed, queries: Eva
 }
 
 /** The report as plain text: held-out and tuning, recall@1 / recall@7 / MRR per kind. */
-export function formatEvalReport(report: EvalReport): string {
+export function formatEvalReport(report: EvalReport, splits: readonly EvalSplit[] = EVAL_SPLITS): string {
   return [
     `search evaluation: ${report.cases} cases (${report.publicCases} public literals with their address), ${report.distractors} distractors, ${report.noiseRecords} noise records, ${report.recall.heldout.all.queries + report.recall.tuning.all.queries} queries, mode=auto`,
-    formatMeasured(report),
+    formatMeasured(report, splits),
   ].join('\n');
 }
 
-/** Recall per split and kind as a table, the latency, and the tuning misses (held-out misses are never listed). */
-export function formatMeasured(report: Measured): string {
+export const EVAL_SPLITS: readonly EvalSplit[] = ['heldout', 'tuning'];
+
+/**
+ * Recall per split and kind as a table, the latency, and the tuning misses (held-out misses are never
+ * listed). `splits`: the parts whose rows are printed (tuning alone while the ranking is being tuned).
+ */
+export function formatMeasured(report: Measured, splits: readonly EvalSplit[] = EVAL_SPLITS): string {
   const f = (x: number) => x.toFixed(3);
   const columns: Array<EvalKind | 'all'> = [...EVAL_KINDS, 'all'];
   const lines = [`${'split'.padEnd(9)}${'kind'.padEnd(11)}${'queries'.padStart(8)}${'recall@1'.padStart(10)}${`recall@${RECALL_DEPTH}`.padStart(10)}${'MRR'.padStart(8)}`];
-  for (const split of ['heldout', 'tuning'] as const) {
+  for (const split of splits) {
     for (const kind of columns) {
       const cell = report.recall[split][kind];
       lines.push(`${split.padEnd(9)}${kind.padEnd(11)}${String(cell.queries).padStart(8)}${f(cell.at1).padStart(10)}${f(cell.at7).padStart(10)}${f(cell.mrr).padStart(8)}`);

@@ -222,6 +222,14 @@ describe('search results', () => {
     expect((await search({ q: 'zebrafish narwhal axolotl manatee okapi dugong' })).body.coverage.total).toBe(0);
   });
 
+  it('finds the record sharing two terms of a pasted trace that no record holds half of, rather than nothing', async () => {
+    // Nine terms, the record holds two (zebrafish, quokka): below half, and pasted text has no third-of-terms level.
+    const res = await search({ q: '$ deploy --verbose\nfatal: zebrafish quokka narwhal axolotl manatee okapi dugong' });
+    expect(res.body.coverage.modes_tried).toEqual(['exact', 'substring', 'keywords']);
+    expect(idsOf(res.body)).toEqual([ids.animals]);
+    expect(res.body.items[0].match).toEqual({ kind: 'keywords', coverage: 0.222 });
+  });
+
   it('ranks a symptom in words that meets a record only on a fragment with its keyword matches', async () => {
     // "waiting for postgres in docker compose" is the discussion's whole title, a fragment of the query.
     const res = await search({ q: 'waiting for postgres in docker compose before the app starts' });

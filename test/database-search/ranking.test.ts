@@ -56,6 +56,9 @@ describe('withoutLogPrefix: what a collector puts before a pasted line', () => {
     ['logfmt', 'time="2025-03-01T10:00:00Z" level=error msg="connect ECONNREFUSED 127.0.0.1:5432'],
     ['GitHub Actions', '##[error]connect ECONNREFUSED 127.0.0.1:5432'],
     ['bracketed date', '[21/01/2025 10:21:37] connect ECONNREFUSED 127.0.0.1:5432'],
+    ['time zone and pid', '2025-08-20 01:50:14.875 UTC [1360204] FATAL:  connect ECONNREFUSED 127.0.0.1:5432'],
+    ['time and offset', '2020-08-09 12:12:19 +0530 connect ECONNREFUSED 127.0.0.1:5432'],
+    ['pm2', '0|api  | connect ECONNREFUSED 127.0.0.1:5432'],
   ])('%s', (_name, line) => {
     expect(withoutLogPrefix(normalizeLiteral(line))).toBe('connect econnrefused <ip>:<n>');
   });
