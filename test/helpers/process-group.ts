@@ -4,7 +4,7 @@
  * workers and render workers (`node worker/main.ts` with WORKER_ROLES), each
  * its own child process, behind one nginx with a `server` line per API. They
  * share the database, Redis (one QUEUE_PREFIX) and the projections folder the
- * caller names in `env`. Any process can be SIGKILLed and started again; an
+ * caller names in `shared`. Any process can be SIGKILLed and started again; an
  * API comes back on its own port, so nginx finds it there.
  */
 import path from 'node:path';
@@ -39,11 +39,13 @@ export interface GroupSize {
 }
 
 /**
- * Starts the group. `env` is what every process gets (DATABASE_URL,
+ * Starts the group. `shared` is what every process gets (DATABASE_URL,
  * REDIS_URL, QUEUE_PREFIX, PROJECTIONS_DIR, limits …); `dir` receives one
  * log file per process. The database must be migrated already.
  */
-export async function startProcessGroup(env: Record<string, string>, size: GroupSize, dir: string, clientDir: string): Promise<ProcessGroup> {
+export async function startProcessGroup(shared: Record<string, string>, size: GroupSize, dir: string, clientDir: string): Promise<ProcessGroup> {
+  // nginx is the one proxy in front, as the deployment docs set it.
+  const env = { TRUSTED_PROXY_HOPS: '1', ...shared };
   const processes: GroupProcess[] = [];
   let nginx: Nginx | null = null;
   const close = async () => {
@@ -59,7 +61,8 @@ export async function startProcessGroup(env: Record<string, string>, size: Group
     }
     for (const [role, count] of [['commit', size.commitWorkers], ['render', size.renderWorkers]] as const) {
       for (let i = 1; i <= count; i++) {
-        const process = createServiceProcess('worker/main.ts', 'worker started', { ...env, WORKER_ROLES: role }, path.join(dir, `${role}-${i}.log`));
+        // A render worker is "started" once it has rendered the backlog a kill left, which under load takes a while.
+        const process = createServiceProcess('worker/main.ts', 'worker started', { ...env, WORKER_ROLES: role }, path.join(dir, `${role}-${i}.log`), 150_000);
         processes.push({ name: `${role} worker ${i}`, role, process, base: null });
       }
     }
@@ -67,7 +70,7 @@ export async function startProcessGroup(env: Record<string, string>, size: Group
     for (const p of processes) await p.process.start();
     const apis = processes.filter((p) => p.role === 'api');
     const [first, ...more] = apis.map((p) => new URL(p.base!).host);
-    nginx = await startNginx({ AK_UPSTREAM: first!, AK_PROJECTIONS_DIR: env.PROJECTIONS_DIR!, AK_CLIENT_DIR: clientDir }, { moreUpstreams: more });
+    nginx = await startNginx({ AK_UPSTREAM: first!, AK_PROJECTIONS_DIR: shared.PROJECTIONS_DIR!, AK_CLIENT_DIR: clientDir }, { moreUpstreams: more });
     return {
       base: nginx.base, nginx, processes, apis,
       crashes: () => processes.flatMap((p) => p.process.crashes.map((c) => `${p.name}: ${c}`)),
