@@ -22,7 +22,7 @@ import { createPool } from './pool.ts';
 /** The search indexes a fresh load builds once at the end instead of row by row. */
 const DEFERRED_INDEXES = ['search_documents_exact', 'search_documents_trgm', 'search_documents_tsv'];
 /** Families (or discussions) per refresh statement: large enough to be set-based, small enough to keep each statement's memory modest. */
-const REFRESH_CHUNK = 5000;
+const REFRESH_CHUNK = 2000;
 
 export interface BulkLoadTimings {
   loadSeconds: number;
@@ -45,6 +45,8 @@ export async function bulkLoad(databaseUrl: string, load: (pool: pg.Pool) => Pro
     await load(pool);
     const loadSeconds = (performance.now() - started) / 1000;
     started = performance.now();
+    // Statistics for what was just loaded: without them the refresh's joins are planned for empty tables.
+    await pool.query('ANALYZE problems, problem_revisions, solutions, solution_revisions, outcomes, discussions');
     await refreshMissingSearchDocuments(pool);
     const searchSeconds = (performance.now() - started) / 1000;
     started = performance.now();
