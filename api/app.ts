@@ -58,7 +58,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const asset = createAssetHandler(deps);
   const submitWrite = createWriteSubmitter(deps);
 
-  resource(app, '/', { GET: (c) => asset(c, 'index.html', CACHE.collection) });
+  resource(app, '/', { GET: collections.homePage });
   resource(app, '/_astro/:file', { GET: (c) => asset(c, `_astro/${c.req.param('file')}`) });
   const apiIndex = createApiIndex(config, deps.fence);
   const discovery = createDiscoveryHandlers(deps);

@@ -8,7 +8,7 @@ import { infoLineWriter, type Logger } from '../infra/logger.ts';
 import type { ApiMetrics } from '../infra/metrics.ts';
 import type { Queryable } from '../db/pool.ts';
 import { readRenderState } from '../db/queries/changes.ts';
-import { readChampionState } from '../db/queries/search.ts';
+import { readChampionState, readSearchDocumentsLag } from '../db/queries/search.ts';
 import type { AppDeps, AppEnv, RecordRequest } from './app-deps.ts';
 
 /**
@@ -92,6 +92,10 @@ export function createMetricsHandler({ metrics, pool: db, queues: byName }: AppD
     refreshes.push(readChampionState(db).then((state) => {
       metrics.championsUnfolded.set(state.unfolded);
       metrics.championsLagSeconds.set(state.lagSeconds);
+    }));
+    refreshes.push(readSearchDocumentsLag(db).then((lag) => {
+      metrics.searchPending.set(lag.pending);
+      metrics.searchPendingSeconds.set(lag.oldestSeconds);
     }));
     // A dependency being away must not hide the metrics that do exist.
     await Promise.allSettled(refreshes);

@@ -362,7 +362,7 @@ export function buildOpenApiDocument(): Json {
   });
   for (const page of STATIC_PAGES) {
     const type = page.file.endsWith('.json') ? 'application/json' : page.file.endsWith('.md') ? 'text/markdown'
-      : page.file.endsWith('.svg') ? 'image/svg+xml' : 'text/html';
+      : page.file.endsWith('.svg') ? 'image/svg+xml' : page.file.endsWith('.css') ? 'text/css' : 'text/html';
     const slug = page.path.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '');
     add(page.path, 'get', readOperation({
       operationId: `page_${slug}`, tag: 'pages', summary: `The prerendered ${page.path}.`,

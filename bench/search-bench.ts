@@ -20,7 +20,7 @@ import { loadConfig } from '../core/config.ts';
 import { createLogger } from '../infra/logger.ts';
 import { migrate } from '../db/migrate.ts';
 import { createPool } from '../db/pool.ts';
-import { compactSearchChampions } from '../db/queries/search.ts';
+import { compactSearchChampions, searchDocumentsCaughtUp } from '../db/queries/search.ts';
 import { createThrowawayDatabase } from './lib/throwaway-database.ts';
 import { sampleLiteral, sampleSymptom, sampleTruncated } from './seed/corpus.ts';
 import { createRandom } from './seed/random.ts';
@@ -73,6 +73,8 @@ try {
   } else {
     sampleIds = (await pool.query<{ id: string }>('SELECT id FROM problems ORDER BY random() LIMIT 1000')).rows.map((r) => r.id);
   }
+  // What the worker's catch-up would do with a reused database's noted changes (the seed already did).
+  await searchDocumentsCaughtUp(pool);
   // What the worker's compaction would do after a bulk load: the champion lists (db/migrations/000016.sql)
   // take in every document changed since they were built, or are built.
   await compactSearchChampions(pool, 1);

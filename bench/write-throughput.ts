@@ -2,10 +2,12 @@
  * Writes: sustained committed-and-rendered create_problem writes/s and receipt
  * latency through the whole path (HTTP, auth, rate limit, idempotency lookup,
  * queue, worker commit, completion event, receipt; the worker renders
- * meanwhile), with 16 writers, against two floors measured in the same run:
- * pgbench (16 clients, one transaction of the same four INSERTs) for
- * throughput, and the same transaction from this process, 16 at a time, for
- * latency. Prints where a write's time goes, phase by phase.
+ * meanwhile), with 16 writers, against floors measured in the same run:
+ * pgbench (16 clients, one transaction of the same four INSERTs into plain
+ * tables: no triggers, no functions of ours) for throughput, printed beside
+ * the same pgbench into the service's own tables; and the same transaction
+ * from this process, 16 at a time, for latency. Prints where a write's time
+ * and CPU go, phase by phase, and how far search lagged behind the commits.
  *
  * The workers run as their own processes (`node worker/main.ts`, one with
  * WORKER_ROLES=commit, one with WORKER_ROLES=render); the API runs in this process.
@@ -15,7 +17,9 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { readFile, writeFile } from 'node:fs/promises';
 import { countUnrenderedChanges } from '../db/queries/changes.ts';
+import { searchDocumentsCaughtUp } from '../db/queries/search.ts';
 import { admit } from '../test/helpers/client.ts';
 import { freePort } from '../test/helpers/ports.ts';
 import { createWorkerProcess } from '../test/helpers/worker-process.ts';
@@ -24,23 +28,34 @@ import { serviceGroups, startCpuSampler } from './lib/cpu.ts';
 import { commitDirect } from './lib/direct-commit.ts';
 import { freshFolder } from './lib/fresh-folder.ts';
 import { runClosedLoop, type LoopResult } from './lib/closed-loop.ts';
-import { phaseDelta, type PhaseMean } from './lib/phases.ts';
+import { histogramQuantiles, phaseDelta, type PhaseMean } from './lib/phases.ts';
 import { problemContent } from './lib/seed.ts';
 import { round, roundAll, summarize } from './lib/stats.ts';
 import type { Bench } from './lib/types.ts';
-import { rendersCaughtUp } from './lib/wait.ts';
+import { rendersCaughtUp, searchCaughtUp } from './lib/wait.ts';
 
 const CONCURRENCY = 16;
 const SECONDS = 10;
 const MAX_WRITES = 100_000;
 /** How long to wait for the renders to catch up after the load; the bench reports what is left. */
 const DRAIN_MS = 40_000;
-const PGBENCH_SCRIPT = fileURLToPath(new URL('./sql/create-problem.pgbench.sql', import.meta.url));
+const sqlFile = (name: string) => fileURLToPath(new URL(`./sql/${name}`, import.meta.url));
+/** The four INSERTs into the service's own tables, triggers and all. */
+const OWN_SCHEMA_SCRIPT = sqlFile('create-problem.pgbench.sql');
+
+/** The floor: the same script with each INSERT into its plain copy (sql/plain-tables.sql), written to `file`. */
+async function writePlainScript(file: string): Promise<string> {
+  const script = await readFile(OWN_SCHEMA_SCRIPT, 'utf8');
+  const plain = script.replace(/^INSERT INTO (operations|problems|problem_revisions|changes) /gm, 'INSERT INTO plain_$1 ');
+  if ((plain.match(/^INSERT INTO plain_/gm) ?? []).length !== 4) throw new Error('the pgbench script no longer has the four INSERTs the plain floor copies');
+  await writeFile(file, plain);
+  return file;
+}
 
 /** pgbench's tps over `seconds`, 16 clients, the same four INSERTs. */
-async function pgbench(databaseUrl: string, agentId: string, seconds: number): Promise<{ tps: number; latencyMs: number; transactions: number }> {
+async function pgbench(databaseUrl: string, script: string, agentId: string, seconds: number): Promise<{ tps: number; latencyMs: number; transactions: number }> {
   const { stdout } = await promisify(execFile)('pgbench', [
-    '-n', '-c', String(CONCURRENCY), '-j', '2', '-T', String(seconds), '-f', PGBENCH_SCRIPT, '-D', `agent='${agentId}'`, databaseUrl,
+    '-n', '-c', String(CONCURRENCY), '-j', '2', '-T', String(seconds), '-f', script, '-D', `agent='${agentId}'`, databaseUrl,
   ], { timeout: (seconds + 30) * 1000 });
   const tps = /tps = ([0-9.]+)/.exec(stdout);
   const latency = /latency average = ([0-9.]+) ms/.exec(stdout);
@@ -62,7 +77,7 @@ const NOT_OURS = new Set(['other', 'postgres, other databases', 'cpu sampler (th
 export const writeThroughput: Bench = {
   name: 'write-throughput',
   title: 'committed-and-rendered writes/s and receipt latency vs pgbench and a direct transaction of the same rows; where a write\'s time goes',
-  budgetSeconds: 120,
+  budgetSeconds: 150,
   async run(ctx) {
     // The projections in a block group of their own (fresh-folder.ts): file creations cost what they cost, not what the previous run's clean-up left behind.
     const projections = freshFolder(path.dirname(ctx.tempFile('x')), 'projections-');
@@ -114,11 +129,19 @@ export const writeThroughput: Bench = {
     };
 
     // The floors first, so the pipeline's render backlog cannot slow them.
+    await stack.pool.query(await readFile(sqlFile('plain-tables.sql'), 'utf8'));
     const floorCpu = startCpuSampler(groups);
-    const floor = await pgbench(stack.config.DATABASE_URL, agent.id, SECONDS);
+    const floor = await pgbench(stack.config.DATABASE_URL, await writePlainScript(ctx.tempFile('create-problem-plain.pgbench.sql')), agent.id, SECONDS);
     const floorCpuPerTx = perWrite(floorCpu.stop(), floor.transactions);
-    ctx.log(`pgbench        ${round(floor.tps, 1)} tx/s, latency average ${round(floor.latencyMs)} ms (16 clients, the same 4 INSERTs)`);
-    showCpu('  CPU ms per pgbench transaction', floorCpuPerTx);
+    ctx.log(`pgbench, plain tables  ${round(floor.tps, 1)} tx/s, latency average ${round(floor.latencyMs)} ms (16 clients, the same 4 INSERTs; no triggers, no functions of ours)`);
+    showCpu('  CPU ms per pgbench transaction, plain tables', floorCpuPerTx);
+    const ownCpu = startCpuSampler(groups);
+    const own = await pgbench(stack.config.DATABASE_URL, OWN_SCHEMA_SCRIPT, agent.id, SECONDS);
+    const ownCpuPerTx = perWrite(ownCpu.stop(), own.transactions);
+    ctx.log(`pgbench, own schema    ${round(own.tps, 1)} tx/s, latency average ${round(own.latencyMs)} ms (the same 4 INSERTs into the service's tables, triggers and all): ${round(own.tps / floor.tps, 2)}× the plain tables`);
+    showCpu('  CPU ms per pgbench transaction, own schema', ownCpuPerTx);
+    // pgbench's problems are no one's search: their noted changes are dropped, not indexed during the load.
+    await stack.pool.query(`DELETE FROM search_pending WHERE family LIKE 'prb\\_pgbench%'`);
     const direct = await runClosedLoop(limits, (i) => commitDirect(stack.pool, agent.id, `bench:${run}-direct-${i}`, problemContent(`${run}-direct`, i)));
     const show = (label: string, r: LoopResult) => {
       const s = summarize(r.latenciesMs);
@@ -127,6 +150,7 @@ export const writeThroughput: Bench = {
     };
     const directLatency = show('direct tx', direct);
     await rendersCaughtUp(stack.pool, DRAIN_MS);
+    await searchDocumentsCaughtUp(stack.pool);
 
     const apiBefore = await stack.api.metrics.registry.metrics();
     const workerBefore = await workerMetrics();
@@ -140,13 +164,19 @@ export const writeThroughput: Bench = {
     const drainSeconds = await rendersCaughtUp(stack.pool, DRAIN_MS).catch(() => null);
     const left = drainSeconds === null ? await countUnrenderedChanges(stack.pool) : 0;
     const renderedPerSecond = drainSeconds === null ? Number.NaN : pipeline.completed / ((performance.now() - started) / 1000);
+    // The CPU counted includes the search catch-up's, however long after the last render it ends.
+    const searchLeft = await searchCaughtUp(stack.pool, DRAIN_MS);
     const pipelineCpuPerWrite = perWrite(pipelineCpu.stop(), pipeline.completed);
     ctx.log(drainSeconds === null
       ? `render backlog: ${backlog} changes at the last receipt, ${left} still unrendered ${DRAIN_MS / 1000} s later`
       : `render backlog: ${backlog} changes at the last receipt, cleared ${round(drainSeconds, 1)} s later: ${round(renderedPerSecond, 1)} committed-and-rendered writes/s`);
 
+    const workerAfter = await workerMetrics();
     const api = phaseDelta(await stack.api.metrics.registry.metrics(), apiBefore, 'ak_write_phase_seconds');
-    const work = phaseDelta(await workerMetrics(), workerBefore, 'ak_commit_phase_seconds');
+    const work = phaseDelta(workerAfter, workerBefore, 'ak_commit_phase_seconds');
+    const searchLag = histogramQuantiles(workerAfter, workerBefore, 'ak_search_documents_lag_seconds', [0.5, 0.99]);
+    ctx.log(`search lag (commit to its search documents, ${searchLag.count} changes): p50 ${round(searchLag.quantiles[0]! * 1000)} ms, p99 ${round(searchLag.quantiles[1]! * 1000)} ms`
+      + ` (read from the catch-up's histogram buckets, linear within a bucket); ${searchLeft === 0 ? 'caught up' : `${searchLeft} changes still waiting`} ${DRAIN_MS / 1000} s after the last render at most`);
     // The render request is queued after the receipt is sent, not before: not part of commit_wait.
     const inWorker = ms(work, 'pickup') + ms(work, 'transaction');
     const breakdown = {
@@ -169,19 +199,23 @@ export const writeThroughput: Bench = {
     const directLabel = 'the same transaction direct from Node, 16 at a time';
     return {
       comparisons: [
-        { metric: 'committed-and-rendered writes/s', unit: '/s', value: renderedPerSecond, baselineLabel: 'pgbench, 16 clients, same 4 INSERTs', baseline: floor.tps, better: 'higher' },
-        { metric: 'committed writes/s (receipts)', unit: '/s', value: pipeline.perSecond, baselineLabel: 'pgbench, 16 clients, same 4 INSERTs', baseline: floor.tps, better: 'higher' },
+        { metric: 'committed-and-rendered writes/s', unit: '/s', value: renderedPerSecond, baselineLabel: 'pgbench, plain tables, 16 clients, same 4 INSERTs', baseline: floor.tps, better: 'higher' },
+        { metric: 'committed writes/s (receipts)', unit: '/s', value: pipeline.perSecond, baselineLabel: 'pgbench, plain tables, 16 clients, same 4 INSERTs', baseline: floor.tps, better: 'higher' },
+        { metric: 'pgbench, own schema', unit: 'tx/s', value: own.tps, baselineLabel: 'pgbench, plain tables', baseline: floor.tps, better: 'higher' },
         { metric: 'receipt latency p50', unit: 'ms', value: pipelineLatency.p50, baselineLabel: directLabel, baseline: directLatency.p50, better: 'lower' },
         { metric: 'receipt latency p99', unit: 'ms', value: pipelineLatency.p99, baselineLabel: directLabel, baseline: directLatency.p99, better: 'lower' },
       ],
       details: {
         concurrency: CONCURRENCY, seconds: SECONDS, maxWrites: MAX_WRITES, workerConcurrency: stack.config.WORKER_CONCURRENCY,
         pgbench: floor,
+        pgbenchOwnSchema: own,
+        searchLagSeconds: { changes: searchLag.count, p50: round(searchLag.quantiles[0]!, 3), p99: round(searchLag.quantiles[1]!, 3), leftAfterWait: searchLeft },
         pipeline: { completed: pipeline.completed, failed: pipeline.failed, seconds: round(pipeline.seconds), perSecond: round(pipeline.perSecond), latencyMs: roundAll(pipelineLatency) },
         direct: { completed: direct.completed, failed: direct.failed, seconds: round(direct.seconds), perSecond: round(direct.perSecond), latencyMs: roundAll(directLatency) },
         breakdownMs: roundAll(breakdown),
         cpuMsPerWrite: pipelineCpuPerWrite,
         cpuMsPerPgbenchTransaction: floorCpuPerTx,
+        cpuMsPerPgbenchTransactionOwnSchema: ownCpuPerTx,
         phases: { api, worker: work },
         renderBacklogAtLastReceipt: backlog,
         renderBacklogClearedSeconds: drainSeconds === null ? null : round(drainSeconds),

@@ -7,6 +7,9 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
+/** Fine around the one second search may lag by, so a p99 read from the buckets says which side of it it is. */
+export const SEARCH_LAG_BUCKETS = [0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 5, 10, 30];
+
 export type PhaseTimer = <T>(phase: string, fn: () => Promise<T>) => Promise<T>;
 
 /** Times one phase of a piece of work into a histogram labelled by phase (successes and failures alike). */
@@ -51,6 +54,12 @@ export function createApiMetrics() {
       name: 'ak_search_champions_lag_seconds',
       help: 'Once a champion-list compaction is due, how long the oldest waiting document has waited; 0 before.', registers: [registry],
     }),
+    searchPending: new Gauge({
+      name: 'ak_search_documents_pending', help: 'Committed changes not yet in the search documents (the catch-up takes them in batches).', registers: [registry],
+    }),
+    searchPendingSeconds: new Gauge({
+      name: 'ak_search_documents_pending_seconds', help: 'How long the oldest change not yet in the search documents has waited (0 when none).', registers: [registry],
+    }),
     writePhase: new Histogram({
       name: 'ak_write_phase_seconds',
       help: 'Where a write spends its time in the API: auth, rate_limit, validate, queue_add, commit_wait (queued until the result is known).',
@@ -77,6 +86,11 @@ export function createWorkerMetrics() {
       name: 'ak_commit_phase_seconds',
       help: 'Where a commit job spends its time in the worker: pickup (queued until a worker starts it), transaction, render_enqueue; and render (commit until its projections are written).',
       labelNames: ['phase'], buckets: LATENCY_BUCKETS, registers: [registry],
+    }),
+    searchLag: new Histogram({
+      name: 'ak_search_documents_lag_seconds',
+      help: 'For each change the search catch-up indexed: from its commit noting it until the catch-up that indexed it committed.',
+      buckets: SEARCH_LAG_BUCKETS, registers: [registry],
     }),
     renderedFiles: new Counter({
       name: 'ak_rendered_files_total', help: 'Projection files by outcome (written, unchanged, removed).',

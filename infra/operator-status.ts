@@ -1,10 +1,10 @@
-/** What an operator asks first: are queues draining, are rendering and the search index keeping up, are writes fenced? */
+/** What an operator asks first: are queues draining, are rendering and the search indexes keeping up, are writes fenced? */
 import type { Queue } from 'bullmq';
 import type { Queryable } from '../db/pool.ts';
 import { readRenderState } from '../db/queries/changes.ts';
 import type { OperatorStatus } from '../core/schemas/operator.ts';
 import { readFenceStatus } from '../db/queries/serving-fence.ts';
-import { readChampionState } from '../db/queries/search.ts';
+import { readChampionState, readSearchDocumentsLag } from '../db/queries/search.ts';
 
 const STATES = ['waiting', 'active', 'delayed', 'failed', 'completed'] as const;
 
@@ -33,6 +33,11 @@ async function readChampionStatus(db: Queryable): Promise<OperatorStatus['search
   return { built: state.built, unfolded_documents: state.unfolded, lag_seconds: seconds(state.lagSeconds) };
 }
 
+async function readSearchDocumentsStatus(db: Queryable): Promise<OperatorStatus['search_documents']> {
+  const lag = await readSearchDocumentsLag(db);
+  return { pending_changes: lag.pending, lag_seconds: seconds(lag.oldestSeconds) };
+}
+
 /** `queues` are every queue the service runs. */
 export async function readOperatorStatus(
   db: Queryable, queues: Queue[], { searchIndexQueue, searchCompactQueue, retryAfterSeconds, now = Date.now() }: StatusOptions,
@@ -52,6 +57,7 @@ export async function readOperatorStatus(
       ...await readRunLag(queues.find((q) => q.name === searchIndexQueue), now),
       compaction: await readRunLag(queues.find((q) => q.name === searchCompactQueue), now),
     },
+    search_documents: await readSearchDocumentsStatus(db),
     search_champions: await readChampionStatus(db),
     fence: await readFenceStatus(db, retryAfterSeconds),
   };

@@ -1,7 +1,9 @@
 /**
  * The worker's moving parts, built from explicit dependencies so that the
  * entry file and the tests start the same thing: the commit worker, the
- * render worker and a periodic catch-up sweep of unrendered changes.
+ * render worker, a periodic catch-up sweep of unrendered changes, and, where
+ * commits are made, the search catch-up that brings the search documents up
+ * to date with them (docs/design-writes.md).
  *
  * While the serving fence stands (core/serving-fence.ts) queued writes stay
  * queued: the commit worker puts each job it takes back, delayed by the
@@ -22,9 +24,9 @@ import { createQueue, createWorker, queueBackendOf } from '../infra/queues.ts';
 import { loadHtmlRenderer } from '../projections/html.ts';
 import { notePendingRecords } from '../static-search/tiers.ts';
 import { createServingFence, FENCE_MAX_AGE_MS, type ServingFence } from '../core/serving-fence.ts';
-import { isReadOnlyError } from '../db/pool.ts';
+import { createPool, isReadOnlyError } from '../db/pool.ts';
 import { readServingFence } from '../db/queries/serving-fence.ts';
-import { CHAMPION_COMPACT_AT, compactSearchChampions } from '../db/queries/search.ts';
+import { CHAMPION_COMPACT_AT, catchUpSearchDocuments, compactSearchChampions, SEARCH_CATCH_UP_BATCH } from '../db/queries/search.ts';
 import { createCoalescedRun } from './coalesced-run.ts';
 import { commitOperation } from './jobs/commit.ts';
 import { rebuild } from './jobs/rebuild.ts';
@@ -67,6 +69,12 @@ const SWEEP_MS = 10_000;
  */
 const SITEMAP_INTERVAL_MS = 2_000;
 
+/**
+ * How often at most the search catch-up starts (each run takes everything noted by then): under a
+ * steady write load a change waits at most this plus a run before search finds it.
+ */
+const SEARCH_CATCH_UP_INTERVAL_MS = 100;
+
 /** How often at most the champion lists are compacted (CHAMPION_COMPACT_AT, db/queries/search.ts, says when). */
 const CHAMPION_INTERVAL_MS = 2_000;
 
@@ -101,6 +109,22 @@ export async function startWorker({ config, pool, logger, commitQueue = true, fe
     CHAMPION_INTERVAL_MS,
     (error) => logger.warn({ err: error }, 'search champion compaction failed; the next pass or sweep tries again'),
   );
+  // Search documents follow the commits in batches (db/migrations/000021.sql): each run takes what
+  // commits noted since the last, so a burst of commits costs a few set-based refreshes, not one each.
+  // Run where commits are made: that event loop waits on queries, where a render worker's is busy
+  // rendering, and search's lag would wait for it.
+  const indexesSearch = commits || !commitQueue;
+  // One session of its own, named, so a catch-up never takes a commit's connection and its server
+  // CPU shows apart in pg_stat_activity; the embedded database is served by the one pool it has.
+  const searchPool = indexesSearch && !config.EMBEDDED_DATABASE ? createPool(config.DATABASE_URL, 1, 'ak-search-catch-up') : pool;
+  const searchDocuments = createCoalescedRun(async () => {
+    for (;;) {
+      const noted = await catchUpSearchDocuments(searchPool, SEARCH_CATCH_UP_BATCH);
+      const now = Date.now();
+      for (const at of noted) metrics.searchLag.observe(Math.max(0, now - at) / 1000);
+      if (noted.length < SEARCH_CATCH_UP_BATCH) return;
+    }
+  }, SEARCH_CATCH_UP_INTERVAL_MS, (error) => logger.warn({ err: error }, 'search catch-up failed; the next pass or sweep tries again'));
   const renderPass = async () => {
     if (!renderer) throw new Error('this worker does not render (WORKER_ROLES=commit)');
     const stop = metrics.renderLatency.startTimer();
@@ -167,6 +191,7 @@ export async function startWorker({ config, pool, logger, commitQueue = true, fe
       logger.info({ operation: data.operation, cursor, ms: Math.round(seconds * 1000) }, 'committed');
       // A write that changed nothing (cursor null) has nothing to render.
       if (cursor !== null) requestRender();
+      if (cursor !== null) searchDocuments.request();
     }
     return result;
   };
@@ -227,8 +252,11 @@ export async function startWorker({ config, pool, logger, commitQueue = true, fe
     if (unfenced > 0) logger.info({ records: unfenced }, 'rendered again without the fence banner');
   };
   await catchUp().catch((error: unknown) => logger.error({ err: error }, 'start-up catch-up failed'));
+  // Also what commits before this process started noted, and what a failed catch-up left.
+  if (indexesSearch) searchDocuments.request();
   const sweep = setInterval(() => {
     catchUp().catch((error: unknown) => logger.warn({ err: error }, 'render sweep failed'));
+    if (indexesSearch) searchDocuments.request();
   }, SWEEP_MS);
   sweep.unref();
 
@@ -248,6 +276,8 @@ export async function startWorker({ config, pool, logger, commitQueue = true, fe
       await sitemaps.flush().catch((error: unknown) => logger.warn({ err: error }, 'sitemap update failed at shutdown'));
       await sitemaps.close();
       await champions.close();
+      await searchDocuments.close();
+      if (searchPool !== pool) await searchPool.end();
       await searchIndex?.close();
       await renderQueue.close();
     },

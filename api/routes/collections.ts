@@ -3,7 +3,8 @@
  * (read-model/collection.ts): `/api/problems` (JSON, docs/api.md's paginated
  * list) and `/problems` (the HTML list, the site's template rendered here,
  * in-process, on demand). Same for solutions and discussions; `?product=`
- * narrows either to one product.
+ * narrows either to one product. The home page (`/`) is made the same way
+ * from the home view (read-model/home.ts).
  *
  * Why on demand and not a projection file: every write shifts every page of
  * an offset-paginated list (and of its product's list), so files would cost a
@@ -17,6 +18,7 @@ import type { CollectionKind } from '../../core/schemas/collection-views.ts';
 import { CollectionParamsSchema } from '../../core/schemas/read-params.ts';
 import { MEDIA_TYPE } from '../../projections/files.ts';
 import { buildCollectionView, collectionJson } from '../../read-model/collection.ts';
+import { buildHomeView } from '../../read-model/home.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { linkPages } from '../page-links.ts';
 import { CACHE, sendJson, sendRepresentation } from '../representation.ts';
@@ -41,7 +43,15 @@ export function createCollectionHandlers({ pool, html }: AppDeps) {
     return sendRepresentation(c, { body: rendered.body, contentType: MEDIA_TYPE.html, cacheControl: CACHE.collection });
   };
 
+  /** The home page: newest problems and best-confirmed solutions, rendered like a list (same cache rule: writes cost nothing). */
+  async function homePage(c: Context): Promise<Response> {
+    const rendered = await html.renderRoute('/', { home: await buildHomeView(pool) });
+    if (rendered.status !== 200) throw new Error(`rendering / answered ${rendered.status}`);
+    return sendRepresentation(c, { body: rendered.body, contentType: MEDIA_TYPE.html, cacheControl: CACHE.collection });
+  }
+
   return {
+    homePage,
     problems: json('problem'), solutions: json('solution'), discussions: json('discussion'),
     problemsPage: page('problem'), solutionsPage: page('solution'), discussionsPage: page('discussion'),
   };

@@ -18,7 +18,10 @@ export const STATIC_PAGES: readonly StaticPage[] = [
   { path: '/agent-help/authentication', file: 'agent-help/authentication/index.html' },
   { path: '/agent-help/authentication.json', file: 'agent-help/authentication.json' },
   { path: '/agent-help/authentication.md', file: 'agent-help/authentication.md' },
+  { path: '/agent-help', file: 'agent-help/index.html' },
   { path: '/join', file: 'join/index.html' },
+  // The token colours of highlighted code in record pages, built from the themes at build time.
+  { path: '/code-theme.css', file: 'code-theme.css' },
   // Pagefind compiles WebAssembly: this page alone allows it (see core/content-security-policy.ts).
   { path: '/search', file: 'search/index.html', contentSecurityPolicy: SEARCH_CONTENT_SECURITY_POLICY },
   { path: '/account/signin', file: 'account/signin/index.html' },

@@ -16,6 +16,7 @@ import { newId } from '../../core/ids.ts';
 import { runSearch } from '../../database-search/run-search.ts';
 import { SearchParamsSchema } from '../../core/schemas/search-params.ts';
 import { withTransaction } from '../../db/pool.ts';
+import { searchDocumentsCaughtUp } from '../../db/queries/search.ts';
 import { createHash } from 'node:crypto';
 import { SEARCH_Q_MAX_CHARS } from '../../core/schemas/search-params.ts';
 import { EVAL_CASES, EVAL_DISTRACTORS } from '../../test/database-search/eval-cases.ts';
@@ -85,7 +86,7 @@ export function splitOf(caseId: string): EvalSplit {
 }
 
 /** A query as the API takes it: at most SEARCH_Q_MAX_CHARS, cut at a line end when one is near. */
-function clip(q: string): string {
+export function clip(q: string): string {
   if (q.length <= SEARCH_Q_MAX_CHARS) return q;
   const cut = q.slice(0, SEARCH_Q_MAX_CHARS);
   const lineEnd = cut.lastIndexOf('\n');
@@ -122,6 +123,20 @@ export function evaluationDistractors(): Array<Omit<Case, 'id'>> {
 
 /** Seeds the cases, the distractors and `noise` generated records. */
 export async function seedEvaluation(pool: pg.Pool, noise: number): Promise<EvalSeed> {
+  const distractors = evaluationDistractors();
+  const seed = await seedCases(pool, noise, ALL_CASES, distractors);
+  return { ...seed, distractors: distractors.length };
+}
+
+/** A record the evaluation seeds as a problem with one solution: a case (with its id) or a distractor. */
+export interface SeededRecord { id?: string; ecosystem: string; product: string; title: string; literal: string; body: string; solution: string }
+
+/**
+ * Seeds `cases` and `distractors` as problems with one solution each, and
+ * `noise` generated records; returns each case's problem and every seeded
+ * literal. Shared by every evaluation set, so they all meet the same corpus.
+ */
+export async function seedCases(pool: pg.Pool, noise: number, cases: SeededRecord[], distractors: SeededRecord[]): Promise<EvalSeed> {
   if (noise > 0) await seedRecords(pool, { records: noise, seed: 7 });
   const r = createRandom(11);
   const authorId = newId('agent');
@@ -130,8 +145,7 @@ export async function seedEvaluation(pool: pg.Pool, noise: number): Promise<Eval
   const problems: ProblemRevisionRow[] = [];
   const solutions: Array<SolutionRow & SolutionRevisionRow> = [];
   const caseProblems = new Map<string, string>();
-  const distractors = evaluationDistractors();
-  const records: Array<Omit<Case, 'id'> & { id?: string }> = [...ALL_CASES, ...distractors];
+  const records: SeededRecord[] = [...cases, ...distractors.map(({ id: _id, ...rest }) => rest)];
   const literals: EvalSeed['literals'] = [];
   for (const record of records) {
     // Spread over the same two years as the noise, so recency favours no one.
@@ -152,6 +166,8 @@ export async function seedEvaluation(pool: pg.Pool, noise: number): Promise<Eval
     // Every solution worked once, so signals favour no one either.
     await insertOutcomeRows(tx, solutions.map((s) => ({ id: newId('outcome'), solutionId: s.id, identityId: reporterId, signal: 'worked', at: s.at })));
   });
+  // What the worker's catch-up does after the load: the documents of every record (db/migrations/000021.sql).
+  await searchDocumentsCaughtUp(pool);
   // A live database has planner statistics (autovacuum gathers them within a minute of a bulk load), and the
   // second ranking stage reads its term rarity from them: gathered now, so every query sees the same ones.
   await pool.query('ANALYZE search_documents');
@@ -199,12 +215,24 @@ function answersOf(query: EvalQueryItem, seed: EvalSeed): Set<string> {
  * queries run at once (1 for the latency figures of `npm run eval:search`).
  */
 export async function evaluateSearch(pool: pg.Pool, seed: EvalSeed, noiseRecords = 0, concurrency = 1): Promise<EvalReport> {
+  const measured = await measureQueries(pool, seed, evaluationQueries(), concurrency);
+  return { cases: ALL_CASES.length, publicCases: PUBLIC_CASES.length, distractors: seed.distractors, noiseRecords, ...measured };
+}
+
+/** What `measureQueries` finds: recall per split and kind, the tuning misses, and the latency. */
+export type Measured = Pick<EvalReport, 'recall' | 'misses' | 'latencyMs'>;
+
+/**
+ * Sends `queries` through `runSearch` in mode auto, `concurrency` at once,
+ * and measures recall@1, recall@7 and MRR (over the first 7) per split and
+ * kind. Only tuning misses are kept.
+ */
+export async function measureQueries(pool: pg.Pool, seed: EvalSeed, queries: EvalQueryItem[], concurrency = 1): Promise<Measured> {
   const empty = (): Recall => ({ queries: 0, at1: 0, at7: 0, mrr: 0 });
   const table = () => Object.fromEntries([...EVAL_KINDS, 'all'].map((k) => [k, empty()])) as Record<EvalKind | 'all', Recall>;
   const recall: EvalReport['recall'] = { heldout: table(), tuning: table() };
   const misses: Miss[] = [];
   const times: number[] = [];
-  const queries = evaluationQueries();
   const ranks: number[] = new Array(queries.length);
   const titles: string[][] = new Array(queries.length);
   let nextIndex = 0;
@@ -243,20 +271,22 @@ export async function evaluateSearch(pool: pg.Pool, seed: EvalSeed, noiseRecords
     }
   }
   times.sort((a, b) => a - b);
-  return {
-    cases: ALL_CASES.length, publicCases: PUBLIC_CASES.length, distractors: seed.distractors, noiseRecords, recall, misses,
-    latencyMs: { p50: percentile(times, 0.5), p95: percentile(times, 0.95) },
-  };
+  return { recall, misses, latencyMs: { p50: percentile(times, 0.5), p95: percentile(times, 0.95) } };
 }
 
 /** The report as plain text: held-out and tuning, recall@1 / recall@7 / MRR per kind. */
 export function formatEvalReport(report: EvalReport): string {
+  return [
+    `search evaluation: ${report.cases} cases (${report.publicCases} public literals with their address), ${report.distractors} distractors, ${report.noiseRecords} noise records, ${report.recall.heldout.all.queries + report.recall.tuning.all.queries} queries, mode=auto`,
+    formatMeasured(report),
+  ].join('\n');
+}
+
+/** Recall per split and kind as a table, the latency, and the tuning misses (held-out misses are never listed). */
+export function formatMeasured(report: Measured): string {
   const f = (x: number) => x.toFixed(3);
   const columns: Array<EvalKind | 'all'> = [...EVAL_KINDS, 'all'];
-  const lines = [
-    `search evaluation: ${report.cases} cases (${report.publicCases} public literals with their address), ${report.distractors} distractors, ${report.noiseRecords} noise records, ${report.recall.heldout.all.queries + report.recall.tuning.all.queries} queries, mode=auto`,
-    `${'split'.padEnd(9)}${'kind'.padEnd(11)}${'queries'.padStart(8)}${'recall@1'.padStart(10)}${`recall@${RECALL_DEPTH}`.padStart(10)}${'MRR'.padStart(8)}`,
-  ];
+  const lines = [`${'split'.padEnd(9)}${'kind'.padEnd(11)}${'queries'.padStart(8)}${'recall@1'.padStart(10)}${`recall@${RECALL_DEPTH}`.padStart(10)}${'MRR'.padStart(8)}`];
   for (const split of ['heldout', 'tuning'] as const) {
     for (const kind of columns) {
       const cell = report.recall[split][kind];

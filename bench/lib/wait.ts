@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
 import { countUnrenderedChanges } from '../../db/queries/changes.ts';
+import { readSearchDocumentsLag } from '../../db/queries/search.ts';
 
 /** Polls until `check` passes; throws after `ms`. */
 export async function until(what: string, check: () => Promise<boolean>, ms: number): Promise<number> {
@@ -25,4 +26,10 @@ export function projectionWritten(dir: string, file: string, check: (text: strin
 /** Until every committed change is rendered; returns the seconds it took. */
 export function rendersCaughtUp(pool: pg.Pool, ms: number) {
   return until('render backlog', async () => (await countUnrenderedChanges(pool)) === 0, ms);
+}
+
+/** Until the search documents reflect every commit (or `ms` passed); returns how many changes still wait. */
+export async function searchCaughtUp(pool: pg.Pool, ms: number): Promise<number> {
+  await until('search catch-up', async () => (await readSearchDocumentsLag(pool)).pending === 0, ms).catch(() => {});
+  return (await readSearchDocumentsLag(pool)).pending;
 }

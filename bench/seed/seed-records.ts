@@ -15,6 +15,7 @@ import {
 } from './bulk-insert.ts';
 import { draftDiscussion, draftProblem, draftSolution } from './corpus.ts';
 import { createRandom, type Random } from './random.ts';
+import { searchDocumentsCaughtUp } from '../../db/queries/search.ts';
 
 export interface SeedOptions {
   /** Problems, solutions and discussions together. */
@@ -107,5 +108,7 @@ export async function seedRecords(pool: pg.Pool, options: SeedOptions): Promise<
     if (summary.sampleProblemIds.length < 1000) summary.sampleProblemIds.push(...problems.slice(0, 20).map((p) => p.id));
     options.onProgress?.(summary.problems + summary.solutions + summary.discussions);
   }
+  // What the worker's catch-up does after commits: the search documents of every seeded record (db/migrations/000021.sql).
+  await searchDocumentsCaughtUp(pool);
   return summary;
 }

@@ -1,8 +1,10 @@
--- The floor for a create_problem commit: one transaction of the same four
+-- A create_problem commit as pgbench runs it: one transaction of the same four
 -- INSERTs the worker makes (operation, problem, revision, change), into the
--- real tables with their indexes and triggers. pgbench runs it with
--- -D agent="'<identity id>'" (pgbench pastes it in as is). The change is stored as rendered: the worker has
--- nothing to do for these rows while the floor is measured.
+-- service's tables with their indexes and triggers. The write bench's floor is
+-- this script with each INSERT into a plain copy of its table (plain-tables.sql).
+-- pgbench runs it with -D agent="'<identity id>'" (pgbench pastes it in as is).
+-- The change is stored as rendered: the worker has nothing to do for these
+-- rows while the floors are measured.
 \set r random(1, 9000000000000000)
 BEGIN;
 INSERT INTO operations (identity_id, idempotency_key, operation, request_hash, receipt, committed_at)

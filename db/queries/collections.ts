@@ -85,3 +85,32 @@ export async function listDiscussionCollection(db: Queryable, q: CollectionQuery
   );
   return r.rows;
 }
+
+export interface ConfirmedSolutionRow {
+  id: string;
+  problem_id: string;
+  problem_title: string;
+  product: string;
+  body: string;
+  updated_at: Date;
+}
+
+/**
+ * Undisputed solutions with independent confirmations, the strongest stored
+ * bound first (the home page's "well-confirmed solutions"; readers apply
+ * decay with their own clock, so callers re-rank what this returns).
+ */
+export async function listConfirmedSolutions(db: Queryable, limit: number): Promise<ConfirmedSolutionRow[]> {
+  const r = await db.query(
+    `SELECT s.id, s.problem_id, pr.title AS problem_title, pr.product, sr.body, s.updated_at
+       FROM record_trust t
+       JOIN solutions s ON s.id = t.record_id
+       JOIN solution_revisions sr ON sr.solution_id = s.id AND sr.revision = s.current_revision
+       JOIN problems p ON p.id = s.problem_id
+       JOIN problem_revisions pr ON pr.problem_id = p.id AND pr.revision = p.current_revision
+      WHERE t.record_type = 'solution' AND NOT t.disputed AND t.bound > 0 AND t.revision = s.current_revision
+      ORDER BY t.bound DESC, s.id DESC LIMIT $1::int`,
+    [limit],
+  );
+  return r.rows;
+}

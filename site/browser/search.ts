@@ -28,7 +28,8 @@ function renderResult(data: PagefindResultData): HTMLLIElement | null {
   link.href = href;
   link.textContent = data.meta.title ?? href;
   item.append(link);
-  for (const value of [data.meta.type && labelOf(data.meta.type), data.meta.product]) {
+  const standing = data.meta.standing === 'confirmed' ? 'Confirmed' : data.meta.standing === 'disputed' ? 'Disputed' : undefined;
+  for (const value of [data.meta.type && labelOf(data.meta.type), data.meta.product, standing]) {
     if (!value) continue;
     const badge = document.createElement('span');
     badge.className = 'badge';

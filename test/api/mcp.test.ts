@@ -9,6 +9,7 @@ import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../operations/registry.ts';
 import { countUnrenderedChanges } from '../../db/queries/changes.ts';
+import { searchDocumentsCaughtUp } from '../../db/queries/search.ts';
 import { admit, errorOf, eventually, newKey, newSecret, problemBody, send, type Agent } from '../helpers/client.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 import { expectSummary } from '../helpers/tool-result.ts';
@@ -222,6 +223,7 @@ describe('read tools', () => {
 
   it('search answers what GET /api/search answers, and refuses out-of-range arguments naming the field', async () => {
     const q = 'Read tool problem';
+    await searchDocumentsCaughtUp(stack.pool);
     const http = await (await fetch(`${stack.base}/api/search?q=${encodeURIComponent(q)}&limit=3`)).json();
     const result = await call(anonymous, 'search', { q, limit: 3 });
     expect(result.structuredContent).toEqual(http);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../core/ids.ts';
-import { admit, errorOf, send, type Agent } from '../helpers/client.ts';
+import { searchDocumentsCaughtUp } from '../../db/queries/search.ts';
+import { admit, errorOf, eventually, send, type Agent } from '../helpers/client.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
 let stack: Stack;
@@ -16,7 +17,9 @@ const WATCH_LITERAL = "Error: ENOSPC: System limit for number of file watchers r
 const get = (path: string, init: RequestInit = {}) =>
   fetch(stack.base + path, { ...init, headers: { 'accept-encoding': 'identity', ...(init.headers as Record<string, string>) } });
 
+/** Search follows the commits in batches: each question is asked once it has caught up. */
 async function search(params: Record<string, string>, endpoint = '/api/search') {
+  await searchDocumentsCaughtUp(stack.pool);
   const res = await get(`${endpoint}?${new URLSearchParams(params)}`);
   return { status: res.status, headers: res.headers, body: await res.json() };
 }
@@ -353,7 +356,21 @@ describe('search pages', () => {
 });
 
 describe('search freshness', () => {
-  it('finds a record as soon as its write is answered, and follows its edits', async () => {
+  it('finds a record written through the API once the worker has caught up, without anyone asking it to', async () => {
+    const id = await create('/api/problems', {
+      title: 'Kestrel worker exits with code 137', body: 'The container is killed under load.', product: 'kestrel-host',
+      error_literal: 'Process kestrel-worker exited with code 137 (OOMKilled)',
+    });
+    // Not the helper above, which brings search up to date itself: the worker's catch-up must.
+    const found = await eventually(async () => {
+      const res = await get(`/api/search?${new URLSearchParams({ q: 'Process kestrel-worker exited with code 137 (OOMKilled)' })}`);
+      const body = await res.json();
+      return body.items.some((item: { id: string }) => item.id === id) ? body : null;
+    }, 5_000);
+    expect(found.items[0]).toMatchObject({ id, match: { kind: 'exact' } });
+  });
+
+  it('finds a record once search has caught up with its write, and follows its edits', async () => {
     const id = await create('/api/problems', {
       title: 'Segfault in the image resizer', body: 'Crashes on large PNGs.', product: 'sharp',
       error_literal: 'Segmentation fault (core dumped) at 0x7ffd5c3e8a10',

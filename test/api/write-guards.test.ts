@@ -13,6 +13,7 @@ import { SECRET_MARKER } from '../../core/redact-secrets.ts';
 import { OperationResultSchema } from '../../core/schemas/responses.ts';
 import { admit, errorOf, eventually, newKey, problemBody, send, type Agent } from '../helpers/client.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
+import { searchDocumentsCaughtUp } from '../../db/queries/search.ts';
 
 let stack: Stack;
 let author: Agent;
@@ -42,6 +43,8 @@ const githubToken = () => ['gh', 'p_', 'Zq8', 'x'.repeat(30), 'R2d'].join('');
 
 /** Every place a stored secret could hide: tables, the queue's Redis keys, projections, logs. */
 async function everywhere(): Promise<string> {
+  // Search documents included, once they reflect every commit.
+  await searchDocumentsCaughtUp(stack.pool);
   const tables = await stack.pool.query(`
     SELECT (SELECT coalesce(string_agg(row_to_json(r)::text, ''), '') FROM problem_revisions r)
         || (SELECT coalesce(string_agg(row_to_json(r)::text, ''), '') FROM solution_revisions r)

@@ -70,7 +70,8 @@ describe('/search', () => {
     expect(await problem.locator('.badge').allTextContents()).toEqual(['Problem', 'webpack-dev-server']);
     expect(await problem.locator('.excerpt mark').allTextContents()).toContain(word);
     const solution = page.locator(`#search-results li:has(a[href="/solutions/${solutionId}"])`);
-    expect(await solution.locator('a').textContent()).toBe(`Solution to Watcher crash with ${word}`);
+    // Named by its problem and by what it says (its first line), not by its id.
+    expect(await solution.locator('a').textContent()).toBe(`Solution to Watcher crash with ${word}: Raise the inotify limit; the ${word} message goes away.`);
 
     // The type filter, through the form.
     await page.selectOption('#search-type', 'solution');

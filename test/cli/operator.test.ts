@@ -9,6 +9,7 @@ import { sha256Hex } from '../../core/hash.ts';
 import { createQueue, queueBackendOf } from '../../infra/queues.ts';
 import { createProgress } from '../../cli/progress.ts';
 import { readOperatorStatus } from '../../infra/operator-status.ts';
+import { searchDocumentsCaughtUp } from '../../db/queries/search.ts';
 import { admit, errorOf, eventually, problemBody, send } from '../helpers/client.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
@@ -74,6 +75,7 @@ describe('operator endpoints', () => {
       compaction: { pending_runs: expect.any(Number), lag_seconds: expect.any(Number) },
     });
     expect(status.search_champions).toEqual({ built: expect.any(Boolean), unfolded_documents: expect.any(Number), lag_seconds: expect.any(Number) });
+    expect(status.search_documents).toEqual({ pending_changes: expect.any(Number), lag_seconds: expect.any(Number) });
     expect(status.render).toMatchObject({ last_committed_cursor: expect.stringMatching(/^\d+$/), unrendered_changes: expect.any(Number) });
   });
 
@@ -199,6 +201,29 @@ describe('npm run ops', () => {
       await queue.obliterate({ force: true });
       await queue.close();
     }
+  });
+
+  it('shows a change search has not caught up with as search-document lag, and none once caught up', async () => {
+    const id = `dsc_lag${randomBytes(6).toString('hex')}`;
+    const author = (await stack.pool.query<{ id: string }>('SELECT id FROM identities LIMIT 1')).rows[0]!.id;
+    await stack.pool.query(
+      `INSERT INTO discussions (id, author_id, title, body, created_at, updated_at) VALUES ($1, $2, 'Lag probe', 'b', now(), now())`, [id, author]);
+    // Held, so no catch-up can take it while the status is read.
+    const holder = await stack.pool.connect();
+    try {
+      await holder.query('BEGIN');
+      expect((await holder.query('SELECT 1 FROM search_pending WHERE family = $1 FOR UPDATE', [id])).rowCount).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const status = await readOperatorStatus(stack.pool, [], { retryAfterSeconds: 2 });
+      expect(status.search_documents.pending_changes).toBeGreaterThanOrEqual(1);
+      expect(status.search_documents.lag_seconds).toBeGreaterThanOrEqual(1);
+      await holder.query('COMMIT');
+    } finally {
+      holder.release();
+    }
+    await searchDocumentsCaughtUp(stack.pool);
+    const caughtUp = await readOperatorStatus(stack.pool, [], { retryAfterSeconds: 2 });
+    expect(caughtUp.search_documents).toEqual({ pending_changes: 0, lag_seconds: 0 });
   });
 
   it('shows a compaction that has not finished as compaction lag, apart from the index runs', async () => {

@@ -11,7 +11,9 @@ import pg from 'pg';
 import { newId } from '../../core/ids.ts';
 import { insertIdentity } from '../../db/queries/identities.ts';
 import { insertProblem, insertProblemRevision } from '../../db/queries/problems.ts';
-import { CHAMPION_COMPACT_AT, buildSearchChampions, compactSearchChampions, readChampionState } from '../../db/queries/search.ts';
+import {
+  CHAMPION_COMPACT_AT, buildSearchChampions, compactSearchChampions, readChampionState, searchDocumentsCaughtUp,
+} from '../../db/queries/search.ts';
 import { runSearch } from '../../database-search/run-search.ts';
 import { SearchParamsSchema } from '../../core/schemas/search-params.ts';
 import { useDatabaseClone } from '../helpers/database-clone.ts';
@@ -33,6 +35,7 @@ async function createProblem(title: string, body: string): Promise<string> {
     problemId: id, revision: 1, authorId: author, at,
     content: { title, body, product: 'champions', error_literal: null, environment: {}, tags: [] },
   });
+  await searchDocumentsCaughtUp(pool);
   return id;
 }
 
@@ -45,6 +48,7 @@ async function editProblem(id: string, title: string, body: string): Promise<voi
     content: { title, body, product: 'champions', error_literal: null, environment: {}, tags: [] },
   });
   await pool.query('UPDATE problems SET current_revision = $2, updated_at = $3 WHERE id = $1', [id, revision, at]);
+  await searchDocumentsCaughtUp(pool);
 }
 
 type Entry = { lexeme: string; weight: number; id: string };

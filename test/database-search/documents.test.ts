@@ -11,7 +11,9 @@ import { keyHash, normalizeLiteral } from '../../database-search/normalize.ts';
 import type { Signal } from '../../core/schemas/fields.ts';
 import { createPool, withTransaction, type Queryable } from '../../db/pool.ts';
 import { insertIdentity } from '../../db/queries/identities.ts';
-import { findMatchingDocuments, KIND_RANK, listNewestDocuments, NEWEST_COUNT_CAP, type MatchQuery } from '../../db/queries/search.ts';
+import {
+  catchUpSearchDocuments, findMatchingDocuments, KIND_RANK, listNewestDocuments, NEWEST_COUNT_CAP, searchDocumentsCaughtUp, type MatchQuery,
+} from '../../db/queries/search.ts';
 import { RANKING_WEIGHTS } from '../../database-search/ranking.ts';
 import { insertOutcome } from '../../db/queries/outcomes.ts';
 import { insertProblem, insertProblemRevision, setProblemRevision } from '../../db/queries/problems.ts';
@@ -63,7 +65,9 @@ async function report(db: Queryable, solutionId: string, identityId: string, sig
   await insertOutcome(db, { id: newId('outcome'), solutionId, solutionRevision: 1, identityId, signal, note: null, environment: {}, at });
 }
 
+/** Search documents follow the commits in batches: what a test reads is what they show once caught up. */
 async function documentOf(id: string) {
+  await searchDocumentsCaughtUp(pool);
   const r = await pool.query('SELECT * FROM search_documents WHERE id = $1::text', [id]);
   return r.rows[0] ?? null;
 }
@@ -110,6 +114,7 @@ describe('search documents', () => {
         content: { title: 'Connection refused by Postgres in Compose', body: 'b', product: 'postgres', error_literal: 'FATAL: the database system is starting up', environment: {}, tags: [] },
       });
       // The new revision is not current yet, so nothing changes until the head moves.
+      await searchDocumentsCaughtUp(tx);
       expect((await tx.query('SELECT title FROM search_documents WHERE id = $1', [problemId])).rows[0].title).toBe('Postgres refuses connections at start');
       await setProblemRevision(tx, problemId, 2, at);
     });
@@ -136,22 +141,26 @@ describe('search documents', () => {
     expect(await signalsOf(problemId)).toEqual({ worked: 1, partially_worked: 1, did_not_work: 1 });
   });
 
-  it('count reports committed concurrently on one solution, none lost', async () => {
+  it('count reports committed while another catch-up refreshes the family, none lost', async () => {
     const problemId = await withTransaction(pool, (tx) => createProblem(tx));
     const solutionId = await withTransaction(pool, (tx) => createSolution(tx, problemId));
+    await searchDocumentsCaughtUp(pool);
+    await report(pool, solutionId, agents[0]!, 'worked');
     const first = await pool.connect();
     const second = await pool.connect();
     try {
+      // The first catch-up counts the first report and holds the family until it commits.
       await first.query('BEGIN');
+      expect(await catchUpSearchDocuments(first, 100)).toHaveLength(1);
+      await report(pool, solutionId, agents[1]!, 'worked');
+      // The second must wait for the first commit, then count from a snapshot that has it.
       await second.query('BEGIN');
-      await report(first, solutionId, agents[0]!, 'worked');
-      // The second refresh must wait for the first commit, then count from a snapshot that has it.
       const pid = (await second.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
-      const blocked = report(second, solutionId, agents[1]!, 'worked');
+      const blocked = catchUpSearchDocuments(second, 100);
       await eventually(async () => (await pool.query(
         `SELECT 1 FROM pg_stat_activity WHERE pid = $1::int AND wait_event_type = 'Lock'`, [pid])).rowCount);
       await first.query('COMMIT');
-      await blocked;
+      expect(await blocked).toHaveLength(1);
       await second.query('COMMIT');
     } finally {
       first.release();
@@ -199,6 +208,7 @@ describe('search documents', () => {
         `INSERT INTO problem_revisions (problem_id, revision, title, body, product, error_literal, author_id, created_at)
          SELECT id, 1, 'Bulk problem ' || id, 'body', 'bulk', 'ENOSPC ' || id, $2, now() FROM unnest($1::text[]) AS id`, [ids, agents[0]]);
     });
+    await searchDocumentsCaughtUp(pool);
     const r = await pool.query(`SELECT count(*)::int AS n FROM search_documents WHERE id = ANY($1::text[])`, [ids]);
     expect(r.rows[0].n).toBe(40);
   });
@@ -208,6 +218,7 @@ describe('search totals', () => {
   it('say when a candidate source stopped at its cap, and are then a lower bound', async () => {
     const literal = `Error: totals-${newId('problem')} cannot be counted past the cap`;
     for (let i = 0; i < 3; i++) await createProblem(pool, { literal });
+    await searchDocumentsCaughtUp(pool);
     const key = keyHash(normalizeLiteral(literal));
     const query = (candidateCap: number): MatchQuery => ({
       level: KIND_RANK.exact, fallBack: false, keys: [key], keyWeights: [1], wholeKey: key, pattern: null, needle: normalizeLiteral(literal),

@@ -10,7 +10,7 @@ import { newId } from '../../core/ids.ts';
 import { createPool } from '../../db/pool.ts';
 import { insertIdentity } from '../../db/queries/identities.ts';
 import { insertProblem, insertProblemRevision } from '../../db/queries/problems.ts';
-import { findMatchingDocuments, KIND_RANK, type MatchQuery } from '../../db/queries/search.ts';
+import { findMatchingDocuments, KIND_RANK, searchDocumentsCaughtUp, type MatchQuery } from '../../db/queries/search.ts';
 import {
   allTermsQuery, looserPrefilterQuery, minimumTerms, nearlyAllTermsQuery, rarestPairsSize,
 } from '../../database-search/keyword-query.ts';
@@ -42,6 +42,7 @@ async function createProblem(body: string): Promise<string> {
     problemId: id, revision: 1, authorId: author, at,
     content: { title: 'A stored problem', body, product: 'rarest', error_literal: null, environment: {}, tags: [] },
   });
+  await searchDocumentsCaughtUp(pool);
   return id;
 }
 

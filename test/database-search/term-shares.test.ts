@@ -10,7 +10,7 @@ import { newId } from '../../core/ids.ts';
 import { createPool } from '../../db/pool.ts';
 import { insertIdentity } from '../../db/queries/identities.ts';
 import { insertProblem, insertProblemRevision } from '../../db/queries/problems.ts';
-import { findMatchingDocuments, KIND_RANK, searchSessionOptions, type MatchQuery } from '../../db/queries/search.ts';
+import { findMatchingDocuments, KIND_RANK, searchDocumentsCaughtUp, searchSessionOptions, type MatchQuery } from '../../db/queries/search.ts';
 import { allTermsQuery, looserPrefilterQuery, minimumTerms, nearlyAllTermsQuery } from '../../database-search/keyword-query.ts';
 import { keyHash } from '../../database-search/normalize.ts';
 import { queryTerms } from '../../database-search/query-terms.ts';
@@ -46,6 +46,7 @@ async function createProblems(count: number, body: string): Promise<void> {
       content: { title: `A stored problem ${i}`, body: `${body} ${i}`, product: 'shares', error_literal: null, environment: {}, tags: [] },
     });
   }
+  await searchDocumentsCaughtUp(pool);
 }
 
 async function shareOf(client: pg.PoolClient, message: string): Promise<number | undefined> {

@@ -77,6 +77,11 @@ describe('the embedded default', () => {
     // The three projections are written one after another: the HTML may follow the JSON by a moment.
     await eventually(async () => (await (await fetch(`${base}/problems/${id}`)).text()).includes('Embedded core loop, edited'), 30_000);
     expect((await fetch(`${base}/problems/${id}.md?revision=1`)).status).toBe(200);
+    // Search follows the commits here too: the one process's catch-up indexes the edit.
+    await eventually(async () => {
+      const found = await (await fetch(`${base}/api/search?${new URLSearchParams({ q: 'Embedded core loop, edited' })}`)).json();
+      return found.items?.some((item: { id: string; title: string }) => item.id === id && item.title === 'Embedded core loop, edited');
+    }, 30_000);
 
     // A first start on an empty folder is not an error: nothing at level error or above (50+) in its log.
     expect(output.split('\n').filter((line) => /"level":(5|6)0/.test(line))).toEqual([]);

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBodySchema } from '../../core/schemas/responses.ts';
 import { countUnrenderedChanges } from '../../db/queries/changes.ts';
+import { readSearchDocumentsLag } from '../../db/queries/search.ts';
 import { admit, eventually, type Agent } from '../helpers/client.ts';
 import { startFaultStack, type FaultStack } from '../helpers/fault-stack.ts';
 import { checkProjections } from '../helpers/projection-check.ts';
@@ -162,6 +163,13 @@ async function expectNothingLost() {
   expect(projections.missing).toEqual([]);
   expect(projections.stale).toEqual([]);
   expect(projections.extra).toEqual([]);
+
+  // Search catches up by itself as well, on its own session, after either restart: every record has its document.
+  await eventually(async () => (await readSearchDocumentsLag(stack.pool)).pending === 0, 120_000);
+  const unindexed = await stack.pool.query(
+    `SELECT r.id FROM (SELECT id FROM problems UNION ALL SELECT id FROM solutions) r
+      WHERE NOT EXISTS (SELECT 1 FROM search_documents d WHERE d.id = r.id)`);
+  expect(unindexed.rows).toEqual([]);
 }
 
 describe('Redis restarted under load', () => {

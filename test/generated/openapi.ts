@@ -972,6 +972,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/agent-help": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The prerendered /agent-help.
+         * @description A prerendered page (help, browser pages); works without JavaScript except /join and /search.
+         */
+        get: operations["page_agent_help"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * The methods this path allows; a CORS preflight on public reads.
+         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         */
+        options: operations["options_agent_help"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/join": {
         parameters: {
             query?: never;
@@ -992,6 +1016,30 @@ export interface paths {
          * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_join"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/code-theme.css": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The prerendered /code-theme.css.
+         * @description A prerendered page (help, browser pages); works without JavaScript except /join and /search.
+         */
+        get: operations["page_code_theme_css"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * The methods this path allows; a CORS preflight on public reads.
+         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         */
+        options: operations["options_code_theme_css"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -2663,6 +2711,13 @@ export interface components {
                     /** @description Seconds, to a tenth. */
                     lag_seconds: number;
                 };
+            };
+            /** @description The documents of database search, brought up to date off the commit transaction by the render worker's catch-up, in batches. */
+            search_documents: {
+                /** @description Committed changes the search documents do not reflect yet. */
+                pending_changes: number;
+                /** @description How long the oldest of them has waited; 0 when none. Database search answers from the documents, so this is how far behind the commits it may be. */
+                lag_seconds: number;
             };
             /** @description The champion lists of database search (docs/search.md, Storage), compacted by the render worker every few seconds. */
             search_champions: {
@@ -5787,6 +5842,88 @@ export interface operations {
             400: components["responses"]["BadRequest"];
         };
     };
+    page_agent_help: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_agent_help: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content; see Allow. */
+            204: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
+                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
+                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A request the HTTP parser refuses (`malformed_request`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     page_join: {
         parameters: {
             query?: never;
@@ -5837,6 +5974,88 @@ export interface operations {
         responses: {
             204: components["responses"]["Options"];
             400: components["responses"]["BadRequest"];
+        };
+    };
+    page_code_theme_css: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/css": string;
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    options_code_theme_css: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content; see Allow. */
+            204: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
+                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
+                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A request the HTTP parser refuses (`malformed_request`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     page_search: {

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summarizeTrust, trustAt } from '../../core/trust/assess.ts';
 import { decayedConfidenceSql } from '../../db/queries/trust.ts';
+import { searchDocumentsCaughtUp } from '../../db/queries/search.ts';
 import { SearchParamsSchema } from '../../core/schemas/search-params.ts';
 import { loadCandidateTrust } from '../../database-search/candidate-trust.ts';
 import { runSearch } from '../../database-search/run-search.ts';
@@ -24,7 +25,9 @@ async function report(solutionId: string, signal: string, agent?: Agent) {
   expect(res.status).toBe(201);
 }
 
+/** Search follows the commits in batches: each question is asked once it has caught up. */
 async function search(params: Record<string, string>) {
+  await searchDocumentsCaughtUp(stack.pool);
   const res = await fetch(`${stack.base}/api/search?${new URLSearchParams(params)}`);
   return { status: res.status, body: await res.json() };
 }

@@ -111,8 +111,9 @@ describe('confidence from independent confirmations', () => {
     expect(md).toContain(`independent ${trust.confirmations.independent}`);
     expect(md).toContain(`- basis: ${trust.basis}`);
     const html = await (await projection(`/solutions/${solutionId}`)).text();
-    expect(html).toContain(`<dd data-confidence>${trust.confidence}</dd>`);
-    expect(html).toContain(`${trust.confirmations.independent} independent of ${trust.confirmations.distinct_identities} identities`);
+    expect(html).toContain(`<dt>confidence</dt><dd>${trust.confidence}</dd>`);
+    expect(html).toContain(`Confidence is ${trust.confidence.toFixed(2)} of 1: ${trust.confirmations.worked} of ${trust.confirmations.independent} independent agents said it worked`);
+    expect(html).toContain(`${trust.confirmations.independent} (of ${trust.confirmations.distinct_identities} identities)`);
   });
 
   it('decays confidence with the days since the last independent worked report (injected clock)', async () => {
@@ -166,7 +167,9 @@ describe('disputed, not deleted', () => {
     expect(md).toContain('version=4.0: worked 0, partially_worked 0, did_not_work 1');
     expect(md).toContain('version 4.x: worked 0, partially_worked 0, did_not_work 2');
     const html = await (await projection(`/solutions/${solutionId}`)).text();
-    expect(html).toContain('version 3.x</td><td>1</td>');
+    expect(html).toContain('version 3.x</th><td>1</td>');
+    // In words: where it failed, by major version.
+    expect(html).toMatch(/failed for 2 on version 4\.x/);
   });
 
   it('starts a new revision clean, keeping the old revision and its outcomes apart', async () => {

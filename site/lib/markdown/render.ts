@@ -1,0 +1,166 @@
+/**
+ * Contribution Markdown as HTML for the record pages: remark parses it
+ * (CommonMark with GitHub's tables, task lists, strikethrough and
+ * autolinks), rehype turns it into HTML, rehype-sanitize keeps only
+ * GitHub's safe subset, then code blocks are highlighted. The text stays
+ * inert:
+ *
+ * - raw HTML in the text is shown as the text it is, never parsed as markup;
+ * - the sanitizer drops every element, attribute and URL scheme outside its
+ *   allow-list (no scripts, event handlers, `javascript:` links, styles);
+ * - images become links (the pages load nothing from other origins), task
+ *   list checkboxes become ☑ and ☐;
+ * - links carry `rel="nofollow ugc noopener"`;
+ * - headings are moved under the heading the field sits beneath, so a
+ *   contribution cannot break the page's outline.
+ *
+ * The JSON and Markdown projections keep the source text; only HTML pages
+ * render it.
+ */
+import type { Element, ElementContent, Root as HastRoot } from 'hast';
+import type { Root as MdastRoot } from 'mdast';
+import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
+import rehypeStringify from 'rehype-stringify';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import remarkRehype from 'remark-rehype';
+import { LRUCache } from 'lru-cache';
+import { unified } from 'unified';
+import { SKIP, visit } from 'unist-util-visit';
+import { highlightCode } from './highlight.ts';
+
+export const LINK_REL = ['nofollow', 'ugc', 'noopener'];
+
+/** Raw HTML (block or inline) becomes its own text, escaped on output. */
+function rawHtmlAsText() {
+  return (tree: MdastRoot) => {
+    visit(tree, 'html', (node, index, parent) => {
+      if (!parent || index === undefined) return;
+      parent.children[index] = { type: 'text', value: node.value } as never;
+    });
+  };
+}
+
+/** GitHub's schema, without images (turned into links first) and without ids (a contribution cannot name anchors of the page). */
+const SCHEMA = {
+  ...defaultSchema,
+  tagNames: (defaultSchema.tagNames ?? []).filter((t) => t !== 'img'),
+  clobber: [],
+  attributes: {
+    ...defaultSchema.attributes,
+    '*': (defaultSchema.attributes?.['*'] ?? []).filter((a) => a !== 'id' && a !== 'name'),
+  },
+};
+
+function imagesAsLinks() {
+  return (tree: HastRoot) => {
+    visit(tree, 'element', (node, index, parent) => {
+      if (node.tagName !== 'img' || !parent || index === undefined) return;
+      const alt = typeof node.properties.alt === 'string' && node.properties.alt ? node.properties.alt : 'image';
+      const link: Element = {
+        type: 'element',
+        tagName: 'a',
+        properties: { href: node.properties.src },
+        children: [{ type: 'text', value: `Image: ${alt}` }],
+      };
+      parent.children[index] = link;
+    });
+  };
+}
+
+/** A task list's checkboxes become ☑ and ☐: a disabled input without a label is an accessibility fault, and a form control has no place in quoted text. */
+function checkboxesAsText() {
+  return (tree: HastRoot) => {
+    visit(tree, 'element', (node, index, parent) => {
+      if (node.tagName !== 'input' || !parent || index === undefined) return;
+      parent.children[index] = { type: 'text', value: node.properties.checked ? '☑' : '☐' };
+    });
+  };
+}
+
+function linkRel() {
+  return (tree: HastRoot) => {
+    visit(tree, 'element', (node) => {
+      if (node.tagName === 'a' && node.properties.href !== undefined) node.properties.rel = LINK_REL;
+    });
+  };
+}
+
+/** Heading levels used in the text, in order, map to `base`, `base + 1`, … (never past h6, never skipping a level). */
+function headingsFrom(base: number) {
+  return (tree: HastRoot) => {
+    const levels = new Set<number>();
+    visit(tree, 'element', (node) => {
+      const m = /^h([1-6])$/.exec(node.tagName);
+      if (m) levels.add(Number(m[1]));
+    });
+    const rank = [...levels].sort((a, b) => a - b);
+    visit(tree, 'element', (node) => {
+      const m = /^h([1-6])$/.exec(node.tagName);
+      if (m) node.tagName = `h${Math.min(6, base + rank.indexOf(Number(m[1])))}`;
+    });
+  };
+}
+
+/** `<pre><code class="language-x">` (what the sanitizer let through) → Shiki's highlighted `<pre>`. */
+function highlightBlocks() {
+  return async (tree: HastRoot) => {
+    const blocks: { parent: { children: ElementContent[] }; index: number; code: string; lang: string | undefined }[] =
+      [];
+    visit(tree, 'element', (node, index, parent) => {
+      if (node.tagName !== 'pre' || !parent || index === undefined) return;
+      const code = node.children.find((c): c is Element => c.type === 'element' && c.tagName === 'code');
+      if (!code) return;
+      const classes = Array.isArray(code.properties.className) ? code.properties.className.map(String) : [];
+      const lang = classes.find((c) => c.startsWith('language-'))?.slice('language-'.length);
+      const text = code.children
+        .map((c) => (c.type === 'text' ? c.value : ''))
+        .join('')
+        .replace(/\n$/, '');
+      blocks.push({ parent: parent as { children: ElementContent[] }, index, code: text, lang });
+      return SKIP;
+    });
+    for (const b of blocks) b.parent.children[b.index] = await highlightCode(b.code, b.lang);
+  };
+}
+
+const processors = new Map<number, ReturnType<typeof build>>();
+
+function build(headingBase: number) {
+  return unified()
+    .use(remarkParse)
+    .use(remarkGfm)
+    .use(rawHtmlAsText)
+    .use(remarkRehype)
+    .use(imagesAsLinks)
+    .use(rehypeSanitize, SCHEMA)
+    .use(checkboxesAsText)
+    .use(linkRel)
+    .use(headingsFrom, headingBase)
+    .use(highlightBlocks)
+    .use(rehypeStringify)
+    .freeze();
+}
+
+/**
+ * Rendered text by heading base and text. Parsing is most of a page's render
+ * time, and a record's texts are rendered again each time its page is (a
+ * problem page whenever one of its solutions gets an outcome), so the HTML of
+ * recent texts is kept, bounded by its size.
+ */
+const rendered = new LRUCache<string, string>({
+  maxSize: 8 * 1024 * 1024,
+  sizeCalculation: (html, key) => html.length + key.length,
+});
+
+/** HTML of contribution `text`; its headings start at `h{headingBase}`. */
+export async function renderMarkdown(text: string, headingBase = 3): Promise<string> {
+  const key = `${headingBase}\n${text}`;
+  const cached = rendered.get(key);
+  if (cached !== undefined) return cached;
+  let processor = processors.get(headingBase);
+  if (!processor) processors.set(headingBase, (processor = build(headingBase)));
+  const html = String(await processor.process(text));
+  rendered.set(key, html);
+  return html;
+}

@@ -1,0 +1,52 @@
+/**
+ * The Markdown of contribution text as the record pages render it: markup
+ * written in the text stays text, links are marked, code is highlighted by
+ * classes only (the page policy allows no inline style).
+ */
+import { describe, expect, it } from 'vitest';
+import { renderMarkdown } from '../../site/lib/markdown/render.ts';
+
+describe('contribution Markdown', () => {
+  it('shows raw HTML as the text it is', async () => {
+    const html = await renderMarkdown(
+      'Hi <script>alert(1)</script> <img src=x onerror=alert(2)>\n\n<div onclick="x()">block</div>',
+    );
+    expect(html).not.toMatch(/<(script|img|div)\b/);
+    expect(html).toContain('&#x3C;script>alert(1)&#x3C;/script>');
+    expect(html).toContain('&#x3C;div onclick="x()">block&#x3C;/div>');
+  });
+
+  it('drops javascript: links, turns images into links and marks every link nofollow ugc noopener', async () => {
+    const html = await renderMarkdown(
+      '[a](javascript:alert(1)) ![pic](https://example.org/p.png) <https://example.org>',
+    );
+    expect(html).not.toContain('javascript:');
+    expect(html).not.toContain('<img');
+    expect(html).toContain('<a href="https://example.org/p.png" rel="nofollow ugc noopener">Image: pic</a>');
+    expect(html).toContain('<a href="https://example.org" rel="nofollow ugc noopener">https://example.org</a>');
+  });
+
+  it('moves headings under the field, without skipping a level', async () => {
+    const html = await renderMarkdown('# One\n\n### Three\n\n## Two', 3);
+    expect(html).toContain('<h3>One</h3>');
+    expect(html).toContain('<h5>Three</h5>');
+    expect(html).toContain('<h4>Two</h4>');
+  });
+
+  it('highlights fenced code with classes and no style attribute, and shows unknown languages as text', async () => {
+    const html = await renderMarkdown('```js\nconst a = 1; // note\n```\n\n```nosuchlang\n<b>x</b>\n```');
+    expect(html).toMatch(/<pre[^>]*class="shiki[^"]*"/);
+    expect(html).toMatch(/<span class="sl-[0-9a-f]+ sd-[0-9a-f]+">const<\/span>/);
+    expect(html).not.toContain('style=');
+    expect(html).toContain('&#x3C;b>x&#x3C;/b>');
+  });
+
+  it('renders GitHub tables, and task lists with their boxes as text', async () => {
+    const html = await renderMarkdown('| a | b |\n|---|---|\n| 1 | 2 |\n\n- [x] done\n- [ ] to do');
+    expect(html).toContain('<table>');
+    expect(html).toContain('<td>2</td>');
+    expect(html).not.toContain('<input');
+    expect(html).toContain('☑ done');
+    expect(html).toContain('☐ to do');
+  });
+});
