@@ -16,6 +16,7 @@ import { clientAddress, readRule } from './rate-limit.ts';
 import { createMetricsHandler, observeRequests } from './observability.ts';
 import { requestId } from './request-id.ts';
 import { headContentLength } from './head-length.ts';
+import { guardRequestInput } from './input-guard.ts';
 import { requireOperator } from './operator-token.ts';
 import { resource, type Methods } from './routing.ts';
 import { createApiIndex } from './routes/api-index.ts';
@@ -42,6 +43,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use(requestId());
   app.use(publicReadCors());
+  // Before any route: bytes no handler can use in the path, query or cookies get 400 (api/input-guard.ts).
+  app.use(guardRequestInput());
   app.use(refuseUnacceptableMedia());
   app.use(observeRequests(deps.recordRequest));
   app.use(headContentLength());

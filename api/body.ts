@@ -5,6 +5,7 @@
  */
 import type { Context } from 'hono';
 import { apiError } from '../core/errors.ts';
+import { guardFields, hasNul, nulRefusal } from './input-guard.ts';
 
 export const MAX_BODY_BYTES = 1_048_576;
 /** Past this much a body is not drained: the connection is closed instead. */
@@ -29,9 +30,7 @@ export async function readJsonBody(c: Context): Promise<unknown> {
     throw apiError('invalid_json');
   }
   const found = unstorable(value);
-  if (found?.problem === 'nul') {
-    throw apiError('nul_character', { subject: found.field || 'the request body' }, { field: found.field || undefined });
-  }
+  if (found?.problem === 'nul') throw nulRefusal(found.field || 'the request body', found.field || undefined);
   if (found?.problem === 'reserved_key') {
     const parent = found.field.split('.').slice(0, -1).join('.');
     throw apiError('reserved_key', { subject: parent || 'the request body', key: RESERVED_KEY }, { field: found.field });
@@ -44,7 +43,37 @@ export async function readFormBody(c: Context): Promise<URLSearchParams> {
   if (mediaTypeOf(c) !== 'application/x-www-form-urlencoded') {
     throw apiError('form_required');
   }
-  return new URLSearchParams(await readBodyText(c));
+  const form = new URLSearchParams(await readBodyText(c));
+  guardFields(form, 'the form');
+  return form;
+}
+
+/**
+ * The body of a request handed to a handler that parses it itself (the
+ * OAuth server), as text, within the same bounds and through the same guard
+ * as `readJsonBody` and `readFormBody`; null when it is neither JSON nor a form.
+ */
+export async function readGuardedBodyText(c: Context): Promise<string | null> {
+  const type = mediaTypeOf(c);
+  if (type === 'application/json') {
+    const text = await readBodyText(c);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      // Not JSON: the handler answers that in its own terms.
+      return text;
+    }
+    const found = unstorable(value);
+    if (found?.problem === 'nul') throw nulRefusal(found.field || 'the request body', found.field || undefined);
+    return text;
+  }
+  if (type === 'application/x-www-form-urlencoded') {
+    const text = await readBodyText(c);
+    guardFields(new URLSearchParams(text), 'the form');
+    return text;
+  }
+  return null;
 }
 
 /** The body as text (UTF-8, invalid bytes replaced): 413 past 1 MiB, read to the end first. */
@@ -110,11 +139,11 @@ function unstorable(root: unknown): { field: string; problem: 'nul' | 'reserved_
     const visit = stack.pop()!;
     const { value } = visit;
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) return { field: pathOf(visit), problem: 'nul' };
+      if (hasNul(value)) return { field: pathOf(visit), problem: 'nul' };
     } else if (value !== null && typeof value === 'object') {
       for (const [key, child] of Object.entries(value)) {
         const next = { value: child, key, parent: visit };
-        if (key.includes('\u0000')) return { field: pathOf(next), problem: 'nul' };
+        if (hasNul(key)) return { field: pathOf(next), problem: 'nul' };
         if (key === RESERVED_KEY && !Array.isArray(value)) return { field: pathOf(next), problem: 'reserved_key' };
         stack.push(next);
       }

@@ -4,7 +4,8 @@
  * - slow clients: header, whole-request and keep-alive timeouts (seconds),
  *   checked every `connectionsCheckingInterval` (Node's default of 30 s let a
  *   1 byte/s client hold a connection for minutes);
- * - a per-process cap on open connections: one more gets 503 and is closed;
+ * - a per-process cap on open connections per client address, and on all of
+ *   them as a last resort: one more gets 503 and is closed;
  * - shutdown: stop accepting, answer requests still arriving on kept-alive
  *   connections with 503 `Connection: close`, close idle sockets at once.
  */
@@ -13,6 +14,7 @@ import type { Socket } from 'node:net';
 import type { Config } from '../core/config.ts';
 import { errorBody, errorInfo, ERROR_STATUS, type ErrorInfo } from '../core/errors.ts';
 import type { Logger } from '../infra/logger.ts';
+import { addressOf } from './rate-limit.ts';
 import { newRequestId } from './request-id.ts';
 
 /** Node server options for the configured timeouts. */
@@ -69,18 +71,32 @@ export function guardConnections(server: Server, config: Config, logger: Logger)
   let draining = false;
   const retryAfter = config.RETRY_AFTER_SECONDS;
 
+  /** Open connections per client address key; only counted when the peer is the client (no trusted proxy). */
+  const perClient = config.TRUSTED_PROXY_HOPS === 0 ? new Map<string, number>() : null;
+  const perClientMax = config.HTTP_MAX_CONNECTIONS_PER_CLIENT;
+
   server.on('connection', function capConnections(socket: Socket) {
-    if (sockets.size >= config.HTTP_MAX_CONNECTIONS || draining) {
-      const info = draining
-        ? errorInfo('shutting_down', undefined, { retryAfter })
-        : errorInfo('too_many_connections', { max: config.HTTP_MAX_CONNECTIONS }, { retryAfter });
-      logger.warn({ open: sockets.size, draining }, 'connection refused');
+    const client = perClient && addressOf(socket.remoteAddress, undefined, 0);
+    const held = client ? (perClient!.get(client) ?? 0) : 0;
+    let info: ErrorInfo | null = null;
+    if (draining) info = errorInfo('shutting_down', undefined, { retryAfter });
+    else if (held >= perClientMax) info = errorInfo('too_many_client_connections', { max: perClientMax }, { retryAfter });
+    else if (sockets.size >= config.HTTP_MAX_CONNECTIONS) info = errorInfo('too_many_connections', { max: config.HTTP_MAX_CONNECTIONS }, { retryAfter });
+    if (info) {
+      logger.warn({ open: sockets.size, client, held, draining }, 'connection refused');
       socket.end(rawErrorResponse(info));
       socket.on('error', () => {});
       return;
     }
     sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
+    if (client) perClient!.set(client, held + 1);
+    socket.once('close', () => {
+      sockets.delete(socket);
+      if (!client) return;
+      const left = perClient!.get(client)! - 1;
+      if (left > 0) perClient!.set(client, left);
+      else perClient!.delete(client);
+    });
   });
 
   return {

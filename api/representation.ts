@@ -32,6 +32,13 @@ export interface Representation {
   contentSecurityPolicy?: string;
   /** `body` is already in this encoding (a precompressed file); its ETag is then its own bytes'. */
   encoding?: Encoding;
+  /**
+   * The bytes of a file the worker writes with compressed siblings (a
+   * default projection, rendered on demand or with a sibling not written
+   * yet): compressed here as the worker compresses them, so the answer and
+   * its ETag (the compressed bytes' own) are the file's, whichever serves it.
+   */
+  asStaticFile?: boolean;
 }
 
 /**
@@ -51,9 +58,14 @@ export function sendRepresentation(c: Context, rep: Representation): Response {
   let encoding = rep.encoding;
   const compressible = rep.encoding !== undefined || isCompressible(rep.contentType, rep.body.byteLength);
   if (compressible) c.header('Vary', 'Accept-Encoding', { append: true });
+  let body = rep.body;
   if (!encoding && compressible) {
     const chosen = chooseEncoding(c);
-    if (chosen) {
+    if (chosen && rep.asStaticFile) {
+      encoding = chosen;
+      body = encode(rep.body, chosen, 'static');
+      etag = etagOf(body);
+    } else if (chosen) {
       encoding = chosen;
       etag = encodedEtag(etag, chosen);
     }
@@ -63,7 +75,7 @@ export function sendRepresentation(c: Context, rep: Representation): Response {
     return c.body(null, 304, headers);
   }
   // Compressed only now, after the 304 check: a revalidation costs no compression.
-  const body = encoding && !rep.encoding ? encode(rep.body, encoding, 'dynamic') : rep.body;
+  if (encoding && body === rep.body && !rep.encoding) body = encode(rep.body, encoding, 'dynamic');
   if (encoding) headers['Content-Encoding'] = encoding;
   headers['Content-Type'] = rep.contentType;
   headers['Content-Length'] = String(body.byteLength);

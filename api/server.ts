@@ -14,4 +14,4 @@ logger.info({ port: service.port, origin: config.PUBLIC_ORIGIN }, 'api listening
 onShutdownSignal(logger, 'requests', async () => {
   await service.close();
   await pool.end();
-});
+}, config.SHUTDOWN_GRACE_MS);

@@ -9,6 +9,7 @@ import { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { Config } from '../core/config.ts';
 import type { Logger } from '../infra/logger.ts';
+import { drainDeadlineMs } from '../infra/shutdown.ts';
 import { createApiMetrics, phaseTimer, type ApiMetrics } from '../infra/metrics.ts';
 import { COMMIT_QUEUE, RENDER_QUEUE, SEARCH_COMPACT_QUEUE, SEARCH_INDEX_QUEUE, type CommitJob, type CommitResult } from '../core/queue-contract.ts';
 import { createQueue, createQueueEvents, queueBackendOf } from '../infra/queues.ts';
@@ -27,7 +28,7 @@ import { createReadAdmission, createRateLimiter, readRule } from './rate-limit.t
 import { createFastReads, type FastRead } from './fast-reads.ts';
 import { createRequestRecorder } from './observability.ts';
 import { createFileCache } from './projection-cache.ts';
-import { createWritePipeline } from './write-pipeline.ts';
+import { createWritePipeline, readingYourWrites } from './write-pipeline.ts';
 import { createSearchPool } from './routes/search.ts';
 
 export interface ApiService {
@@ -39,8 +40,13 @@ export interface ApiService {
   close(): Promise<void>;
 }
 
-/** How long a drain waits for in-flight answers (a write waits up to its commit timeout) before closing every connection. */
-const drainGraceMs = (config: Config) => config.COMMIT_TIMEOUT_MS + 5_000;
+/**
+ * How long a drain waits for in-flight answers before closing every
+ * connection: a second before the process's drain deadline, so the pools
+ * still close in time. A write cut there is replayed by its client with the
+ * same key.
+ */
+const drainGraceMs = (config: Config) => Math.max(config.SHUTDOWN_GRACE_MS / 4, drainDeadlineMs(config.SHUTDOWN_GRACE_MS) - 1_000);
 
 function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -102,11 +108,11 @@ export async function createAppDeps(
     queues: { commit: queue, render: renderQueue, searchIndex: searchIndexQueue, searchCompact: searchCompactQueue },
     rateLimit: createRateLimiter(counts.counter, config.QUEUE_PREFIX),
     authenticate: createCredentialCheck(pool, config, counts.counter, config.QUEUE_PREFIX),
-    submitWrite: createWritePipeline({
+    submitWrite: readingYourWrites(createWritePipeline({
       db: pool, queue, events, commitTimeoutMs: config.COMMIT_TIMEOUT_MS, retryAfterSeconds: config.RETRY_AFTER_SECONDS,
       time: phaseTimer(metrics.writePhase),
       commitHere: options.commitHere,
-    }),
+    }), pool, config.PROJECTIONS_DIR, config.RETRY_AFTER_SECONDS),
   };
   // Cached default projections, answered before the router (api/fast-reads.ts).
   const fastReads = createFastReads({

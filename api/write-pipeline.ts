@@ -11,6 +11,7 @@
  * with the same key and gets the receipt: nothing is lost or doubled).
  */
 import type { EventEmitter } from 'node:events';
+import type pg from 'pg';
 import { Job, type Queue, type QueueEvents } from 'bullmq';
 import { apiError, ApiError } from '../core/errors.ts';
 import { idempotencyMismatch, requestHashOf } from '../core/idempotency.ts';
@@ -22,6 +23,7 @@ import type { OperationReceipt } from '../core/types.ts';
 import type { Queryable } from '../db/pool.ts';
 import { findOperation, type OperationRow } from '../db/queries/operations.ts';
 import type { OperationName } from '../operations/registry.ts';
+import { retireOutdatedProjections } from '../projections/read-your-writes.ts';
 
 export interface WriteRequest {
   operation: OperationName;
@@ -235,4 +237,29 @@ export function createWritePipeline(deps: WritePipelineDeps): SubmitWrite {
     // 201 only when something was created: an edit that changed nothing answers 200 with `unchanged`.
     return { status: mine && !result.receipt.unchanged ? 201 : 200, receipt: { ...result.receipt, replayed: !mine } };
   }
+}
+
+/** Records whose receipts carry a revision their projections show. */
+const REVISED = new Set(['problem', 'solution']);
+
+/**
+ * `submit`, whose receipts are sent only once no process can serve the
+ * record's projections at an older revision than the receipt's
+ * (projections/read-your-writes.ts): a client that reads its edit back, from
+ * any API process or through nginx, sees it.
+ */
+export function readingYourWrites(submit: SubmitWrite, pool: pg.Pool, projectionsDir: string, retryAfterSeconds: number): SubmitWrite {
+  return async function submitAndRetireOutdated(request) {
+    const answer = await submit(request);
+    const { type, id, revision } = answer.receipt.resource;
+    if (revision !== null && REVISED.has(type)) {
+      try {
+        await retireOutdatedProjections(pool, projectionsDir, { type: type as 'problem' | 'solution', id }, revision);
+      } catch {
+        // Committed, but not yet readable everywhere: the client retries with the same key and gets the receipt then.
+        throw apiError('commit_pending', { why: 'The write was committed but could not be made visible yet.' }, { retryAfter: retryAfterSeconds });
+      }
+    }
+    return answer;
+  };
 }

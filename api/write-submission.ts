@@ -72,7 +72,10 @@ export function createWriteSubmitter({ config, authenticate, rateLimit, submitWr
       const input = await call.readInput();
       const parsed = parseOrThrow(spec.schema, input.body, call.channel === 'http' ? 'body' : 'arguments');
       // Before anything is hashed, queued or stored: the original secret goes no further than this.
-      const { body, redacted } = redactBody(parsed);
+      const redaction = redactBody(parsed);
+      // A marker can be longer than the secret it replaces: the stored body must still fit the limits the commit checks.
+      const body = redaction.redacted.length ? parseOrThrow(spec.schema, redaction.body, call.channel === 'http' ? 'body' : 'arguments') : redaction.body;
+      const { redacted } = redaction;
       if (spec.bodyScope) requireScope(credential, [spec.bodyScope(body)]);
       return { idempotencyKey, input, body, redacted };
     });

@@ -1,6 +1,6 @@
 /**
  * `npm run ops -- <command>`: the operator's tool (`--help` on it and on every command):
- * rebuild, status, `fence on --reason "…"` / `fence off` (the serving fence), and
+ * rebuild, redact-secrets, status, `fence on --reason "…"` / `fence off` (the serving fence), and
  * `oauth-clients list` / `oauth-clients prune` (registered clients nobody connected).
  * Runs against DATABASE_URL / REDIS_URL like the service does.
  *
@@ -29,6 +29,7 @@ import { resetSitemaps } from '../worker/sitemap/sitemaps.ts';
 import { createProgress } from './progress.ts';
 import { readOperatorStatus } from '../infra/operator-status.ts';
 import { OperatorError, operatorErrorOf } from './operator-error.ts';
+import { formatCounts, recordScan, redactStoredRecords, totalRedacted } from './redact-stored.ts';
 
 async function withPool<T>(work: (pool: ReturnType<typeof createPool>, config: ReturnType<typeof loadConfig>) => Promise<T>): Promise<T> {
   const config = loadConfig();
@@ -72,6 +73,19 @@ async function runRebuild(target: { type?: RecordRef['type']; id?: string }): Pr
   });
 }
 
+/** Scan every stored record with the secret scanner, redact in place, and re-render when anything changed. */
+async function runRedactSecrets(rebuildAfter: boolean): Promise<void> {
+  const started = performance.now();
+  const counts = await withPool(async (pool) => {
+    const found = await redactStoredRecords(pool, (table, c) => process.stderr.write(`redact-secrets ${table}: ${c.scanned} scanned\n`));
+    await recordScan(pool, found);
+    return found;
+  });
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(`redact-secrets done in ${seconds}s:\n${formatCounts(counts)}`);
+  if (totalRedacted(counts) > 0 && rebuildAfter) await runRebuild({});
+}
+
 async function changeFence(fence: FenceCommand, by: string | undefined): Promise<void> {
   await withPool(async (pool, config) => {
     const change = await applyFenceCommand(pool, fence, by ?? `${userInfo().username}@${hostname()}, ops CLI`, config.RETRY_AFTER_SECONDS);
@@ -110,6 +124,10 @@ function createOperatorProgram(): Command {
       }
       await runRebuild(target.data);
     });
+  program.command('redact-secrets')
+    .description('Scan every stored revision, search document and profile with the secret scanner, redact what it finds, re-render, and print the counts.')
+    .option('--no-rebuild', 'leave re-rendering the projections to a later rebuild')
+    .action((options: { rebuild: boolean }) => runRedactSecrets(options.rebuild));
   program.command('refresh-trust')
     .description('Recompute the stored trust (search ranking, disputed state) of every problem and solution.')
     .action(() => withPool(async (pool) => {

@@ -78,12 +78,32 @@ export const ConfigSchema = z.object({
   /** Tool protocol: JSON-RPC messages per batch, and bytes of tool results per HTTP request. */
   MCP_MAX_BATCH: intFrom(20),
   MCP_MAX_ANSWER_BYTES: intFrom(8 * 1_048_576),
+  /**
+   * Tool protocol answers spend the address's read budget by size: one read
+   * per this many bytes answered (a record read is a few KiB: one read), so
+   * a small request that returns megabytes pays for them.
+   */
+  MCP_READ_UNIT_BYTES: intFrom(16_384),
   /** Slow clients: time to send the headers, the whole request, and an idle keep-alive connection's life. */
   HTTP_HEADERS_TIMEOUT_MS: intFrom(10_000),
   HTTP_REQUEST_TIMEOUT_MS: intFrom(30_000),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: intFrom(5_000),
   /** Open connections per API process; past it a new connection gets 503 and is closed. */
   HTTP_MAX_CONNECTIONS: intFrom(1024),
+  /**
+   * Open connections per client address (an IPv6 /64 is one client) per API
+   * process, so that one client cannot take the whole cap. Counted on the
+   * socket's peer, so only with TRUSTED_PROXY_HOPS=0: behind a proxy every
+   * peer is the proxy, which limits its clients itself (nginx `limit_conn`).
+   */
+  HTTP_MAX_CONNECTIONS_PER_CLIENT: intFrom(64),
+  /**
+   * How long a process may take to stop after SIGTERM/SIGINT: requests and
+   * jobs still running then are cut (a write is replayed by its client with
+   * the same key; a job is retried once its lock lapses) and it exits.
+   * `npm start` stops children still running at the end of it.
+   */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(1000).default(10_000),
   /** `npm start` restarts a crashed child after a backoff doubling from this, at most this many times a minute. */
   RESTART_BACKOFF_MS: intFrom(500),
   RESTART_MAX_PER_MINUTE: intFrom(5),

@@ -62,7 +62,7 @@ async function startEmbedded(config: Config, database: EmbeddedPostgres): Promis
     await worker.close();
     await services.end();
     await database.stop();
-  });
+  }, config.SHUTDOWN_GRACE_MS);
 }
 
 function startChildren(): void {
@@ -71,9 +71,10 @@ function startChildren(): void {
     env,
     backoffMs: config.RESTART_BACKOFF_MS,
     maxPerMinute: config.RESTART_MAX_PER_MINUTE,
+    graceMs: config.SHUTDOWN_GRACE_MS,
     log: (line) => console.log(line),
     onStopped: (exitCode) => process.exit(exitCode),
   });
-  // SIGINT/SIGTERM are forwarded: the children drain, then the launcher exits.
+  // SIGINT/SIGTERM are forwarded: the children drain, then the launcher exits; a child still running at the end of the grace period is killed.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => supervisor.stopAll(signal));
 }

@@ -12,6 +12,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 export interface SupervisorOptions {
   backoffMs: number;
   maxPerMinute: number;
+  /** After a stop, how long children have to exit before they are killed (SHUTDOWN_GRACE_MS). */
+  graceMs: number;
   env: NodeJS.ProcessEnv;
   log: (line: string) => void;
   /** Called once when a child gave up or every child stopped after a signal. */
@@ -20,6 +22,8 @@ export interface SupervisorOptions {
 
 const MAX_BACKOFF_MS = 30_000;
 const MINUTE_MS = 60_000;
+/** Killed children are gone and the launcher has exited within this much. */
+const KILL_MARGIN_MS = 200;
 
 export function superviseChildren(entries: string[], options: SupervisorOptions) {
   const children = new Map<string, ChildProcess>();
@@ -36,7 +40,17 @@ export function superviseChildren(entries: string[], options: SupervisorOptions)
   }
 
   function stopAll(signal: NodeJS.Signals) {
+    // Once: a repeated signal (the process group's and npm's) is not forwarded again.
+    if (stopping) return;
     stopping = true;
+    // Children bound their own drain; this is the last resort, just before the grace period ends.
+    setTimeout(() => {
+      for (const child of children.values()) {
+        if (child.exitCode !== null || child.signalCode !== null) continue;
+        options.log(`launcher: ${child.spawnargs.at(-1)} still running at the end of the grace period; killing it`);
+        child.kill('SIGKILL');
+      }
+    }, Math.max(0, options.graceMs - KILL_MARGIN_MS)).unref();
     for (const timer of timers) clearTimeout(timer);
     timers.clear();
     for (const child of children.values()) if (child.exitCode === null && child.signalCode === null) child.kill(signal);

@@ -18,10 +18,10 @@ let metricsServer: Awaited<ReturnType<typeof serveWorkerMetrics>> | null = null;
 onShutdownSignal(logger, 'jobs', async () => {
   const runtime = await starting;
   metricsServer?.close();
-  // Worker.close() waits for active jobs: nothing is cut mid-way.
+  // Worker.close() waits for active jobs; one stuck past the grace period is left to be retried (infra/shutdown.ts).
   await runtime.close();
   await pool.end();
-});
+}, config.SHUTDOWN_GRACE_MS);
 
 const runtime = await starting;
 logger.info('worker started');

@@ -55,15 +55,18 @@ export function createAccountPages({ config, pool, html, fence }: AppDeps, { rev
       return sendPage(c, await html.renderRoute('/account', { account: view }));
     },
 
-    /** Ends both sessions: the account's, and this browser's with the authorization server (which would otherwise still name this account). */
+    /**
+     * Ends both sessions: the account's, and this browser's with the
+     * authorization server (which would otherwise still name this account).
+     * Never refused by the serving fence: the browser forgets both cookies
+     * and gets the signed-out page; only deleting the stored rows waits for
+     * open writes (session.ts, routes.ts).
+     */
     async signOut(c: Context): Promise<Response> {
-      await fence.refuseWhileFenced();
       const form = await readFormBody(c);
       const session = await readSession(c, pool);
-      if (session) {
-        requireSameOriginForm(c, config.PUBLIC_ORIGIN, session, form.get('csrf'));
-        await endSession(c, pool, session, config.PUBLIC_ORIGIN);
-      }
+      if (session) requireSameOriginForm(c, config.PUBLIC_ORIGIN, session, form.get('csrf'));
+      await endSession(c, pool, fence, session, config.PUBLIC_ORIGIN);
       await endAuthorizationSession(c);
       return c.redirect(SIGNIN_PATH, 303);
     },

@@ -15,6 +15,8 @@ import { apiError } from '../../core/errors.ts';
 import { credentialHash, sha256Hex } from '../../core/hash.ts';
 import type { Queryable } from '../../db/pool.ts';
 import { deleteSession, findSessionAccount, insertSession, type AccountRow } from '../../db/queries/accounts.ts';
+import type { ServingFence } from '../../core/serving-fence.ts';
+import { writeUnlessFenced } from '../optional-write.ts';
 
 export const SESSION_COOKIE = 'ak_session';
 /** A session ends a week after sign-in; signing in again starts a new one. */
@@ -52,9 +54,20 @@ export async function startSession(c: Context, db: Queryable, identityId: string
   setCookie(c, SESSION_COOKIE, secret, { ...cookieOptions(publicOrigin), maxAge: SESSION_TTL_SECONDS });
 }
 
-export async function endSession(c: Context, db: Queryable, session: AccountSession, publicOrigin: string): Promise<void> {
-  await deleteSession(db, credentialHash(session.secret));
+/**
+ * Signs this browser out. The cookie always goes, fence or not: a person on
+ * a shared computer must be able to sign out. The stored session is deleted
+ * unless writes are fenced; then it is left to lapse at its expiry, and no
+ * browser holds its secret any more.
+ */
+export async function endSession(c: Context, db: Queryable, fence: ServingFence, session: AccountSession | null, publicOrigin: string): Promise<void> {
   deleteCookie(c, SESSION_COOKIE, cookieOptions(publicOrigin));
+  if (session) await writeUnlessFenced(fence, () => deleteSession(db, credentialHash(session.secret)));
+}
+
+/** Removes a cookie of this site from the browser, with the attributes every cookie here is set with. */
+export function clearCookie(c: Context, name: string, publicOrigin: string): void {
+  deleteCookie(c, name, cookieOptions(publicOrigin));
 }
 
 export function csrfTokenOf(session: AccountSession): string {

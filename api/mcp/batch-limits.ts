@@ -3,10 +3,16 @@
  * - a batch holds 1..MCP_MAX_BATCH messages: an empty or larger batch is
  *   refused with HTTP 400 as a JSON-RPC Invalid Request (-32600, `id:
  *   null`), the Error shape as its `data`, like every message refused here;
- * - each call spends the budget of the HTTP request it mirrors: every
- *   read-only tool call and every resources/read one unit of the address's
- *   read budget, as one GET would (a POST costs at least one), write tools their identity's write budget (in the shared
- *   write submitter);
+ * - each request in it spends one unit of the address's read budget, as
+ *   one GET would (a POST costs at least one): read-only tool calls and
+ *   resource reads mirror a GET, and a listing (resources/list reads the
+ *   newest records of every kind) is no cheaper, so a batch of N requests
+ *   of any method costs N. Write tools also spend their identity's write
+ *   budget (in the shared write submitter);
+ * - and the answer pays for its size: a POST whose answer passes
+ *   MCP_READ_UNIT_BYTES per unit already spent spends one more unit per
+ *   MCP_READ_UNIT_BYTES (`readUnitsOwed`), so a batch of listings is no
+ *   cheaper to send than the reads of the same bytes;
  * - the tool results of one POST total at most MCP_MAX_ANSWER_BYTES: a call
  *   whose result would pass it is answered `answer_too_large` instead, so a
  *   batch never buffers an unbounded answer.
@@ -19,6 +25,7 @@ import { errorBody, errorInfo, type ErrorInfo } from '../../core/errors.ts';
 export const JSON_RPC = { invalidRequest: -32600, invalidParams: -32602 } as const;
 
 interface JsonRpcMessage {
+  id?: unknown;
   method?: unknown;
   params?: { name?: unknown };
 }
@@ -43,12 +50,15 @@ export function checkBatch(message: unknown, config: Config, requestId: string):
   return { status: 400, body: invalidRequest(info, requestId) };
 }
 
-/** Read-budget units of a POST: its read-only tool calls and resource reads, and at least one. */
-export function readCostOf(message: unknown, isReadOnlyTool: (name: string) => boolean): number {
+/** Read-budget units of a POST: one per request it holds (notifications and responses ask for no work), and at least one. */
+export function readCostOf(message: unknown): number {
   const messages = (Array.isArray(message) ? message : [message]) as JsonRpcMessage[];
-  const reads = messages.filter((m) => m?.method === 'resources/read'
-    || (m?.method === 'tools/call' && typeof m.params?.name === 'string' && isReadOnlyTool(m.params.name)));
-  return Math.max(1, reads.length);
+  return Math.max(1, messages.filter((m) => typeof m?.method === 'string' && m.id !== undefined).length);
+}
+
+/** Read units still owed for an answer of `answerBytes`, beyond the `spent` ones paid before it was made. */
+export function readUnitsOwed(answerBytes: number, spent: number, unitBytes: number): number {
+  return Math.max(0, Math.ceil(answerBytes / unitBytes) - spent);
 }
 
 /** Counts the bytes of tool results answered in one POST. */

@@ -21,6 +21,7 @@ import { findIdentity, type AuthenticatedCredential } from '../../db/queries/ide
 import { findConnection, touchConnection } from '../../db/queries/oauth.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { credentialError, RETRY } from '../auth.ts';
+import { writeUnlessFenced } from '../optional-write.ts';
 import { MCP_PATH } from './path.ts';
 
 /** What whoami tells an OAuth-connected client about its connection. */
@@ -77,12 +78,7 @@ function oauthRefusal(publicOrigin: string, refusal: 'token_wrong_resource' | 'c
  * database), and the stamp is only a hint on /account.
  */
 async function stampUse(pool: AppDeps['pool'], fence: AppDeps['fence'], grantId: string): Promise<void> {
-  if ((await fence.current()).writes !== 'open') return;
-  await touchConnection(pool, grantId).catch((error: unknown) => {
-    // 25006: the database turned read-only since the fence last looked.
-    if ((error as { code?: string }).code !== '25006') throw error;
-    fence.invalidate();
-  });
+  await writeUnlessFenced(fence, () => touchConnection(pool, grantId));
 }
 
 export function createConnectionAuthenticator({ config, pool, authenticate, fence }: AppDeps, provider: () => Provider) {

@@ -31,7 +31,7 @@ import { clientAddress } from '../rate-limit.ts';
 import { CACHE } from '../representation.ts';
 import { OPERATIONS } from '../../operations/registry.ts';
 import type { SubmitAuthorisedWrite } from '../write-submission.ts';
-import { checkBatch, createAnswerBudget, JSON_RPC, readCostOf } from './batch-limits.ts';
+import { checkBatch, readUnitsOwed, createAnswerBudget, JSON_RPC, readCostOf } from './batch-limits.ts';
 import { MESSAGE_ERRORS, protocolError, rpcErrorBody, toolCallSchema, type ToolCallParams } from './protocol-errors.ts';
 import { createReadTool, PUBLIC_READ_TOOLS, READ_TOOLS } from './read-tools.ts';
 import { createRecordResources, type HelpDocument } from './resources.ts';
@@ -200,8 +200,6 @@ export function createParticipationHandler(deps: AppDeps, tools: Tool[], options
     return { message };
   }
 
-  const isReadOnlyTool = (name: string) => byName.get(name)?.definition.annotations?.readOnlyHint === true;
-
   return async function participate(c: Context<AppEnv>): Promise<Response> {
     refuseForeignOrigin(c, config.PUBLIC_ORIGIN);
     const readRule = { limit: config.READ_RATE_LIMIT, windowSeconds: config.READ_RATE_WINDOW_SECONDS };
@@ -215,9 +213,9 @@ export function createParticipationHandler(deps: AppDeps, tools: Tool[], options
     const { message } = read;
     const refusal = checkBatch(message, config, c.get('requestId'));
     if (refusal) return c.json(refusal.body, refusal.status, { 'Cache-Control': CACHE.private });
-    // Each read-only call or resource read costs what its HTTP read costs: a batch of N reads spends N in all.
-    const extraReads = readCostOf(message, isReadOnlyTool) - 1;
-    if (extraReads > 0) await deps.rateLimit(c, 'read', address, readRule, extraReads);
+    // Each request costs what one HTTP read costs: a batch of N requests spends N in all.
+    const reads = readCostOf(message);
+    if (reads > 1) await deps.rateLimit(c, 'read', address, readRule, reads - 1);
     if (caller) {
       requireToolScopes(caller, message, (name) => WRITE_SCOPES.get(name), config.PUBLIC_ORIGIN);
       c.set('toolCaller', caller);
@@ -232,6 +230,9 @@ export function createParticipationHandler(deps: AppDeps, tools: Tool[], options
       const headers = { ...Object.fromEntries(answer.headers), 'Cache-Control': CACHE.private };
       // A JSON-RPC answer, or an empty 202 when the message was a notification.
       const text = answer.body ? await answer.text() : '';
+      // Paid by size too: past its limit, the address gets the 429 instead of the bytes.
+      const owed = readUnitsOwed(Buffer.byteLength(text), reads, config.MCP_READ_UNIT_BYTES);
+      if (owed > 0) await deps.rateLimit(c, 'read', address, readRule, owed);
       return c.body(text, answer.status as 200, headers);
     } finally {
       // The JSON answer is complete once handleRequest resolves; nothing outlives the request.

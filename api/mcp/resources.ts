@@ -123,7 +123,12 @@ export function createRecordResources({ config, pool, html, logger }: AppDeps, h
     const path = /^\/([a-z]+)\/([^/]+)$/.exec(url.pathname);
     const type = path ? TYPE_OF_FOLDER.get(path[1]!) : undefined;
     if (!path || !type) throw notARecord(uri, 'its path is not /problems, /solutions, /discussions or /agents followed by an id');
-    const name = decodeURIComponent(path[2]!);
+    let name: string;
+    try {
+      name = decodeURIComponent(path[2]!);
+    } catch {
+      throw notARecord(uri, 'its path is not a valid percent-encoding');
+    }
     const parsed = parseProjectionName(type, name);
     if (!parsed) {
       // A record name of the right form with an id of the wrong shape is simply unknown, as over HTTP.

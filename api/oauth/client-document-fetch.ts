@@ -18,11 +18,16 @@ import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Agent, fetch as undiciFetch } from 'undici';
 
+/** The IPv6 global unicast space: anything outside it (e.g. the deprecated IPv4-compatible `::7f00:1`) is not public. */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+
 /** Public unicast only: no loopback, private, link-local, carrier-grade NAT, NAT64, 6to4, Teredo or reserved range. */
 export function isPublicAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   if (!ipaddr.isValid(bare)) return false;
-  return ipaddr.process(bare).range() === 'unicast';
+  const parsed = ipaddr.process(bare);
+  if (parsed.range() !== 'unicast') return false;
+  return parsed.kind() === 'ipv4' || (parsed as ipaddr.IPv6).match(GLOBAL_UNICAST_V6 as [ipaddr.IPv6, number]);
 }
 
 class NotPublic extends Error {

@@ -118,7 +118,7 @@ export const ACCOUNT_AND_OAUTH_OPERATIONS: { path: string; method: 'get' | 'post
     path: '/account/signout', method: 'post', operation: {
       summary: 'Sign out (browser form with the CSRF token): the account session and this browser\'s authorization server session end.',
       requestBody: form({ csrf: { type: 'string' } }),
-      responses: { 303: seeOther('To /account/signin.'), 403: error('Missing or stale CSRF token.'), 503: error('Writes are fenced (serving_fenced).') },
+      responses: { 303: seeOther('To /account/signin.'), 403: error('Missing or stale CSRF token.'), 503: error('The database cannot be reached. A fence never refuses sign-out.') },
     },
   },
   ...([

@@ -19,16 +19,23 @@ import { SCOPES } from '../../core/schemas/fields.ts';
 import { upsertConnection } from '../../db/queries/oauth.ts';
 import { CONTENT_SECURITY_POLICY } from '../../core/content-security-policy.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { readFormBody } from '../body.ts';
+import { readFormBody, readGuardedBodyText } from '../body.ts';
 import { clientAddress } from '../rate-limit.ts';
 import { apiError } from '../../core/errors.ts';
-import { csrfTokenOf, readSession, requireSameOriginForm } from '../account/session.ts';
+import { clearCookie, csrfTokenOf, readSession, requireSameOriginForm } from '../account/session.ts';
+import { writeUnlessFenced } from '../optional-write.ts';
 import { sendPage, signInRedirect } from '../account/pages.ts';
 import { MCP_PATH } from '../mcp/path.ts';
 import { CACHE } from '../representation.ts';
 import { deleteGrant, keepClient } from './adapter.ts';
 import { ERROR_PAGE_HEADERS, oauthErrorPage } from './error-page.ts';
 import { createOAuthProvider, INTERACTION_PATH, OAUTH_ROUTES, resourceUrlOf } from './provider.ts';
+import { redactText } from '../../core/redact-secrets.ts';
+
+/** A client's name as pages show and store it: the client wrote it, so it is contribution text and scanned like any. */
+function shownClientName(name: unknown, clientId: string): string {
+  return redactText(typeof name === 'string' && name !== '' ? name : clientId).value;
+}
 
 /**
  * The Node request and response for the library, with the request's host
@@ -104,15 +111,25 @@ export function createOAuthRoutes(deps: AppDeps) {
         }
       }
       const { incoming, outgoing } = node(c);
+      // Read here, through the input guard; the provider takes a body already read from `req.body`.
+      const body = c.req.method === 'POST' ? await readGuardedBodyText(c) : null;
+      if (body !== null) Object.assign(incoming, { body });
       await provider().callback()(incoming, outgoing);
       return RESPONSE_ALREADY_SENT;
     },
 
-    /** Ends this browser's session with the authorization server (sign-out): its next request starts from the account session. */
+    /**
+     * Ends this browser's session with the authorization server (sign-out):
+     * its cookie goes always (and its signature cookie with it), so the next
+     * request starts from the account session; the stored session is deleted
+     * unless writes are fenced.
+     */
     async endAuthorizationSession(c: Context): Promise<void> {
       const { incoming, outgoing } = node(c);
       const session = await provider().Session.get(provider().createContext(incoming, outgoing));
-      await session.destroy();
+      const name = provider().cookieName('session');
+      for (const cookie of [name, `${name}.sig`]) clearCookie(c, cookie, config.PUBLIC_ORIGIN);
+      await writeUnlessFenced(fence, () => session.destroy());
     },
 
     async interaction(c: Context): Promise<Response> {
@@ -128,7 +145,7 @@ export function createOAuthRoutes(deps: AppDeps) {
       const rendered = await html.renderRoute('/oauth/consent', {
         consent: {
           uid: details.uid, csrf: csrfTokenOf(session), handle: session.account.handle,
-          client_name: client.clientName ?? client.clientId, client_id: client.clientId, redirect_uri: redirectUri,
+          client_name: shownClientName(client.clientName, client.clientId), client_id: client.clientId, redirect_uri: redirectUri,
           scopes: SCOPES.filter((scope) => asked.has(scope)), resource: resourceUrlOf(config.PUBLIC_ORIGIN),
           content_security_policy: policy,
         },
@@ -161,7 +178,7 @@ export function createOAuthRoutes(deps: AppDeps) {
       grant.addOIDCScope([...granted, ...asked.filter((scope) => scope === 'offline_access')].join(' '));
       if (refused.length) grant.rejectOIDCScope(refused.join(' '));
       const grantId = await grant.save();
-      await upsertConnection(pool, { grantId, identityId: accountId, clientId, clientName: client.clientName ?? clientId, scopes: granted });
+      await upsertConnection(pool, { grantId, identityId: accountId, clientId, clientName: shownClientName(client.clientName, clientId), scopes: granted });
       await keepClient(pool, clientId);
       const { incoming, outgoing } = node(c);
       await provider().interactionFinished(incoming, outgoing, { login: { accountId }, consent: { grantId } }, { mergeWithLastSubmission: false });

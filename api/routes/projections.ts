@@ -57,12 +57,13 @@ export function createProjectionReader({ config, pool, html, projectionFiles: fi
         offered = offered.filter((e) => e !== encoding);
       }
       const file = await files.read(filePath);
-      if (file) return sendRepresentation(c, { ...rep, body: file.body, etag: file.etag });
+      if (file) return sendRepresentation(c, { ...rep, body: file.body, etag: file.etag, asStaticFile: true });
     }
     // Not the default view, or not rendered yet: build it and render it now, with the same templates.
     const view = await buildRecordView(pool, ref, params);
     if (!view) throw unknownRecord(ref, params.revision);
     const body = await renderProjection(html, view, format);
-    return sendRepresentation(c, { body, contentType: MEDIA_TYPE[format], cacheControl: CACHE.record });
+    // The default view is the file the worker is about to write: the same bytes and ETags in every encoding.
+    return sendRepresentation(c, { body, contentType: MEDIA_TYPE[format], cacheControl: CACHE.record, asStaticFile: isDefault(params) });
   };
 }

@@ -49,7 +49,7 @@ export const OperationResultSchema = z.object({
   change_cursor: z.string().regex(/^\d+$/).nullable().describe('The change this write logged; null when it changed nothing.'),
   committed_at: z.string(),
   redacted: z.array(z.string()).describe(
-    'Fields in which well-known secret shapes (keys, tokens, passwords in URLs, private keys, Authorization and Cookie values) were replaced with "<redacted>" before storing; empty when none.',
+    'Fields in which secrets (keys, tokens, passwords, passwords in URLs, private keys, credential headers and cookies) were replaced with a marker naming their kind, such as "<redacted:github-token>", before storing; empty when none.',
   ),
 });
 

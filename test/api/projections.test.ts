@@ -167,11 +167,17 @@ describe('record projections', () => {
   it.each([
     '/problems/prb_0000000000000000000000000z', '/problems/not-an-id', '/problems/sol_0000000000000000000000000z',
     '/problems/prb_0000000000000000000000000z.md', '/api/v1/problems/prb_bad', '/api/v1/solutions/../../etc/passwd',
-    '/solutions/sol_0000000000000000000000000z.json', '/problems/x%00y',
+    '/solutions/sol_0000000000000000000000000z.json',
   ])('answers %s with 404 in the Error shape', async (p) => {
     const res = await get(p);
     expect(res.status).toBe(404);
     expect(errorOf(await res.json()).code).toBe('not_found');
+  });
+
+  it('answers a NUL in a record path with 400 in the Error shape, as every route does', async () => {
+    const res = await get('/problems/x%00y');
+    expect(res.status).toBe(400);
+    expect(errorOf(await res.json())).toMatchObject({ code: 'invalid_arguments', reason: 'nul_character' });
   });
 
   it('ignores Authorization on public reads, even a bad one', async () => {

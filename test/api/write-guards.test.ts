@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SECRET_MARKER } from '../../core/redact-secrets.ts';
+import { secretMarker } from '../../core/redact-secrets.ts';
 import { OperationResultSchema } from '../../core/schemas/responses.ts';
 import { admit, errorOf, eventually, newKey, problemBody, send, type Agent } from '../helpers/client.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
@@ -71,11 +71,22 @@ describe('secrets in contributions', () => {
       const r = await fetch(`${stack.base}/problems/${id}.json`);
       return r.status === 200 ? r.json() : null;
     });
-    expect(page.error_literal).toBe(`remote: Invalid username or token ${SECRET_MARKER}\nfatal: Authentication failed for 'https://github.com/o/r.git/'`);
-    expect(page.body).toBe(`Cloned with https://deploy:${SECRET_MARKER}@github.com/o/r.git`);
+    expect(page.error_literal).toBe(`remote: Invalid username or token ${secretMarker('github-token')}\nfatal: Authentication failed for 'https://github.com/o/r.git/'`);
+    expect(page.body).toBe(`Cloned with https://deploy:${secretMarker('url-password')}@github.com/o/r.git`);
     const stored = await everywhere();
     expect(stored).not.toContain(token);
     expect(stored).not.toContain(password);
+  });
+
+  it('refuses with 400 naming the field, and stores nothing, when a marker would make a field longer than its limit', async () => {
+    const password = ['Pw9', 'x'.repeat(5)].join('');
+    const title = `${'t'.repeat(180)} pass=${password}`;
+    const before = Number((await stack.pool.query('SELECT count(*) AS n FROM problem_revisions')).rows[0].n);
+    const res = await send(stack.base, author, 'POST', '/api/problems', problemBody({ title }));
+    expect(res.status).toBe(400);
+    expect(errorOf(res.body)).toMatchObject({ code: 'invalid_arguments', field: 'title' });
+    expect(Number((await stack.pool.query('SELECT count(*) AS n FROM problem_revisions')).rows[0].n)).toBe(before);
+    expect(await everywhere()).not.toContain(password);
   });
 
   it('answers an empty list when nothing was redacted', async () => {

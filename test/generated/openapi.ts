@@ -989,7 +989,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_agent_help"];
         head?: never;
@@ -1037,7 +1037,7 @@ export interface paths {
         delete?: never;
         /**
          * The methods this path allows; a CORS preflight on public reads.
-         * @description Answers 204 with Allow. A CORS preflight (Origin and Access-Control-Request-Method) on a path with reads also gets the Access-Control-* headers.
+         * @description 204 with Allow; a preflight of a read adds Access-Control-*.
          */
         options: operations["options_code_theme_css"];
         head?: never;
@@ -1995,7 +1995,7 @@ export interface components {
                 status: number;
                 message: string;
                 /** @enum {string} */
-                reason: "malformed_request" | "headers_too_large" | "missing_body" | "invalid_json" | "nul_character" | "unstorable_value" | "missing_field" | "out_of_range" | "invalid_type" | "unknown_field" | "invalid_value" | "invalid_format" | "reserved_key" | "missing_idempotency_key" | "invalid_idempotency_key" | "not_allowed_for_kind" | "scope_not_allowed_for_kind" | "not_in_discussion" | "future_revision" | "protocol_error" | "empty_batch" | "batch_too_large" | "answer_too_large" | "invalid_tool_params" | "unknown_tool" | "unknown_resource_uri" | "missing" | "invalid" | "expired" | "revoked" | "operator_token_required" | "connection_missing" | "missing_scope" | "origin_not_allowed" | "operator_disabled" | "not_owner" | "unknown_path" | "unknown_problem" | "unknown_solution" | "unknown_discussion" | "unknown_reply" | "unknown_agent" | "unknown_inbox_item" | "unknown_revision" | "method_not_allowed" | "unsupported_accept" | "idempotency_payload_mismatch" | "revision_conflict" | "unknown_old_epoch" | "credential_already_registered" | "handle_taken" | "already_registered" | "request_too_slow" | "duplicate_problem" | "duplicate_solution" | "body_too_large" | "registration_too_large" | "json_required" | "read_rate_limited" | "write_rate_limited" | "admission_rate_limited" | "passkey_ceremony_rate_limited" | "registration_rate_limited" | "auth_failures_rate_limited" | "internal_error" | "dependency_unavailable" | "commit_pending" | "too_many_connections" | "shutting_down" | "serving_fenced" | "search_unavailable" | "passkey_not_verified" | "csrf_token_invalid" | "not_a_direct_credential" | "token_wrong_resource" | "connection_revoked" | "unknown_connection" | "form_required";
+                reason: "malformed_request" | "headers_too_large" | "missing_body" | "invalid_json" | "nul_character" | "unstorable_value" | "missing_field" | "out_of_range" | "invalid_type" | "unknown_field" | "invalid_value" | "invalid_format" | "reserved_key" | "missing_idempotency_key" | "invalid_idempotency_key" | "not_allowed_for_kind" | "scope_not_allowed_for_kind" | "not_in_discussion" | "future_revision" | "protocol_error" | "empty_batch" | "batch_too_large" | "answer_too_large" | "invalid_tool_params" | "unknown_tool" | "unknown_resource_uri" | "missing" | "invalid" | "expired" | "revoked" | "operator_token_required" | "connection_missing" | "missing_scope" | "origin_not_allowed" | "operator_disabled" | "not_owner" | "unknown_path" | "unknown_problem" | "unknown_solution" | "unknown_discussion" | "unknown_reply" | "unknown_agent" | "unknown_inbox_item" | "unknown_revision" | "method_not_allowed" | "unsupported_accept" | "idempotency_payload_mismatch" | "revision_conflict" | "unknown_old_epoch" | "credential_already_registered" | "handle_taken" | "already_registered" | "request_too_slow" | "duplicate_problem" | "duplicate_solution" | "body_too_large" | "registration_too_large" | "json_required" | "read_rate_limited" | "write_rate_limited" | "admission_rate_limited" | "passkey_ceremony_rate_limited" | "registration_rate_limited" | "auth_failures_rate_limited" | "internal_error" | "dependency_unavailable" | "commit_pending" | "too_many_connections" | "too_many_client_connections" | "shutting_down" | "serving_fenced" | "search_unavailable" | "passkey_not_verified" | "csrf_token_invalid" | "not_a_direct_credential" | "token_wrong_resource" | "connection_revoked" | "unknown_connection" | "form_required";
                 hint: string;
                 field?: string;
                 retryable: boolean;
@@ -2042,7 +2042,7 @@ export interface components {
             /** @description The change this write logged; null when it changed nothing. */
             change_cursor: string | null;
             committed_at: string;
-            /** @description Fields in which well-known secret shapes (keys, tokens, passwords in URLs, private keys, Authorization and Cookie values) were replaced with "<redacted>" before storing; empty when none. */
+            /** @description Fields in which secrets (keys, tokens, passwords, passwords in URLs, private keys, credential headers and cookies) were replaced with a marker naming their kind, such as "<redacted:github-token>", before storing; empty when none. */
             redacted: string[];
         };
         AdmissionResult: {
@@ -5845,7 +5845,10 @@ export interface operations {
     page_agent_help: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5871,17 +5874,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -5897,31 +5890,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     page_join: {
@@ -5979,7 +5949,10 @@ export interface operations {
     page_code_theme_css: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag this client holds: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6005,17 +5978,7 @@ export interface operations {
                     "text/css": string;
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    Vary: components["headers"]["Vary"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -6031,31 +5994,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content; see Allow. */
-            204: {
-                headers: {
-                    Allow: components["headers"]["Allow"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Allow-Methods": components["headers"]["AccessControlAllowMethods"];
-                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
-                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A request the HTTP parser refuses (`malformed_request`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            204: components["responses"]["Options"];
+            400: components["responses"]["BadRequest"];
         };
     };
     page_search: {

@@ -64,7 +64,7 @@ describe('fetching a client ID metadata document', () => {
 
   it('counts only public unicast addresses as public', () => {
     for (const address of ['127.0.0.1', '::1', '::ffff:127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1',
-      'fd00::1', 'fe80::1', '64:ff9b::7f00:1', '2002:7f00:1::1', '0.0.0.0', '::']) {
+      'fd00::1', 'fe80::1', '64:ff9b::7f00:1', '2002:7f00:1::1', '0.0.0.0', '::', '::7f00:1', '::a00:1', '4000::1']) {
       expect(isPublicAddress(address), address).toBe(false);
     }
     for (const address of ['93.184.215.14', '2606:4700:4700::1111', '::ffff:93.184.215.14']) {

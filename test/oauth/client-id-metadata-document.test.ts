@@ -123,6 +123,24 @@ describe('a client identified by its metadata document URL', () => {
   });
 });
 
+describe('a client name is contribution text', () => {
+  it('shows and stores a name carrying a secret shape with the marker in its place', async () => {
+    const clientId = `${documents.origin}/clients/leaky-chat.json`;
+    const token = ['gh', 'p_', 'Lk9', 'q'.repeat(30), 'Z3w'].join('');
+    documents.serve('/clients/leaky-chat.json', { ...metadataDocument(clientId), client_name: `Leaky Chat ${token}` });
+    const auth = new MemoryOAuthClient(redirectUri, 'Leaky Chat', clientId);
+    expect(await connectedClient(auth).catch((error: unknown) => error)).toBeInstanceOf(UnauthorizedError);
+    const jar = new CookieJar(cookie);
+    const interaction = new URL((await jar.fetch(auth.authorizationUrl!.toString())).headers.get('location')!, base).toString();
+    const page = await (await jar.fetch(interaction)).text();
+    expect(page).toMatch(/id="client-name"[^>]*>Leaky Chat &lt;redacted:github-token&gt;</);
+    expect(page).not.toContain(token);
+    await runAuthorization(base, jar, interaction);
+    const names = (await stack.pool.query('SELECT client_name FROM oauth_connections WHERE client_id = $1', [clientId])).rows;
+    expect(names).toEqual([{ client_name: 'Leaky Chat <redacted:github-token>' }]);
+  });
+});
+
 describe('a metadata document client that is refused gets an OAuth error and changes nothing', () => {
   /** One authorization request by a signed-in person, as far as it goes on this origin. */
   async function authorizeOnce(clientId: string, redirect = redirectUri) {

@@ -283,7 +283,6 @@ describe('the serving fence', () => {
         method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id: client.client_id, resource }).toString(),
       }));
-      await fenced(await jar.fetch(`${base}/account/signout`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base }, body: 'csrf=x' }));
       // Reads go on: the connection's read tools and whoami answer, the metadata too.
       expect((await mcpPost(base, tokens.access_token!, toolCall('whoami'))).status).toBe(200);
       const search = await mcpPost(base, tokens.access_token!, toolCall('search', { q: 'anything' }));
@@ -294,6 +293,43 @@ describe('the serving fence', () => {
       await applyFenceCommand(stack.pool, { state: 'off' }, 'test', 30);
       await eventually(async () => (await (await fetch(`${base}/api/v1`)).json()).serving.writes === 'open');
     }
+  });
+
+  it('signs a person out while it stands: both cookies go, the signed-out page answers, and the client is not answered silently after', async () => {
+    const jar = new CookieJar();
+    expect((await passkeySignUp(base, handle('fenced-signout'), {}, jar)).status).toBe(200);
+    const client = await registerClient(base, redirectUri);
+    expect((await authorize(jar, client.client_id, { approve: true })).code).toBeTruthy();
+    const signedIn = jar.header();
+    expect(signedIn).toMatch(/(^|; )ak_session=/);
+    expect(signedIn).toMatch(/(^|; )_session=/);
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await (await jar.fetch(`${base}/account`)).text())![1]!;
+    await applyFenceCommand(stack.pool, { state: 'on', reason: 'sign-out fence test', retry_after: 30 }, 'test', 30);
+    try {
+      await eventually(async () => (await (await fetch(`${base}/api/v1`)).json()).serving.writes === 'fenced');
+      const res = await jar.fetch(`${base}/account/signout`, {
+        method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base }, body: new URLSearchParams({ csrf }).toString(),
+      });
+      expect(res.status).toBe(303);
+      expect(res.headers.get('location')).toBe('/account/signin');
+      // Each cookie is cleared on the path it was set on, so a real browser drops it too.
+      const cleared = res.headers.getSetCookie().filter((c) => /max-age=0/i.test(c) && /path=\//i.test(c)).map((c) => c.split('=')[0]);
+      expect(cleared).toEqual(expect.arrayContaining(['ak_session', '_session', '_session.sig']));
+      expect(jar.header()).not.toMatch(/(^|; )(ak_session|_session|_session\.sig)=/);
+      // Signed out at once: the account page sends this browser to sign in.
+      const account = await jar.fetch(`${base}/account`);
+      expect(account.status).toBe(303);
+      expect(account.headers.get('location')).toMatch(/^\/account\/signin\?/);
+    } finally {
+      await applyFenceCommand(stack.pool, { state: 'off' }, 'test', 30);
+      await eventually(async () => (await (await fetch(`${base}/api/v1`)).json()).serving.writes === 'open');
+    }
+    // The client asks again on this browser: sign-in, never a code on the earlier consent.
+    const again = await authorize(jar, client.client_id, { extra: { prompt: 'none' } });
+    expect(again.code).toBeUndefined();
+    const asked = await authorize(jar, client.client_id);
+    expect(asked.code).toBeUndefined();
+    expect(asked.consent).toBeUndefined();
   });
 
   it('answers 503, never 500, on a read-only database, and the OAuth connection’s read tools keep working', async () => {

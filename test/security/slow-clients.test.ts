@@ -5,7 +5,7 @@
  * Error shape, and a process holds at most HTTP_MAX_CONNECTIONS connections.
  * Real sockets on loopback, each test bounded to a few seconds.
  */
-import type { Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openRawConnection } from '../helpers/raw-socket.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
@@ -80,6 +80,52 @@ describe('the connection cap', () => {
       expect(answer.error).toMatchObject({ code: 'temporarily_unavailable', reason: 'too_many_connections', retryable: true });
       held[0]!.socket.write('GET /api/v1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
       expect(await held[0]!.closed).toMatch(/^HTTP\/1\.1 200/);
+    } finally {
+      for (const peer of held) peer.socket.destroy();
+    }
+  });
+});
+
+describe('the connection cap per client address', () => {
+  let capped: Stack;
+  beforeAll(async () => {
+    capped = await startStack({ HTTP_MAX_CONNECTIONS: '9', HTTP_MAX_CONNECTIONS_PER_CLIENT: '4' }, { worker: false });
+  });
+  afterAll(() => capped.close());
+
+  /** A connection from `from`, another loopback address: another client to the server. */
+  const openFrom = (from: string) => new Promise<{ socket: Socket; closed: Promise<string> }>((resolve, reject) => {
+    const socket = connect({ port: capped.api.port, host: '127.0.0.1', localAddress: from });
+    let received = '';
+    socket.on('data', (d) => (received += d));
+    const closed = new Promise<string>((done) => socket.on('close', () => done(received)));
+    socket.once('connect', () => resolve({ socket, closed }));
+    socket.once('error', reject);
+  });
+  const get = async (from: string) => {
+    const peer = await openFrom(from);
+    peer.socket.write('GET /api/v1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    return peer.closed;
+  };
+
+  it('refuses one address its connections past its share while other clients still connect', async () => {
+    // Connections that never finish their headers, as a slow-header flood holds them.
+    const flood = await Promise.all(Array.from({ length: 4 }, () => openFrom('127.0.0.2')));
+    try {
+      const extra = errorShapeOf(await (await openFrom('127.0.0.2')).closed);
+      expect(extra.status).toBe(503);
+      expect(extra.error).toMatchObject({ code: 'temporarily_unavailable', reason: 'too_many_client_connections', retryable: true });
+      expect(await get('127.0.0.3')).toMatch(/^HTTP\/1\.1 200/);
+    } finally {
+      for (const peer of flood) peer.socket.destroy();
+    }
+  });
+
+  it('keeps the cap on all connections as a last resort', async () => {
+    const held = await Promise.all(['127.0.0.6', '127.0.0.7', '127.0.0.8'].flatMap((from) => [from, from, from]).map(openFrom));
+    try {
+      const extra = errorShapeOf(await (await openFrom('127.0.0.9')).closed);
+      expect(extra.error).toMatchObject({ reason: 'too_many_connections' });
     } finally {
       for (const peer of held) peer.socket.destroy();
     }

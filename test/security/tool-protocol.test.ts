@@ -23,6 +23,8 @@ let problemId: string;
 beforeAll(async () => {
   stack = await startStack({
     MCP_MAX_BATCH: String(MAX_BATCH), MCP_MAX_ANSWER_BYTES: String(MAX_ANSWER),
+    // Per-call accounting here; the size of answers is paid for below ('tool-protocol answers paid by size').
+    MCP_READ_UNIT_BYTES: String(10 * MAX_ANSWER),
     READ_RATE_LIMIT: '40', READ_RATE_WINDOW_SECONDS: '86400', WRITE_RATE_LIMIT: '8', WRITE_RATE_WINDOW_SECONDS: '86400',
   });
   agent = await admit(stack.base);
@@ -164,5 +166,46 @@ describe('the read budget', () => {
     }
     expect(last.status).toBe(429);
     expect(errorOf(last.body)).toMatchObject({ code: 'rate_limited', reason: 'read_rate_limited' });
+  });
+});
+
+describe('tool-protocol answers paid by size', () => {
+  const UNIT = 1_024;
+  let sized: Stack;
+  beforeAll(async () => {
+    sized = await startStack({ MCP_READ_UNIT_BYTES: String(UNIT), READ_RATE_LIMIT: '100000', READ_RATE_WINDOW_SECONDS: '86400' }, { worker: false });
+  });
+  afterAll(() => sized.close());
+
+  const postTo = async (body: unknown) => {
+    const res = await fetch(`${sized.base}/mcp/read`, {
+      method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(body),
+    });
+    const bytes = (await res.arrayBuffer()).byteLength;
+    return { status: res.status, bytes, remaining: Number(res.headers.get('ratelimit-remaining')) };
+  };
+  const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
+
+  it('spend one read per unit of bytes a batch of listings returns, not one per POST', async () => {
+    const first = await postTo(list(1));
+    const batch = await postTo(Array.from({ length: 5 }, (_, i) => list(i)));
+    expect(batch.status).toBe(200);
+    expect(batch.bytes).toBeGreaterThan(5 * UNIT);
+    expect(first.remaining - batch.remaining).toBe(Math.ceil(batch.bytes / UNIT));
+  });
+
+  it('refuse the bytes with 429 once the address has spent its reads', async () => {
+    const small = await startStack({ MCP_READ_UNIT_BYTES: String(UNIT), READ_RATE_LIMIT: '20', READ_RATE_WINDOW_SECONDS: '86400' }, { worker: false });
+    try {
+      const send5 = () => fetch(`${small.base}/mcp/read`, {
+        method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify(Array.from({ length: 5 }, (_, i) => list(i))),
+      });
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) statuses.push((await send5()).status);
+      expect(statuses).toContain(429);
+    } finally {
+      await small.close();
+    }
   });
 });

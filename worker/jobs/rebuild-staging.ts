@@ -30,7 +30,7 @@ import { FORMATS } from '../../projections/files.ts';
 import type { HtmlRenderer } from '../../projections/html.ts';
 import type { ProjectionWriter } from '../../projections/publish-pool.ts';
 import { pathInside } from '../../projections/safe-path.ts';
-import { withRecordLocks } from '../render/record-lock.ts';
+import { withRecordLocks } from '../../db/record-lock.ts';
 import { renderRecords, type RenderCounts } from '../render/render-record.ts';
 
 /** Staging folders start with this; a rebuild that died leaves one behind, removed by a later rebuild. */

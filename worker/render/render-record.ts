@@ -12,7 +12,7 @@ import type { HtmlRenderer } from '../../projections/html.ts';
 import { inlineWriter, type ProjectionWriter } from '../../projections/publish-pool.ts';
 import { renderProjections } from '../../projections/render.ts';
 import { loadViews } from '../../read-model/record-view.ts';
-import { withRecordLocks } from './record-lock.ts';
+import { withRecordLocks } from '../../db/record-lock.ts';
 
 export interface RenderCounts {
   written: number;

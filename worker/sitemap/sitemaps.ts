@@ -23,7 +23,7 @@ import { SITEMAP_DIR, SITEMAP_INDEX_FILE, SITEMAP_MAX_URLS, sitemapIndex, sitema
 import { COLLECTION, type RecordRef } from '../../core/types.ts';
 import { listChangedRecords, listSitemapEntries } from '../../db/queries/sitemap.ts';
 import { writeProjectionFile } from '../../projections/publish-file.ts';
-import { withRecordLock } from '../render/record-lock.ts';
+import { withRecordLock } from '../../db/record-lock.ts';
 
 /** Beside, not inside, what is served (like the search index's generation file). */
 const STATE_FILE = '.sitemap-state.json';

@@ -7,7 +7,7 @@
  * embedded PGlite serialises connections inside one).
  */
 import type pg from 'pg';
-import { withClient } from '../../db/pool.ts';
+import { withClient } from './pool.ts';
 
 export async function withRecordLocks<T>(pool: pg.Pool, ids: string[], fn: () => Promise<T>): Promise<T> {
   const sorted = [...new Set(ids)].sort();

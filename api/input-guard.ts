@@ -1,0 +1,61 @@
+/**
+ * The input guard: the one rule for bytes no handler can use. The NUL
+ * character (U+0000) is stored by PostgreSQL in neither text nor jsonb, so a
+ * value holding it that reached a query failed there as a 500. It is refused
+ * where input enters, with 400 `nul_character` naming where it was:
+ * - the path, the query and the cookies, by the first middleware of every
+ *   route (`guardRequestInput`), before any handler, the OAuth server's
+ *   included, sees them;
+ * - JSON and form bodies, by the one body reader (api/body.ts), which every
+ *   route that takes a body reads through, the OAuth server's included
+ *   (api/oauth/routes.ts hands it the body read there).
+ */
+import type { MiddlewareHandler } from 'hono';
+import { apiError, type ApiError } from '../core/errors.ts';
+import type { AppEnv } from './app-deps.ts';
+
+export const hasNul = (value: string) => value.includes('\u0000');
+
+export function nulRefusal(subject: string, field?: string): ApiError {
+  return apiError('nul_character', { subject }, { field });
+}
+
+/** Percent-decoded, or null when the bytes are not a UTF-8 percent-encoding (left to the route, as before). */
+function decoded(value: string): string | null {
+  if (!value.includes('%')) return value;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return null;
+  }
+}
+
+/** Refuses a query or form whose names or values hold NUL, naming the field as validation errors do. */
+export function guardFields(fields: URLSearchParams, where: 'the query' | 'the form'): void {
+  for (const [name, value] of fields) {
+    if (hasNul(name)) throw nulRefusal(`a field name in ${where}`);
+    if (hasNul(value)) throw nulRefusal(name, name);
+  }
+}
+
+/** The path, query and cookies of every request, before any route. */
+export function guardRequestInput(): MiddlewareHandler<AppEnv> {
+  return async function refuseHostileInput(c, next) {
+    const url = c.req.url;
+    const start = url.indexOf('/', url.indexOf('//') + 2);
+    const queryAt = url.indexOf('?', start);
+    const path = url.slice(start, queryAt === -1 ? undefined : queryAt);
+    // Fast: a URL with no escapes holds no NUL (the HTTP parser refuses a raw one).
+    if (path.includes('%') && hasNul(decoded(path) ?? '')) throw nulRefusal('the path');
+    if (queryAt !== -1 && url.includes('%', queryAt)) guardFields(new URLSearchParams(url.slice(queryAt + 1)), 'the query');
+    const cookies = c.req.header('cookie');
+    if (cookies?.includes('%')) {
+      for (const pair of cookies.split(';')) {
+        const at = pair.indexOf('=');
+        const name = pair.slice(0, at === -1 ? undefined : at).trim();
+        if (hasNul(decoded(pair.slice(at + 1)) ?? '')) throw nulRefusal(`the cookie ${name}`);
+      }
+    }
+    await next();
+  };
+}
