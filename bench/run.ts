@@ -22,10 +22,11 @@ import { embeddedWrites } from './embedded-writes.ts';
 import { pagefindVisibility } from './pagefind-visibility.ts';
 import { staticSearchTiers } from './static-search-tiers.ts';
 import { writeVisibility } from './write-visibility.ts';
+import { processGroupWrites } from './process-group-writes.ts';
 import { secretScan } from './secret-scan.ts';
 
 /** Every bench, in the order they run. */
-export const BENCHES: Bench[] = [staticReads, writeThroughput, embeddedWrites, writeVisibility, pagefindVisibility, staticSearchTiers, rebuildBench, secretScan];
+export const BENCHES: Bench[] = [staticReads, writeThroughput, embeddedWrites, writeVisibility, pagefindVisibility, staticSearchTiers, rebuildBench, secretScan, processGroupWrites];
 
 /** How far past its budget a bench may run before the whole run is stopped. */
 const GRACE_SECONDS = 30;

@@ -104,13 +104,27 @@ async function waitForPort(port: number, child: ChildProcess, stderr: () => stri
   }
 }
 
-export async function startNginx(site: Omit<NginxSite, 'AK_LISTEN'>, options: { workers?: number } = {}): Promise<Nginx> {
+export interface NginxOptions {
+  workers?: number;
+  /** More API processes (host:port) beside AK_UPSTREAM: a `server` line each, as the config's header says to add. */
+  moreUpstreams?: string[];
+}
+
+/** The config with a `server` line for each further API process after AK_UPSTREAM's. */
+function addUpstreams(config: string, first: string, more: string[]): string {
+  const line = `    server ${first};`;
+  if (!config.includes(line)) throw new Error('the nginx config has no upstream server line to add to');
+  return config.replace(line, [first, ...more].map((address) => `    server ${address};`).join('\n'));
+}
+
+export async function startNginx(site: Omit<NginxSite, 'AK_LISTEN'>, options: NginxOptions = {}): Promise<Nginx> {
   const binary = findNginx();
   const prefix = await mkdtemp(path.join(tmpdir(), 'ak-nginx-'));
   await mkdir(path.join(prefix, 'logs'));
   const port = await freePort();
   const siteFile = path.join(prefix, 'agent-knowledge.conf');
-  await writeFile(siteFile, fillPlaceholders(await readFile(NGINX_CONFIG, 'utf8'), { ...site, AK_LISTEN: `127.0.0.1:${port}` }));
+  const filled = fillPlaceholders(await readFile(NGINX_CONFIG, 'utf8'), { ...site, AK_LISTEN: `127.0.0.1:${port}` });
+  await writeFile(siteFile, options.moreUpstreams?.length ? addUpstreams(filled, site.AK_UPSTREAM, options.moreUpstreams) : filled);
   const mainFile = path.join(prefix, 'nginx.conf');
   await writeFile(mainFile, mainConfig(prefix, siteFile, options.workers ?? 1));
 

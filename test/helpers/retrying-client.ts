@@ -60,13 +60,20 @@ export interface RetryOptions {
   requestTimeoutMs: number;
   /** Checked before each retry: true stops retrying (the test already failed). */
   aborted?: () => string | null;
+  /**
+   * Statuses retried with the same key besides 503: behind a proxy, a 502
+   * says the process it chose died with the request, which the same key
+   * makes safe to send again.
+   */
+  alsoRetry?: number[];
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Sends one write until it is acknowledged (200/201). Any answer other than
- * 200, 201 or 503 throws: under faults the service may only ask to retry.
+ * 200, 201 or 503 (or `alsoRetry`) throws: under faults the service may only
+ * ask to retry.
  */
 export async function writeUntilAcknowledged(
   base: string, agent: Agent, method: string, path: string, body: unknown, key: string,
@@ -100,14 +107,19 @@ export async function writeUntilAcknowledged(
       continue;
     }
     const ms = Date.now() - started;
-    const json = text ? (JSON.parse(text) as unknown) : null;
+    let json: unknown = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      // A proxy's own error page is not JSON; the status says what happened.
+    }
     if (status === 200 || status === 201) {
       log.record({ status, ms, at: started, retryAfter, errorShape: null, code: null });
       return { key, status, receipt: json as Acknowledged['receipt'], attempts: attempt, elapsedMs: Date.now() - first };
     }
     const shaped = ErrorBodySchema.safeParse(json);
     log.record({ status, ms, at: started, retryAfter, errorShape: shaped.success, code: shaped.success ? shaped.data.error.code : null });
-    if (status !== 503) throw new Error(`${method} ${path} answered ${status}: ${text.slice(0, 500)}`);
+    if (status !== 503 && !options.alsoRetry?.includes(status)) throw new Error(`${method} ${path} answered ${status}: ${text.slice(0, 500)}`);
     if (Date.now() > options.deadline) throw new Error(`${method} ${path} not acknowledged before the deadline`);
     const aborted = options.aborted?.();
     if (aborted) throw new Error(`${method} ${path} not retried: ${aborted}`);

@@ -1,6 +1,7 @@
 /**
- * The worker as a real child process (`node worker/main.ts`), as production
- * runs it, so a test can SIGKILL it at any moment and start another.
+ * The worker (or the API) as a real child process (`node worker/main.ts`,
+ * `node api/server.ts`), as production runs it, so a test can SIGKILL it at
+ * any moment and start another.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
@@ -9,10 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { reap } from './reaper.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const MAIN = path.join(ROOT, 'worker/main.ts');
 
 export interface WorkerProcess {
-  /** Starts a worker and waits for its "worker started" line. */
+  /** Starts the process and waits for its ready line ("worker started", "api listening"). */
   start(): Promise<void>;
   /** SIGKILL: no drain, no cleanup; whatever was in flight is cut. */
   kill(): Promise<void>;
@@ -33,6 +33,15 @@ process.once('exit', () => {
 });
 
 export function createWorkerProcess(env: Record<string, string>, logFile: string): WorkerProcess {
+  return createServiceProcess('worker/main.ts', 'worker started', env, logFile);
+}
+
+/** One of the service's entry points (relative to the repository) as a child process; `ready` is the log message it prints once serving. */
+export function createServiceProcess(
+  entry: string, ready: string, env: Record<string, string>, logFile: string, startTimeoutMs = 60_000,
+): WorkerProcess {
+  const MAIN = path.join(ROOT, entry);
+  const name = path.basename(path.dirname(entry)) === 'worker' ? 'worker' : entry;
   let child: ChildProcess | null = null;
   let exited: Promise<void> = Promise.resolve();
   let starts = 0;
@@ -59,7 +68,7 @@ export function createWorkerProcess(env: Record<string, string>, logFile: string
     crashes,
     logFile,
     async start() {
-      if (child) throw new Error('a worker is already running');
+      if (child) throw new Error(`${name} is already running`);
       starts++;
       const proc = spawn(process.execPath, [MAIN], {
         cwd: ROOT,
@@ -72,7 +81,7 @@ export function createWorkerProcess(env: Record<string, string>, logFile: string
       exited = new Promise((resolve) => proc.once('exit', () => resolve()));
       // 'close' comes after the last output, so the crash report has the stack.
       proc.once('close', (code, signal) => {
-        if (!signalled.has(proc)) crashes.push(`worker exited by itself (${code ?? signal}):\n${recent.join('')}`);
+        if (!signalled.has(proc)) crashes.push(`${name} exited by itself (${code ?? signal}):\n${recent.join('')}`);
       });
       void exited.then(() => {
         unreap();
@@ -93,12 +102,12 @@ export function createWorkerProcess(env: Record<string, string>, logFile: string
           log.write(chunk);
           keep(chunk);
           buffered = (buffered + chunk.toString()).slice(-10_000);
-          if (buffered.includes('"msg":"worker started"')) resolve();
+          if (buffered.includes(`"msg":"${ready}"`)) resolve();
         });
-        proc.once('exit', (code, signal) => reject(new Error(`worker exited (${code ?? signal}) before it started; see ${logFile}`)));
+        proc.once('exit', (code, signal) => reject(new Error(`${name} exited (${code ?? signal}) before it started; see ${logFile}`)));
       });
       const timeout = new Promise<never>((_, reject) =>
-        setTimeout(() => reject(new Error(`worker did not start in 60 s; see ${logFile}`)), 60_000).unref());
+        setTimeout(() => reject(new Error(`${name} did not start in ${startTimeoutMs / 1000} s; see ${logFile}`)), startTimeoutMs).unref());
       await Promise.race([started, timeout]);
     },
     kill: () => waitForExit('SIGKILL'),

@@ -99,6 +99,8 @@ export interface WorkloadOptions extends RetryOptions {
   /** Shared budget: agents stop taking writes when it is spent. */
   budget: { left: number };
   seed: number;
+  /** Called after each receipt, before the agent's next write (e.g. to read it back). */
+  onAcknowledged?: (ack: AcknowledgedWrite) => Promise<void>;
 }
 
 /** Runs writes for one agent until the shared budget is spent; every write is retried until acknowledged. */
@@ -111,7 +113,9 @@ export async function runAgent(base: string, agent: Agent, log: AnswerLog, optio
     const key = `faults:${randomUUID()}`;
     const ack = await writeUntilAcknowledged(base, agent, write.method, write.path, write.body, key, log, options);
     script.acknowledged(write, ack);
-    acks.push({ ...ack, identityId: agent.id, write });
+    const acknowledged = { ...ack, identityId: agent.id, write };
+    acks.push(acknowledged);
+    await options.onAcknowledged?.(acknowledged);
   }
   return acks;
 }
