@@ -305,19 +305,20 @@ describe('nginx in front of the service', () => {
         for await (const batch of redis.scanStream({ match: `${stack.config.QUEUE_PREFIX}:rl:read:*`, count: 1000 })) {
           keys.push(...(batch as string[]));
         }
-        return new Set(keys.map((k) => k.split(':')[3]));
+        // prefix:rl:read:<client key>:<window>; a client key is `ipv4:<address>` or `ipv6:<hex>/64`.
+        return new Set(keys.map((k) => k.split(':').slice(3, -1).join(':')));
       };
       // Directly, with TRUST_PROXY=true, the service believes the header...
       // Counts reach Redis in the local counter's next flush (api/local-counter.ts), so wait for them.
       await viaService('/api/v1', { headers: { 'x-forwarded-for': '203.0.113.7' } });
-      await eventually(async () => (await readSubjects()).has('203.0.113.7'));
+      await eventually(async () => (await readSubjects()).has('ipv4:203.0.113.7'));
       // ...but through nginx it sees the real peer, whatever the client claims.
       await viaNginx('/api/v1', { headers: { 'x-forwarded-for': '198.51.100.9' } });
       const subjects = await eventually(async () => {
         const seen = await readSubjects();
-        return seen.has('127.0.0.1') ? seen : null;
+        return seen.has('ipv4:127.0.0.1') ? seen : null;
       });
-      expect(subjects).not.toContain('198.51.100.9');
+      expect(subjects).not.toContain('ipv4:198.51.100.9');
     } finally {
       redis.disconnect();
     }

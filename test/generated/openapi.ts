@@ -7487,7 +7487,7 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description Writes are fenced (serving_fenced). */
+            /** @description The database cannot be reached. A fence never refuses sign-out. */
             503: {
                 headers: {
                     [name: string]: unknown;
