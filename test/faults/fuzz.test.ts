@@ -235,7 +235,7 @@ describe('fuzzed requests to every endpoint', () => {
         seen.set(answer.status, (seen.get(answer.status) ?? 0) + 1);
         // A fuzzed rotation or revocation may have retired one of our credentials: replace it.
         if (answer.status === 201 && probe.path.startsWith('/api/credentials/')) await replaceRetired(probe.headers.authorization);
-        const problems = OAUTH_PROTOCOL.test(probe.path) ? oauthViolations(answer, secrets) : contractViolations(answer, { method: probe.method, secrets });
+        const problems = OAUTH_PROTOCOL.test(probe.path) ? oauthViolations(answer, secrets) : contractViolations(answer, { method: probe.method, secrets, path: probe.path });
         if (problems.length) throw new Error(`${probe.method} ${probe.path.slice(0, 300)}: ${problems.join('; ')}`);
       }),
       { numRuns: 2000, seed: SEED, endOnFailure: true },

@@ -140,10 +140,11 @@ function parseFirstResponse(bytes: Buffer, requireComplete = false): Answer | nu
 /**
  * What docs/api.md demands of any answer to a well- or ill-formed request
  * while every dependency is up: no 5xx; an error answer with a body carries
- * the Error shape with its own status; no header or body contains a bearer
+ * the Error shape with its own status (on the tool endpoints, as a JSON-RPC
+ * error's data); no header or body contains a bearer
  * secret the client sent.
  */
-export function contractViolations(answer: Answer, request: { method: string; secrets: string[] }): string[] {
+export function contractViolations(answer: Answer, request: { method: string; secrets: string[]; path?: string }): string[] {
   const problems: string[] = [];
   if (answer.status >= 500) problems.push(`status ${answer.status}: ${answer.body.toString('utf8').slice(0, 300)}`);
   const hasBody = request.method !== 'HEAD' && answer.status !== 304 && answer.status !== 204;
@@ -156,6 +157,11 @@ export function contractViolations(answer: Answer, request: { method: string; se
       json = JSON.parse(answer.body.toString('utf8'));
     } catch {
       problems.push(`error ${answer.status} body is not JSON: ${JSON.stringify(answer.body.toString('latin1').slice(0, 200))}`);
+    }
+    // The tool endpoints speak JSON-RPC: a refused message is a JSON-RPC error carrying the Error shape as its data.
+    const toolProtocol = request.path !== undefined && /^\/mcp(\/|\?|$)/.test(request.path);
+    if (toolProtocol && (json as { jsonrpc?: unknown } | undefined)?.jsonrpc === '2.0') {
+      json = (json as { error?: { data?: unknown } }).error?.data;
     }
     if (json !== undefined) {
       const parsed = ErrorBodySchema.safeParse(json);
