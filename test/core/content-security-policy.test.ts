@@ -10,13 +10,27 @@ import { startStack, type Stack } from '../helpers/stack.ts';
  * script elements with a body or without src, style elements and attributes,
  * inline event handlers and javascript: URLs.
  */
+/** A start tag's attributes as the HTML tokenizer reads them: text inside a quoted value is no attribute. */
+function attributesOf(tag: string): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const [, name, , double, single, bare] of tag.matchAll(/\s([^\s"'>/=]+)(\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g)) {
+    out.push([name!.toLowerCase(), double ?? single ?? bare ?? '']);
+  }
+  return out;
+}
+
 function inlineCode(html: string): string[] {
   const found: string[] = [];
   for (const [tag, attributes = '', body = ''] of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
     if (!/\ssrc=/.test(attributes) || body.trim() !== '') found.push(tag.slice(0, 120));
   }
-  for (const pattern of [/<style\b[^>]*>/gi, /<[a-z][^>]*\sstyle\s*=[^>]*>/gi, /<[a-z][^>]*\son[a-z]+\s*=[^>]*>/gi, /\s(?:href|src|action|formaction)\s*=\s*["']?\s*javascript:/gi]) {
-    for (const [match] of html.matchAll(pattern)) found.push(match.slice(0, 120));
+  for (const [match] of html.matchAll(/<style\b[^>]*>/gi)) found.push(match.slice(0, 120));
+  // Start tags, quoted values kept whole so a '>' inside one does not end the tag.
+  for (const [tag] of html.matchAll(/<[a-z][a-z0-9-]*(?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?)*\s*\/?>/gi)) {
+    for (const [name, value] of attributesOf(tag)) {
+      const scriptUrl = ['href', 'src', 'action', 'formaction'].includes(name) && /^\s*javascript:/i.test(value);
+      if (name === 'style' || /^on[a-z]+$/.test(name) || scriptUrl) found.push(tag.slice(0, 120));
+    }
   }
   return found;
 }
@@ -35,8 +49,15 @@ describe('inline code detection', () => {
     ['<style>p{}</style>'],
     ['<img src="/x" onerror="alert(1)">'],
     ['<a href="javascript:alert(1)">x</a>'],
+    ['<a title="x>y" onclick="alert(1)">x</a>'],
+    ["<a href=' JavaScript:alert(1)'>x</a>"],
   ])('finds %s', (html) => {
     expect(inlineCode(html)).not.toEqual([]);
+  });
+
+  it('accepts code-like text inside an attribute value or as text, where it is inert', () => {
+    expect(inlineCode('<meta name="description" content="p style=&quot;x&quot; onclick=&quot;y&quot; onload=1">')).toEqual([]);
+    expect(inlineCode('<p>&lt;a href="javascript:alert(1)"&gt;x&lt;/a&gt;</p>')).toEqual([]);
   });
 
   it('accepts an external module script and escaped text that looks like code', () => {
