@@ -425,8 +425,7 @@ export function buildOpenApiDocument(): Json {
   add('/api/ops/fence', 'post', {
     ...operator, operationId: 'operator_fence_change',
     summary: 'Raise (`{"state": "on", "reason": "…"}`) or lower (`{"state": "off"}`) the serving fence.',
-    // The fence's own reason field, not an error's (so the key is quoted for the error-catalog check).
-    requestBody: { required: true, content: { 'application/json': { schema: FenceCommandSchema, example: { state: 'on', 'reason': 'Upgrading PostgreSQL' } } } },
+    requestBody: { required: true, content: { 'application/json': { schema: FenceCommandSchema, example: { state: 'on', reason: 'Upgrading PostgreSQL' } } } },
     responses: {
       200: operatorAnswer('Changed; every process acts on it by `effective_by`.', FenceChangeSchema),
       ...OPERATOR_REFUSALS, 413: responseRef('PayloadTooLarge'), 415: responseRef('UnsupportedMediaType'),

@@ -35,7 +35,8 @@ async function sourceFiles(folder: string): Promise<string[]> {
 /** Ways of writing an error by hand that the catalog replaces. */
 const codes = Object.keys(ERROR_STATUS).join('|');
 const INLINE_ERROR_PATTERNS: { what: string; pattern: RegExp }[] = [
-  { what: 'a reason written as a literal', pattern: /\breason:\s*['"`]/ },
+  // An error reason is a snake_case name; a person's words (the fence's reason) are not one.
+  { what: 'a reason written as a literal', pattern: /\breason:\s*['"`][a-z][a-z0-9]*(_[a-z0-9]+)*['"`]/ },
   { what: 'an error code written in an object literal', pattern: new RegExp(`\\bcode:\\s*['"\`](${codes})['"\`]`) },
   { what: 'an ApiError built from an inline value', pattern: /new ApiError\(\s*\{/ },
   { what: 'an Error-shape body built by hand', pattern: /\{\s*error:\s*\{\s*code\b/ },
