@@ -20,7 +20,8 @@ let logDir: string;
 const workers: WorkerProcess[] = [];
 
 beforeAll(async () => {
-  stack = await startStack({ WRITE_RATE_LIMIT: '1000000', READ_RATE_LIMIT: '1000000' }, { worker: false });
+  // Every agent here connects from loopback: one client key, so its limits are raised like the rate limits.
+  stack = await startStack({ WRITE_RATE_LIMIT: '1000000', READ_RATE_LIMIT: '1000000', HTTP_MAX_CONNECTIONS_PER_CLIENT: '1024' }, { worker: false });
   logDir = await mkdtemp(path.join(tmpdir(), 'ak-feed-workers-'));
   const env = {
     DATABASE_URL: stack.config.DATABASE_URL,

@@ -90,7 +90,12 @@ async function everything(): Promise<string> {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) await walk(full);
       else {
-        const raw = await readFile(full);
+        // A temporary file renamed into place between the listing and the read is read under its final name.
+        const raw = await readFile(full).catch((error: NodeJS.ErrnoException) => {
+          if (error.code === 'ENOENT') return null;
+          throw error;
+        });
+        if (raw === null) continue;
         parts.push(full.endsWith('.gz') ? gunzipSync(raw).toString() : full.endsWith('.br') ? brotliDecompressSync(raw).toString() : raw.toString());
       }
     }
