@@ -11,7 +11,7 @@
  */
 import type { Context } from 'hono';
 import type { AppDeps } from './app-deps.ts';
-import { clientAddress } from './rate-limit.ts';
+import { clientAddress } from './limits/rate-limit.ts';
 
 export const admissionRule = (config: AppDeps['config']) => ({
   limit: config.ADMISSION_RATE_LIMIT, windowSeconds: config.ADMISSION_RATE_WINDOW_SECONDS,

@@ -4,14 +4,14 @@ import type pg from 'pg';
 import type { Config } from '../core/config.ts';
 import type { Logger } from '../infra/logger.ts';
 import type { ApiMetrics } from '../infra/metrics.ts';
-import type { CheckCredential } from './auth-failures.ts';
+import type { CheckCredential } from './limits/auth-failures.ts';
 import type { ServingFence } from '../core/serving-fence.ts';
 import type { HtmlRenderer } from '../projections/html.ts';
-import type { FileCache } from './projection-cache.ts';
-import type { RateLimiter } from './rate-limit.ts';
-import type { SubmitWrite } from './write-pipeline.ts';
+import type { FileCache } from './reads/projection-cache.ts';
+import type { RateLimiter } from './limits/rate-limit.ts';
+import type { SubmitWrite } from './writes/write-pipeline.ts';
 
-/** One request's facts, logged and counted (api/observability.ts). */
+/** One request's facts, logged and counted (api/http/observability.ts). */
 export type RecordRequest = (requestId: string, method: string, route: string, status: number, seconds: number) => void;
 
 export interface AppDeps {

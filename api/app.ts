@@ -5,20 +5,20 @@
 import { Hono } from 'hono';
 import { COLLECTION, type RecordRef } from '../core/types.ts';
 import type { AppDeps, AppEnv } from './app-deps.ts';
-import { publicReadCors } from './cors.ts';
-import { createErrorHandler, createNotFoundHandler, handleNotFound } from './errors.ts';
-import { createNotFoundPage } from './not-found-page.ts';
+import { publicReadCors } from './http/cors.ts';
+import { createErrorHandler, createNotFoundHandler, handleNotFound } from './http/errors.ts';
+import { createNotFoundPage } from './http/not-found-page.ts';
 import { createParticipationHandler, createParticipationTools, createReadTools, MCP_PATH, PUBLIC_INSTRUCTIONS } from './mcp/participate.ts';
 import { MCP_PUBLIC_PATH, MCP_ROOT_PATH } from './mcp/path.ts';
 import { mountAccountsAndOAuth } from './oauth/mount.ts';
-import { negotiateRecordName, refuseUnacceptableMedia } from './negotiation.ts';
-import { clientAddress, readRule } from './rate-limit.ts';
-import { createMetricsHandler, observeRequests } from './observability.ts';
-import { requestId } from './request-id.ts';
-import { headContentLength } from './head-length.ts';
-import { guardRequestInput } from './input-guard.ts';
+import { negotiateRecordName, refuseUnacceptableMedia } from './http/negotiation.ts';
+import { clientAddress, readRule } from './limits/rate-limit.ts';
+import { createMetricsHandler, observeRequests } from './http/observability.ts';
+import { requestId } from './http/request-id.ts';
+import { headContentLength } from './http/head-length.ts';
+import { guardRequestInput } from './http/input-guard.ts';
 import { requireOperator } from './operator-token.ts';
-import { resource, type Methods } from './routing.ts';
+import { resource, type Methods } from './http/routing.ts';
 import { createApiIndex } from './routes/api-index.ts';
 import { createAssetHandler } from './routes/assets.ts';
 import { createChangesHandler } from './routes/changes.ts';
@@ -32,18 +32,18 @@ import { createWriteHandler } from './routes/writes.ts';
 import { createOperatorHandlers } from './routes/operator.ts';
 import { createProjectionReader } from './routes/projections.ts';
 import { createSearchHandlers } from './routes/search.ts';
-import { CACHE, sendRepresentation } from './representation.ts';
+import { CACHE, sendRepresentation } from './http/representation.ts';
 import { createHelpDocuments } from './mcp/help.ts';
-import { READ_ROUTES, routerPath, type ReadHandlers } from './read-routes.ts';
+import { READ_ROUTES, routerPath, type ReadHandlers } from './reads/read-routes.ts';
 import { OPERATIONS } from '../operations/registry.ts';
-import { createWriteSubmitter } from './write-submission.ts';
+import { createWriteSubmitter } from './writes/write-submission.ts';
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const { config } = deps;
   const app = new Hono<AppEnv>();
   app.use(requestId());
   app.use(publicReadCors());
-  // Before any route: bytes no handler can use in the path, query or cookies get 400 (api/input-guard.ts).
+  // Before any route: bytes no handler can use in the path, query or cookies get 400 (api/http/input-guard.ts).
   app.use(guardRequestInput());
   app.use(refuseUnacceptableMedia());
   app.use(observeRequests(deps.recordRequest));
@@ -118,7 +118,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   resource(app, MCP_PUBLIC_PATH, publicTools);
   resource(app, MCP_ROOT_PATH, publicTools);
 
-  // The read routes of the table (api/read-routes.ts), which the OpenAPI document describes too.
+  // The read routes of the table (api/reads/read-routes.ts), which the OpenAPI document describes too.
   const reads: ReadHandlers = {
     apiIndex: apiIndex.index, openapi: apiIndex.openapi,
     robots: discovery.robots, llms: discovery.llms, sitemapIndex: discovery.sitemapIndex, sitemapChunk: discovery.sitemapChunk,

@@ -27,7 +27,7 @@ import { COLLECTION, type RecordRef } from '../core/types.ts';
 import { ID_PREFIXES, idPattern, type IdKind } from '../core/ids.ts';
 import { SCOPES } from '../core/schemas/fields.ts';
 import { ACCOUNT_AND_OAUTH_OPERATIONS } from './oauth/openapi.ts';
-import { READ_ROUTES } from './read-routes.ts';
+import { READ_ROUTES } from './reads/read-routes.ts';
 import { TOOL_OPERATIONS } from './mcp/openapi.ts';
 import { STATIC_PAGES } from './routes/pages.ts';
 import { OPERATIONS } from '../operations/registry.ts';
@@ -306,7 +306,7 @@ export function buildOpenApiDocument(): Json {
     paths[path] = { ...paths[path], [method]: operation };
   };
 
-  // The reads of the route table (api/read-routes.ts), described from the same entries the router serves.
+  // The reads of the route table (api/reads/read-routes.ts), described from the same entries the router serves.
   for (const { path, doc } of READ_ROUTES) {
     const params = doc.pathParameter
       ? [pathParameter(doc.pathParameter.name, doc.pathParameter.description, undefined, doc.pathParameter.example)] : [];

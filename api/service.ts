@@ -19,16 +19,16 @@ import { createServingFence, type ServingFence } from '../core/serving-fence.ts'
 import { readServingFence } from '../db/queries/serving-fence.ts';
 import { createApp, createMetricsApp } from './app.ts';
 import type { AppDeps } from './app-deps.ts';
-import { createCredentialCheck } from './auth-failures.ts';
-import { createClientErrorHandler, createRequestErrorHandler } from './client-error.ts';
-import { guardConnections, serverTimeouts, slowRequestError } from './connections.ts';
-import { startCounterSweeper, type CounterSweeper } from './counter-sweeper.ts';
-import { createLocalCounter, postgresBatchStore, redisBatchStore } from './local-counter.ts';
-import { createReadAdmission, createRateLimiter, readRule } from './rate-limit.ts';
-import { createFastReads, type FastRead } from './fast-reads.ts';
-import { createRequestRecorder } from './observability.ts';
-import { createFileCache } from './projection-cache.ts';
-import { createWritePipeline, readingYourWrites } from './write-pipeline.ts';
+import { createCredentialCheck } from './limits/auth-failures.ts';
+import { createClientErrorHandler, createRequestErrorHandler } from './http/client-error.ts';
+import { guardConnections, serverTimeouts, slowRequestError } from './http/connections.ts';
+import { startCounterSweeper, type CounterSweeper } from './limits/counter-sweeper.ts';
+import { createLocalCounter, postgresBatchStore, redisBatchStore } from './limits/local-counter.ts';
+import { createReadAdmission, createRateLimiter, readRule } from './limits/rate-limit.ts';
+import { createFastReads, type FastRead } from './reads/fast-reads.ts';
+import { createRequestRecorder } from './http/observability.ts';
+import { createFileCache } from './reads/projection-cache.ts';
+import { createWritePipeline, readingYourWrites } from './writes/write-pipeline.ts';
 import { createSearchPool } from './routes/search.ts';
 
 export interface ApiService {
@@ -114,7 +114,7 @@ export async function createAppDeps(
       commitHere: options.commitHere,
     }), pool, config.PROJECTIONS_DIR, config.RETRY_AFTER_SECONDS),
   };
-  // Cached default projections, answered before the router (api/fast-reads.ts).
+  // Cached default projections, answered before the router (api/reads/fast-reads.ts).
   const fastReads = createFastReads({
     projectionsDir: config.PROJECTIONS_DIR, trustedProxyHops: config.TRUSTED_PROXY_HOPS, files: projectionFiles, recordRequest,
     admitRead: createReadAdmission(counts, config.QUEUE_PREFIX, readRule(config)),

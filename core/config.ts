@@ -29,7 +29,7 @@ export const ConfigSchema = z.object({
   /** The built Astro server entry (output of `astro build`). */
   ASTRO_ENTRY: z.string().default('dist/server/entry.mjs'),
   ASTRO_CLIENT_DIR: z.string().default('dist/client'),
-  /** Bytes of default projections the API keeps in memory (api/projection-cache.ts). */
+  /** Bytes of default projections the API keeps in memory (api/reads/projection-cache.ts). */
   PROJECTION_CACHE_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
   /** How long a write waits for the worker's commit before answering 503. */
   COMMIT_TIMEOUT_MS: intFrom(15_000),
@@ -60,7 +60,7 @@ export const ConfigSchema = z.object({
   CLIENT_REGISTRATION_MAX_BYTES: intFrom(8192),
   /** A registered client that no account has connected within this many seconds is removed. */
   CLIENT_UNUSED_TTL_SECONDS: intFrom(24 * 60 * 60),
-  /** How often an API process adds its local rate-limit counts to the shared store (api/local-counter.ts). */
+  /** How often an API process adds its local rate-limit counts to the shared store (api/limits/local-counter.ts). */
   RATE_LIMIT_SYNC_MS: intFrom(200),
   /** Failed credential checks allowed per client address per window, then 429 (valid credentials are unaffected). */
   AUTH_FAILURE_LIMIT: intFrom(30),

@@ -14,7 +14,7 @@ export const ENCODING_SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz
  * The encodings the worker writes to disk beside each projection: gzip only,
  * the one nginx sends (`gzip_static`; nginx-light has no Brotli module).
  * Brotli is made by the service in memory, once per file version
- * (api/projection-cache.ts): a `.br` on disk was a third of every write's
+ * (api/reads/projection-cache.ts): a `.br` on disk was a third of every write's
  * and every rebuild's files, read by nobody but the service.
  */
 export const SIBLING_ENCODINGS = ['gzip'] as const satisfies readonly Encoding[];

@@ -35,7 +35,7 @@ export function createLogger(level: string, name: string, destination: pino.Dest
 /**
  * Writes one kind of line, `logger.info({ ...fields }, msg)`, from the fields
  * already as JSON: the same bytes pino would write, to the same destination.
- * For the request log (api/observability.ts), whose fields are few and mostly
+ * For the request log (api/http/observability.ts), whose fields are few and mostly
  * the same from one line to the next, so the caller builds their JSON once
  * per route, method and status. pino's own call walks the object and escapes
  * every string on every line, about half of what recording a request cost

@@ -11,8 +11,8 @@ import type { Rendered } from '../../projections/html.ts';
 import { listConnections, revokeConnection } from '../../db/queries/oauth.ts';
 import type { AccountPageView } from '../../core/account-views.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { readFormBody } from '../body.ts';
-import { CACHE, sendRepresentation } from '../representation.ts';
+import { readFormBody } from '../http/body.ts';
+import { CACHE, sendRepresentation } from '../http/representation.ts';
 import { csrfTokenOf, endSession, readSession, requireSameOriginForm } from './session.ts';
 
 export const SIGNIN_PATH = '/account/signin';

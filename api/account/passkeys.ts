@@ -29,10 +29,10 @@ import { admitIdentity } from '../../db/queries/admission.ts';
 import { handleExists } from '../../db/queries/identities.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { beginAdmission } from '../admission.ts';
-import { readJsonBody } from '../body.ts';
-import { clientAddress } from '../rate-limit.ts';
-import { CACHE } from '../representation.ts';
-import { parseOrThrow } from '../validation.ts';
+import { readJsonBody } from '../http/body.ts';
+import { clientAddress } from '../limits/rate-limit.ts';
+import { CACHE } from '../http/representation.ts';
+import { parseOrThrow } from '../http/validation.ts';
 import { localReturnPath, startSession } from './session.ts';
 
 const CEREMONY_TTL_MS = 5 * 60 * 1000;

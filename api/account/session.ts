@@ -16,7 +16,7 @@ import { credentialHash, sha256Hex } from '../../core/hash.ts';
 import type { Queryable } from '../../db/pool.ts';
 import { deleteSession, findSessionAccount, insertSession, type AccountRow } from '../../db/queries/accounts.ts';
 import type { ServingFence } from '../../core/serving-fence.ts';
-import { writeUnlessFenced } from '../optional-write.ts';
+import { writeUnlessFenced } from '../writes/optional-write.ts';
 
 export const SESSION_COOKIE = 'ak_session';
 /** A session ends a week after sign-in; signing in again starts a new one. */

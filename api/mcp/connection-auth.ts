@@ -21,7 +21,7 @@ import { findIdentity, type AuthenticatedCredential } from '../../db/queries/ide
 import { findConnection, touchConnection } from '../../db/queries/oauth.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { credentialError, RETRY } from '../auth.ts';
-import { writeUnlessFenced } from '../optional-write.ts';
+import { writeUnlessFenced } from '../writes/optional-write.ts';
 import { MCP_PATH } from './path.ts';
 
 /** What whoami tells an OAuth-connected client about its connection. */
@@ -113,7 +113,7 @@ export function createConnectionAuthenticator({ config, pool, authenticate, fenc
     const viaOAuth = bearer ? await fromAccessToken(bearer) : null;
     if (viaOAuth) return viaOAuth;
     try {
-      // A direct credential, under the per-address bound on failed checks (api/auth-failures.ts).
+      // A direct credential, under the per-address bound on failed checks (api/limits/auth-failures.ts).
       return await authenticate(c, authorization, 'tool');
     } catch (error) {
       // Unknown to both: an expired or revoked OAuth token looks like this too, so the client may refresh.

@@ -25,12 +25,12 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError, apiError, errorInfo, type ErrorInfo } from '../../core/errors.ts';
 import type { AppDeps, AppEnv } from '../app-deps.ts';
-import { readJsonBody } from '../body.ts';
-import { toApiError } from '../errors.ts';
-import { clientAddress } from '../rate-limit.ts';
-import { CACHE } from '../representation.ts';
+import { readJsonBody } from '../http/body.ts';
+import { toApiError } from '../http/errors.ts';
+import { clientAddress } from '../limits/rate-limit.ts';
+import { CACHE } from '../http/representation.ts';
 import { OPERATIONS } from '../../operations/registry.ts';
-import type { SubmitAuthorisedWrite } from '../write-submission.ts';
+import type { SubmitAuthorisedWrite } from '../writes/write-submission.ts';
 import { checkBatch, readUnitsOwed, createAnswerBudget, JSON_RPC, readCostOf } from './batch-limits.ts';
 import { MESSAGE_ERRORS, protocolError, rpcErrorBody, toolCallSchema, type ToolCallParams } from './protocol-errors.ts';
 import { createReadTool, PUBLIC_READ_TOOLS, READ_TOOLS } from './read-tools.ts';

@@ -31,8 +31,8 @@ import { buildSolutionView } from '../../read-model/solution.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { authorizationOf } from '../auth.ts';
 import { unknownRecord } from '../routes/projections.ts';
-import { readRoute } from '../read-routes.ts';
-import { parseOrThrow } from '../validation.ts';
+import { readRoute } from '../reads/read-routes.ts';
+import { parseOrThrow } from '../http/validation.ts';
 import { inputSchemaOf, outputSchemaOf, UNTRUSTED_CONTENT, type Tool, type ToolCall } from './tool.ts';
 
 export interface ReadTool<S extends z.ZodType = z.ZodType> {

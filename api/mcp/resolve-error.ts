@@ -23,7 +23,7 @@ import { CONTENT_TRUST } from '../../read-model/common.ts';
 import { liveViewSource } from '../../read-model/view-source.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { searchWithinLimit } from '../routes/search.ts';
-import { parseOrThrow } from '../validation.ts';
+import { parseOrThrow } from '../http/validation.ts';
 import { READ_ONLY } from './read-tools.ts';
 import { quoted } from './summary.ts';
 import { inputSchemaOf, type Tool } from './tool.ts';

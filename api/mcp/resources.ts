@@ -36,9 +36,9 @@ import { MEDIA_TYPE, type ProjectionFormat } from '../../projections/files.ts';
 import { renderProjection } from '../../projections/render.ts';
 import { buildRecordView } from '../../read-model/record-view.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { toApiError } from '../errors.ts';
+import { toApiError } from '../http/errors.ts';
 import { parseProjectionName, unknownRecord } from '../routes/projections.ts';
-import { parseOrThrow } from '../validation.ts';
+import { parseOrThrow } from '../http/validation.ts';
 import { protocolError } from './protocol-errors.ts';
 
 /** JSON-RPC codes of resources/read: the tool protocol's "resource not found", and Invalid params. */

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../app-deps.ts';
 import { authorizationOf } from '../auth.ts';
 import { whoamiFacts } from '../routes/identity.ts';
-import { parseOrThrow } from '../validation.ts';
+import { parseOrThrow } from '../http/validation.ts';
 import type { ToolCaller } from './connection-auth.ts';
 import { MCP_PATH } from './path.ts';
 import { ToolWhoamiSchema } from '../../core/schemas/responses.ts';

@@ -9,9 +9,9 @@
 import { z } from 'zod';
 import { IdempotencyKeySchema } from '../../core/schemas/fields.ts';
 import { authorizationOf } from '../auth.ts';
-import { parseOrThrow } from '../validation.ts';
+import { parseOrThrow } from '../http/validation.ts';
 import type { RegisteredOperation } from '../../operations/registry.ts';
-import type { SubmitAuthorisedWrite } from '../write-submission.ts';
+import type { SubmitAuthorisedWrite } from '../writes/write-submission.ts';
 import { requireDirectCredential } from './connection-auth.ts';
 import { inputSchemaOf, type InputSchema, type Tool } from './tool.ts';
 

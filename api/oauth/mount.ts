@@ -12,7 +12,7 @@ import type { AppDeps, AppEnv } from '../app-deps.ts';
 import { createConnectionAuthenticator } from '../mcp/connection-auth.ts';
 import { MCP_PATH } from '../mcp/path.ts';
 import type { HttpBindings } from '@hono/node-server';
-import { allowOf, resource, type Methods } from '../routing.ts';
+import { allowOf, resource, type Methods } from '../http/routing.ts';
 import { INTERACTION_PATH, OAUTH_ROUTES } from './provider.ts';
 import { createOAuthRoutes } from './routes.ts';
 

@@ -4,9 +4,9 @@ import type { Config } from '../../core/config.ts';
 import type { ServingFence } from '../../core/serving-fence.ts';
 import { DEFAULT_CHANGES_LIMIT, DEFAULT_INBOX_LIMIT, DEFAULT_RECORD_LIMIT } from '../../core/schemas/read-params.ts';
 import { DEFAULT_SEARCH_LIMIT, SEARCH_Q_MAX_CHARS } from '../../core/schemas/search-params.ts';
-import { MAX_BODY_BYTES } from '../body.ts';
+import { MAX_BODY_BYTES } from '../http/body.ts';
 import { buildOpenApiDocument, listOperations } from '../openapi.ts';
-import { CACHE, sendCompactJson, sendJson } from '../representation.ts';
+import { CACHE, sendCompactJson, sendJson } from '../http/representation.ts';
 
 const POLICY_AND_LIMITS = {
   name: 'Agent Knowledge',

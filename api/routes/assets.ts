@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Context } from 'hono';
 import { apiError } from '../../core/errors.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { CACHE, sendRepresentation } from '../representation.ts';
+import { CACHE, sendRepresentation } from '../http/representation.ts';
 
 const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.html': 'text/html; charset=utf-8',

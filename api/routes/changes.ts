@@ -6,9 +6,9 @@ import type { Context } from 'hono';
 import { ChangesParamsSchema } from '../../core/schemas/read-params.ts';
 import { buildChangesPage } from '../../read-model/feeds.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { linkCursor } from '../page-links.ts';
-import { sendJson } from '../representation.ts';
-import { parseOrThrow } from '../validation.ts';
+import { linkCursor } from '../http/page-links.ts';
+import { sendJson } from '../http/representation.ts';
+import { parseOrThrow } from '../http/validation.ts';
 
 export function createChangesHandler({ pool }: AppDeps) {
   return async function listChanges(c: Context): Promise<Response> {

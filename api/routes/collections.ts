@@ -20,9 +20,9 @@ import { MEDIA_TYPE } from '../../projections/files.ts';
 import { buildCollectionView, collectionJson } from '../../read-model/collection.ts';
 import { buildHomeView } from '../../read-model/home.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { linkPages } from '../page-links.ts';
-import { CACHE, sendJson, sendRepresentation } from '../representation.ts';
-import { parseOrThrow } from '../validation.ts';
+import { linkPages } from '../http/page-links.ts';
+import { CACHE, sendJson, sendRepresentation } from '../http/representation.ts';
+import { parseOrThrow } from '../http/validation.ts';
 
 export function createCollectionHandlers({ pool, html }: AppDeps) {
   const viewOf = (c: Context, kind: CollectionKind) =>

@@ -10,7 +10,7 @@ import { apiError } from '../../core/errors.ts';
 import { SITEMAP_CHUNK_FILE, SITEMAP_DIR, SITEMAP_INDEX_FILE, sitemapIndex } from '../../core/sitemap.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { llmsTxt } from '../discovery/llms-txt.ts';
-import { CACHE, sendRepresentation } from '../representation.ts';
+import { CACHE, sendRepresentation } from '../http/representation.ts';
 
 const TEXT = 'text/plain; charset=utf-8';
 const XML = 'application/xml';

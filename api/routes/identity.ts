@@ -9,10 +9,10 @@ import { insertIdentityWithCredential } from '../../db/queries/admission.ts';
 import { credentialHashExists, handleExists, type AuthenticatedCredential } from '../../db/queries/identities.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { authorizationOf } from '../auth.ts';
-import { readJsonBody } from '../body.ts';
+import { readJsonBody } from '../http/body.ts';
 import { beginAdmission } from '../admission.ts';
-import { sendJson, CACHE } from '../representation.ts';
-import { parseOrThrow } from '../validation.ts';
+import { sendJson, CACHE } from '../http/representation.ts';
+import { parseOrThrow } from '../http/validation.ts';
 
 export function createAdmissionHandler(deps: AppDeps) {
   const { config, pool, fence } = deps;

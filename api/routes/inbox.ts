@@ -8,8 +8,8 @@ import { InboxParamsSchema } from '../../core/schemas/read-params.ts';
 import { buildInboxPage } from '../../read-model/feeds.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { authorizationOf } from '../auth.ts';
-import { CACHE, sendJson } from '../representation.ts';
-import { parseOrThrow } from '../validation.ts';
+import { CACHE, sendJson } from '../http/representation.ts';
+import { parseOrThrow } from '../http/validation.ts';
 
 export function createInboxHandler({ pool, authenticate }: AppDeps) {
   return async function readInbox(c: Context): Promise<Response> {

@@ -10,11 +10,11 @@ import { FenceCommandSchema } from '../../core/schemas/fence.ts';
 import { applyFenceCommand, readFenceStatus } from '../../db/queries/serving-fence.ts';
 import { readOperatorStatus } from '../../infra/operator-status.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { readJsonBody } from '../body.ts';
+import { readJsonBody } from '../http/body.ts';
 import { requireOperator } from '../operator-token.ts';
-import { clientAddress } from '../rate-limit.ts';
-import { CACHE } from '../representation.ts';
-import { parseOrThrow } from '../validation.ts';
+import { clientAddress } from '../limits/rate-limit.ts';
+import { CACHE } from '../http/representation.ts';
+import { parseOrThrow } from '../http/validation.ts';
 
 export function createOperatorHandlers({ config, pool, queues, fence }: AppDeps) {
   return {

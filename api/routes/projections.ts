@@ -15,9 +15,9 @@ import { DEFAULT_RECORD_LIMIT, RecordParamsSchema, type RecordParams } from '../
 import type { RecordRef } from '../../core/types.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { ENCODING_SUFFIX, ENCODINGS } from '../../core/encodings.ts';
-import { chooseEncoding } from '../compression.ts';
-import { CACHE, sendRepresentation } from '../representation.ts';
-import { parseOrThrow } from '../validation.ts';
+import { chooseEncoding } from '../http/compression.ts';
+import { CACHE, sendRepresentation } from '../http/representation.ts';
+import { parseOrThrow } from '../http/validation.ts';
 
 const SUFFIX_FORMAT: Record<string, ProjectionFormat> = { '': 'html', '.json': 'json', '.md': 'markdown' };
 

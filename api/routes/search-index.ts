@@ -9,7 +9,7 @@ import type { Context } from 'hono';
 import { apiError } from '../../core/errors.ts';
 import { SEARCH_WORKER_CONTENT_SECURITY_POLICY } from '../../core/content-security-policy.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { CACHE, sendRepresentation } from '../representation.ts';
+import { CACHE, sendRepresentation } from '../http/representation.ts';
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',

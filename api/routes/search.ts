@@ -9,9 +9,9 @@ import { createPool, withClient, withTransaction } from '../../db/pool.ts';
 import { searchSessionOptions, searchSettings } from '../../db/queries/search.ts';
 import { CONTENT_TRUST } from '../../read-model/common.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { linkPages } from '../page-links.ts';
-import { CACHE, sendJson } from '../representation.ts';
-import { parseOrThrow } from '../validation.ts';
+import { linkPages } from '../http/page-links.ts';
+import { CACHE, sendJson } from '../http/representation.ts';
+import { parseOrThrow } from '../http/validation.ts';
 
 /**
  * Longest a search statement may run. Measured searches take milliseconds

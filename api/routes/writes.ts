@@ -1,10 +1,10 @@
 /** Every HTTP write: one handler shape, parameterised by its entry in OPERATIONS. */
 import type { Context } from 'hono';
 import { authorizationOf } from '../auth.ts';
-import { readJsonBody } from '../body.ts';
-import { CACHE } from '../representation.ts';
+import { readJsonBody } from '../http/body.ts';
+import { CACHE } from '../http/representation.ts';
 import type { RegisteredOperation } from '../../operations/registry.ts';
-import type { SubmitAuthorisedWrite } from '../write-submission.ts';
+import type { SubmitAuthorisedWrite } from '../writes/write-submission.ts';
 
 export function createWriteHandler(submit: SubmitAuthorisedWrite, spec: RegisteredOperation) {
   return async function handleWrite(c: Context): Promise<Response> {

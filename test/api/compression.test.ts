@@ -42,7 +42,7 @@ describe('precompressed projections', () => {
     for (const suffix of ['.html', '.json', '.md']) {
       const identity = await readFile(file(`problems/${problemId}${suffix}`));
       expect(gunzipSync(await readFile(file(`problems/${problemId}${suffix}.gz`))).equals(identity)).toBe(true);
-      // nginx sends only the .gz; the service makes Brotli in memory (api/projection-cache.ts).
+      // nginx sends only the .gz; the service makes Brotli in memory (api/reads/projection-cache.ts).
       await expect(access(file(`problems/${problemId}${suffix}.br`))).rejects.toThrow();
     }
   });

@@ -1,5 +1,5 @@
 /**
- * The pre-router read path (api/fast-reads.ts) against the app: for every
+ * The pre-router read path (api/reads/fast-reads.ts) against the app: for every
  * mix of path, method, Accept, Accept-Encoding and If-None-Match, a server
  * with the fast path and a server with the app alone give the same status,
  * the same headers and the same bytes. Reads past the rate limit, and
@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app.ts';
-import type { FastRead } from '../../api/fast-reads.ts';
+import type { FastRead } from '../../api/reads/fast-reads.ts';
 import { createAppDeps } from '../../api/service.ts';
 import type { Config } from '../../core/config.ts';
 import { countUnrenderedChanges } from '../../db/queries/changes.ts';

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { createLocalCounter, postgresBatchStore, redisBatchStore, type BatchStore } from '../../api/local-counter.ts';
+import { createLocalCounter, postgresBatchStore, redisBatchStore, type BatchStore } from '../../api/limits/local-counter.ts';
 import { createPool } from '../../db/pool.ts';
 import { cloneDatabase } from '../helpers/database.ts';
 

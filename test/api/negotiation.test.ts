@@ -1,7 +1,7 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordFormatFor } from '../../api/negotiation.ts';
+import { recordFormatFor } from '../../api/http/negotiation.ts';
 import { admit, errorOf, eventually, problemBody, send } from '../helpers/client.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brotliDecompressSync } from 'node:zlib';
 import { encode } from '../../core/encodings.ts';
 import { contentMtime, etagOf } from '../../core/etag.ts';
-import { createFileCache } from '../../api/projection-cache.ts';
+import { createFileCache } from '../../api/reads/projection-cache.ts';
 
 let dir: string;
 beforeAll(async () => {

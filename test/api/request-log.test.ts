@@ -1,12 +1,12 @@
 /**
- * The request log line (api/observability.ts) is written from JSON built
+ * The request log line (api/http/observability.ts) is written from JSON built
  * once per series (infra/logger.ts, `infoLineWriter`): it must be the very
  * line pino writes for the same fields, at the same level, to the same
  * destination, and follow the logger's level as it changes.
  */
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createRequestRecorder } from '../../api/observability.ts';
+import { createRequestRecorder } from '../../api/http/observability.ts';
 import { createLogger, infoLineWriter } from '../../infra/logger.ts';
 import { createApiMetrics } from '../../infra/metrics.ts';
 

@@ -309,7 +309,7 @@ describe('nginx in front of the service', () => {
         return new Set(keys.map((k) => k.split(':').slice(3, -1).join(':')));
       };
       // Directly, with TRUST_PROXY=true, the service believes the header...
-      // Counts reach Redis in the local counter's next flush (api/local-counter.ts), so wait for them.
+      // Counts reach Redis in the local counter's next flush (api/limits/local-counter.ts), so wait for them.
       await viaService('/api/v1', { headers: { 'x-forwarded-for': '203.0.113.7' } });
       await eventually(async () => (await readSubjects()).has('ipv4:203.0.113.7'));
       // ...but through nginx it sees the real peer, whatever the client claims.

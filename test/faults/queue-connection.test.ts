@@ -8,7 +8,7 @@ import { Queue, QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMIT_QUEUE } from '../../core/queue-contract.ts';
 import { redisConnectionOptions } from '../../infra/redis.ts';
-import { createWritePipeline } from '../../api/write-pipeline.ts';
+import { createWritePipeline } from '../../api/writes/write-pipeline.ts';
 import { admit, newKey, problemBody, type Agent } from '../helpers/client.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 

@@ -4,7 +4,7 @@
  * timer by every API process.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCounterSweeper } from '../../api/counter-sweeper.ts';
+import { startCounterSweeper } from '../../api/limits/counter-sweeper.ts';
 import { createLogger } from '../../infra/logger.ts';
 import { eventually } from '../helpers/client.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';

@@ -6,7 +6,7 @@
  */
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addressOf as addressOfPeer, clientAddress } from '../../api/rate-limit.ts';
+import { addressOf as addressOfPeer, clientAddress } from '../../api/limits/rate-limit.ts';
 import { credentialHash } from '../../core/hash.ts';
 import { newSecret } from '../helpers/client.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';

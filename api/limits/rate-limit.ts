@@ -1,23 +1,23 @@
 /**
  * Fixed-window rate limits, one counter per (bucket, subject, window),
  * counted in memory and shared through Redis or, without Redis, PostgreSQL
- * (api/local-counter.ts). Answers carry RateLimit-* headers; a refusal is
+ * (api/limits/local-counter.ts). Answers carry RateLimit-* headers; a refusal is
  * 429 with an integer Retry-After. While the shared store is away each
  * process goes on counting its own clients; a counter that fails lets the
  * request pass: a limiter outage must not take reads down.
  */
 import type { Context } from 'hono';
-import type { Config } from '../core/config.ts';
-import type { Reason } from '../core/errors-data.ts';
-import { apiError } from '../core/errors.ts';
-import { clientAddressKey } from '../core/trust/address-key.ts';
+import type { Config } from '../../core/config.ts';
+import type { Reason } from '../../core/errors-data.ts';
+import { apiError } from '../../core/errors.ts';
+import { clientAddressKey } from '../../core/trust/address-key.ts';
 
 export interface RateRule {
   limit: number;
   windowSeconds: number;
 }
 
-/** Reads are limited per client address, by this rule (the app's middleware and api/fast-reads.ts). */
+/** Reads are limited per client address, by this rule (the app's middleware and api/reads/fast-reads.ts). */
 export const readRule = (config: Pick<Config, 'READ_RATE_LIMIT' | 'READ_RATE_WINDOW_SECONDS'>): RateRule => ({
   limit: config.READ_RATE_LIMIT, windowSeconds: config.READ_RATE_WINDOW_SECONDS,
 });
@@ -85,7 +85,7 @@ export function rateLimitHeaders(rule: RateRule, count: number, resetSeconds: nu
 }
 
 /**
- * The read limit for the pre-router read path (api/fast-reads.ts), on the
+ * The read limit for the pre-router read path (api/reads/fast-reads.ts), on the
  * same counters, keys and windows as the app's `enforceRateLimit`: counts
  * the read and returns its RateLimit-* headers, or returns null without
  * counting when this read would be refused. The app then counts it and

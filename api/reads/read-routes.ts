@@ -11,11 +11,11 @@
  */
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { ApiIndexSchema } from '../core/schemas/api-index.ts';
-import { ChangesParamsSchema, InboxParamsSchema } from '../core/schemas/read-params.ts';
-import { ChangesSchema, InboxSchema, SearchResultSchema, WhoamiSchema } from '../core/schemas/responses.ts';
-import { SearchParamsSchema } from '../core/schemas/search-params.ts';
-import { HELP_PATH } from './mcp/help.ts';
+import { ApiIndexSchema } from '../../core/schemas/api-index.ts';
+import { ChangesParamsSchema, InboxParamsSchema } from '../../core/schemas/read-params.ts';
+import { ChangesSchema, InboxSchema, SearchResultSchema, WhoamiSchema } from '../../core/schemas/responses.ts';
+import { SearchParamsSchema } from '../../core/schemas/search-params.ts';
+import { HELP_PATH } from '../mcp/help.ts';
 
 type Handler = (c: Context) => Response | Promise<Response>;
 type Json = Record<string, unknown>;

@@ -5,8 +5,8 @@
  * fence stands it is skipped rather than refused, and a database that turned
  * read-only before the fence saw it (SQLSTATE 25006) skips it too.
  */
-import type { ServingFence } from '../core/serving-fence.ts';
-import { isReadOnlyError } from '../db/pool.ts';
+import type { ServingFence } from '../../core/serving-fence.ts';
+import { isReadOnlyError } from '../../db/pool.ts';
 
 /** Runs `write` unless writes are fenced; answers whether it ran. */
 export async function writeUnlessFenced(fence: ServingFence, write: () => Promise<unknown>): Promise<boolean> {

@@ -13,15 +13,15 @@
  * read once the cheaper checks have passed.
  */
 import type { Context } from 'hono';
-import { apiError } from '../core/errors.ts';
-import { phaseTimer } from '../infra/metrics.ts';
-import { redactBody } from '../core/redact-secrets.ts';
-import { IdempotencyKeySchema } from '../core/schemas/fields.ts';
-import type { AppDeps } from './app-deps.ts';
-import type { AuthenticatedCredential } from '../db/queries/identities.ts';
-import { requireScope, type Channel } from './auth.ts';
-import { parseOrThrow } from './validation.ts';
-import type { RegisteredOperation } from '../operations/registry.ts';
+import { apiError } from '../../core/errors.ts';
+import { phaseTimer } from '../../infra/metrics.ts';
+import { redactBody } from '../../core/redact-secrets.ts';
+import { IdempotencyKeySchema } from '../../core/schemas/fields.ts';
+import type { AppDeps } from '../app-deps.ts';
+import type { AuthenticatedCredential } from '../../db/queries/identities.ts';
+import { requireScope, type Channel } from '../auth.ts';
+import { parseOrThrow } from '../http/validation.ts';
+import type { RegisteredOperation } from '../../operations/registry.ts';
 import type { WriteAnswer } from './write-pipeline.ts';
 
 export interface WriteCall {

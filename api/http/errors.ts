@@ -1,9 +1,9 @@
 /** The one place errors become responses: the Error shape, logged only when 5xx. */
 import type { Context } from 'hono';
-import { ApiError, apiError, errorBody, statusOf } from '../core/errors.ts';
-import type { Logger } from '../infra/logger.ts';
-import { readOnlyRefusal } from '../core/serving-fence.ts';
-import { isConnectionError, isReadOnlyError } from '../db/pool.ts';
+import { ApiError, apiError, errorBody, statusOf } from '../../core/errors.ts';
+import type { Logger } from '../../infra/logger.ts';
+import { readOnlyRefusal } from '../../core/serving-fence.ts';
+import { isConnectionError, isReadOnlyError } from '../../db/pool.ts';
 import type { NotFoundPage } from './not-found-page.ts';
 
 /**
@@ -63,7 +63,7 @@ export function clientAborted(c: Context): boolean {
   return c.req.raw.signal?.aborted === true || incoming?.socket?.destroyed === true;
 }
 
-/** `notFoundPage`: the HTML 404 for browsers (api/not-found-page.ts); without it every 404 is the Error shape. */
+/** `notFoundPage`: the HTML 404 for browsers (api/http/not-found-page.ts); without it every 404 is the Error shape. */
 export function createErrorHandler(logger: Logger, retryAfterSeconds: number, notFoundPage?: NotFoundPage) {
   return async function handleError(error: Error, c: Context): Promise<Response> {
     // A client that hung up mid-request makes reads of its body fail like a

@@ -5,7 +5,7 @@
  */
 import Negotiator from 'negotiator';
 import type { Context } from 'hono';
-import { ENCODINGS, type Encoding } from '../core/encodings.ts';
+import { ENCODINGS, type Encoding } from '../../core/encodings.ts';
 
 /** The encoding the client prefers among `offered` (default: all we make), or null for identity. */
 export function chooseEncoding(c: Context, offered: readonly Encoding[] = ENCODINGS): Encoding | null {

@@ -4,7 +4,7 @@
  * gets the answer instead of a reset connection), 400 when it is not JSON.
  */
 import type { Context } from 'hono';
-import { apiError } from '../core/errors.ts';
+import { apiError } from '../../core/errors.ts';
 import { guardFields, hasNul, nulRefusal } from './input-guard.ts';
 
 export const MAX_BODY_BYTES = 1_048_576;

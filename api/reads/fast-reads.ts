@@ -2,7 +2,7 @@
  * The default projections answered before the router: the hot path of a
  * public origin. A plain GET or HEAD of `/{folder}/{id}[.json|.md]` or
  * `/api/v1/{folder}/{id}` whose file is in the projection cache
- * (api/projection-cache.ts) is answered here, from the cached bytes, with
+ * (api/reads/projection-cache.ts) is answered here, from the cached bytes, with
  * headers computed once per format. Going through Hono cost a Request and a
  * Response object, a Headers map and eight middlewares per read; here a read
  * is a regular expression, one stat, a counter and one write.
@@ -19,18 +19,18 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { ENCODING_SUFFIX, ENCODINGS, isCompressible, type Encoding } from '../core/encodings.ts';
-import { ifNoneMatchHits } from '../core/etag.ts';
-import { isId } from '../core/ids.ts';
-import { COLLECTION, type RecordRef } from '../core/types.ts';
-import { MEDIA_TYPE, projectionFile, type ProjectionFormat } from '../projections/files.ts';
-import { chooseEncodingFor } from './compression.ts';
-import { acceptsJson, recordFormatFor, TWIN_SUFFIX } from './negotiation.ts';
-import type { RecordRequest } from './app-deps.ts';
+import { ENCODING_SUFFIX, ENCODINGS, isCompressible, type Encoding } from '../../core/encodings.ts';
+import { ifNoneMatchHits } from '../../core/etag.ts';
+import { isId } from '../../core/ids.ts';
+import { COLLECTION, type RecordRef } from '../../core/types.ts';
+import { MEDIA_TYPE, projectionFile, type ProjectionFormat } from '../../projections/files.ts';
+import { chooseEncodingFor } from '../http/compression.ts';
+import { acceptsJson, recordFormatFor, TWIN_SUFFIX } from '../http/negotiation.ts';
+import type { RecordRequest } from '../app-deps.ts';
 import type { CachedFile, FileCache } from './projection-cache.ts';
-import { addressOf } from './rate-limit.ts';
-import { CACHE, fixedHeaders } from './representation.ts';
-import { newRequestId } from './request-id.ts';
+import { addressOf } from '../limits/rate-limit.ts';
+import { CACHE, fixedHeaders } from '../http/representation.ts';
+import { newRequestId } from '../http/request-id.ts';
 
 export interface FastReadsDeps {
   projectionsDir: string;

@@ -6,13 +6,13 @@
  * - the path, the query and the cookies, by the first middleware of every
  *   route (`guardRequestInput`), before any handler, the OAuth server's
  *   included, sees them;
- * - JSON and form bodies, by the one body reader (api/body.ts), which every
+ * - JSON and form bodies, by the one body reader (api/http/body.ts), which every
  *   route that takes a body reads through, the OAuth server's included
  *   (api/oauth/routes.ts hands it the body read there).
  */
 import type { MiddlewareHandler } from 'hono';
-import { apiError, type ApiError } from '../core/errors.ts';
-import type { AppEnv } from './app-deps.ts';
+import { apiError, type ApiError } from '../../core/errors.ts';
+import type { AppEnv } from '../app-deps.ts';
 
 export const hasNul = (value: string) => value.includes('\u0000');
 

@@ -31,8 +31,8 @@
 import { statSync, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { LRUCache } from 'lru-cache';
-import { ENCODING_SUFFIX, IN_MEMORY_ENCODINGS, MIN_COMPRESSIBLE_BYTES, encode, type Encoding } from '../core/encodings.ts';
-import { etagOf } from '../core/etag.ts';
+import { ENCODING_SUFFIX, IN_MEMORY_ENCODINGS, MIN_COMPRESSIBLE_BYTES, encode, type Encoding } from '../../core/encodings.ts';
+import { etagOf } from '../../core/etag.ts';
 
 export interface CachedFile {
   body: Buffer;

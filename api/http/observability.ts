@@ -4,12 +4,12 @@
  */
 import type { Queue } from 'bullmq';
 import type { Context, MiddlewareHandler } from 'hono';
-import { infoLineWriter, type Logger } from '../infra/logger.ts';
-import type { ApiMetrics } from '../infra/metrics.ts';
-import type { Queryable } from '../db/pool.ts';
-import { readRenderState } from '../db/queries/changes.ts';
-import { readChampionState, readSearchDocumentsLag } from '../db/queries/search.ts';
-import type { AppDeps, AppEnv, RecordRequest } from './app-deps.ts';
+import { infoLineWriter, type Logger } from '../../infra/logger.ts';
+import type { ApiMetrics } from '../../infra/metrics.ts';
+import type { Queryable } from '../../db/pool.ts';
+import { readRenderState } from '../../db/queries/changes.ts';
+import { readChampionState, readSearchDocumentsLag } from '../../db/queries/search.ts';
+import type { AppDeps, AppEnv, RecordRequest } from '../app-deps.ts';
 
 /**
  * Label values must not grow with what clients send: a method outside the
@@ -21,7 +21,7 @@ export const methodLabel = (method: string) => (KNOWN_METHODS.has(method) ? meth
 
 /**
  * The one place a request is logged and counted, for the app's middleware
- * and the pre-router read path (api/fast-reads.ts) alike.
+ * and the pre-router read path (api/reads/fast-reads.ts) alike.
  *
  * The request line is written without redaction: its fields are the ones
  * built here (id, method label, route pattern, status, duration), never

@@ -12,8 +12,8 @@
  */
 import Negotiator from 'negotiator';
 import type { Context, MiddlewareHandler } from 'hono';
-import { apiError } from '../core/errors.ts';
-import type { ProjectionFormat } from '../projections/files.ts';
+import { apiError } from '../../core/errors.ts';
+import type { ProjectionFormat } from '../../projections/files.ts';
 
 /** In order of preference when the client has none (`*\/*`). */
 const RECORD_MEDIA: [string, ProjectionFormat][] = [['text/html', 'html'], ['application/json', 'json'], ['text/markdown', 'markdown']];

@@ -6,10 +6,10 @@
  * strong ETag.
  */
 import type { Context } from 'hono';
-import { encode, encodedEtag, isCompressible, type Encoding } from '../core/encodings.ts';
-import { etagOf, ifNoneMatchHits } from '../core/etag.ts';
+import { encode, encodedEtag, isCompressible, type Encoding } from '../../core/encodings.ts';
+import { etagOf, ifNoneMatchHits } from '../../core/etag.ts';
 import { chooseEncoding } from './compression.ts';
-import { CONTENT_SECURITY_POLICY, FRAME_POLICY } from '../core/content-security-policy.ts';
+import { CONTENT_SECURITY_POLICY, FRAME_POLICY } from '../../core/content-security-policy.ts';
 
 export const CACHE = {
   /** Current projections: shared caches may serve briefly, then revalidate by ETag. */
@@ -43,7 +43,7 @@ export interface Representation {
 
 /**
  * The headers of a representation that depend only on its kind, sent with
- * its 200 and its 304 alike (api/fast-reads.ts computes them once per format).
+ * its 200 and its 304 alike (api/reads/fast-reads.ts computes them once per format).
  */
 export function fixedHeaders(rep: Pick<Representation, 'contentType' | 'cacheControl' | 'contentSecurityPolicy'>): Record<string, string> {
   const headers: Record<string, string> = { 'Cache-Control': rep.cacheControl, 'X-Content-Type-Options': 'nosniff' };

@@ -1,7 +1,7 @@
 /** zod failures rendered as `invalid_arguments` errors that name the field. */
 import type { z } from 'zod';
-import type { Reason } from '../core/errors-data.ts';
-import { apiError, type ApiError } from '../core/errors.ts';
+import type { Reason } from '../../core/errors-data.ts';
+import { apiError, type ApiError } from '../../core/errors.ts';
 
 /** zod's issue codes as catalog reasons. */
 const REASONS: Record<string, Reason> = {

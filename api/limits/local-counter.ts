@@ -6,14 +6,14 @@
  * `shared total + hits counted here since`: exact within one process, and
  * across N processes behind a balancer at most one sync interval of the
  * others' hits late. Keys, windows and therefore the 429 answers are the
- * limiter's own (api/rate-limit.ts); this only changes where counting happens.
+ * limiter's own (api/limits/rate-limit.ts); this only changes where counting happens.
  *
  * While the store is away, counting goes on locally (the process still
  * limits its own clients) and the batch is retried at the next sync.
  */
 import type { Redis } from 'ioredis';
-import type { Queryable } from '../db/pool.ts';
-import { addToCounters } from '../db/queries/rate-limits.ts';
+import type { Queryable } from '../../db/pool.ts';
+import { addToCounters } from '../../db/queries/rate-limits.ts';
 import type { Counter } from './rate-limit.ts';
 
 /** Adds `hits` to `key` (expiring after `ttlSeconds`) and returns the new total. */

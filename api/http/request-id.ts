@@ -1,7 +1,7 @@
 /** Gives every request an id, echoed in `X-Request-Id` and in every error body. */
 import { randomFillSync } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from './app-deps.ts';
+import type { AppEnv } from '../app-deps.ts';
 
 const ID_BYTES = 10;
 /**

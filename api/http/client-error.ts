@@ -8,8 +8,8 @@
  */
 import type { Socket } from 'node:net';
 import { RequestError } from '@hono/node-server';
-import { errorBody, errorInfo, type ErrorInfo } from '../core/errors.ts';
-import type { Logger } from '../infra/logger.ts';
+import { errorBody, errorInfo, type ErrorInfo } from '../../core/errors.ts';
+import type { Logger } from '../../infra/logger.ts';
 import { rawErrorResponse } from './connections.ts';
 import { newRequestId } from './request-id.ts';
 

@@ -8,11 +8,11 @@
  * not count.
  */
 import type { Context } from 'hono';
-import type { Config } from '../core/config.ts';
-import { ApiError } from '../core/errors.ts';
-import type { Queryable } from '../db/pool.ts';
-import type { AuthenticatedCredential } from '../db/queries/identities.ts';
-import { authenticate, type Channel } from './auth.ts';
+import type { Config } from '../../core/config.ts';
+import { ApiError } from '../../core/errors.ts';
+import type { Queryable } from '../../db/pool.ts';
+import type { AuthenticatedCredential } from '../../db/queries/identities.ts';
+import { authenticate, type Channel } from '../auth.ts';
 import { clientAddress, rateLimited, windowOf, type Counter } from './rate-limit.ts';
 
 /** Authenticates the request's credential, under the failure bound of its client address. */

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context } from 'hono';
 import Negotiator from 'negotiator';
-import { CONTENT_SECURITY_POLICY, FRAME_POLICY } from '../core/content-security-policy.ts';
+import { CONTENT_SECURITY_POLICY, FRAME_POLICY } from '../../core/content-security-policy.ts';
 
 /** Machine endpoints: their 404s are always the Error shape. */
 const MACHINE_PATHS = /^\/(api|mcp|oauth|\.well-known|pagefind|sitemaps|_astro)(\/|$)/;

@@ -4,7 +4,7 @@
  * GET implies HEAD.
  */
 import type { Context, Hono } from 'hono';
-import { apiError } from '../core/errors.ts';
+import { apiError } from '../../core/errors.ts';
 
 type Handler = (c: Context) => Response | Promise<Response>;
 export type Methods = Partial<Record<'GET' | 'POST' | 'PATCH', Handler>>;

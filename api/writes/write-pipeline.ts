@@ -13,17 +13,17 @@
 import type { EventEmitter } from 'node:events';
 import type pg from 'pg';
 import { Job, type Queue, type QueueEvents } from 'bullmq';
-import { apiError, ApiError } from '../core/errors.ts';
-import { idempotencyMismatch, requestHashOf } from '../core/idempotency.ts';
+import { apiError, ApiError } from '../../core/errors.ts';
+import { idempotencyMismatch, requestHashOf } from '../../core/idempotency.ts';
 import {
   COMMIT_JOB, commitJobId, type CommitJob, type CommitResult,
-} from '../core/queue-contract.ts';
-import type { PhaseTimer } from '../infra/metrics.ts';
-import type { OperationReceipt } from '../core/types.ts';
-import type { Queryable } from '../db/pool.ts';
-import { findOperation, type OperationRow } from '../db/queries/operations.ts';
-import type { OperationName } from '../operations/registry.ts';
-import { retireOutdatedProjections } from '../projections/read-your-writes.ts';
+} from '../../core/queue-contract.ts';
+import type { PhaseTimer } from '../../infra/metrics.ts';
+import type { OperationReceipt } from '../../core/types.ts';
+import type { Queryable } from '../../db/pool.ts';
+import { findOperation, type OperationRow } from '../../db/queries/operations.ts';
+import type { OperationName } from '../../operations/registry.ts';
+import { retireOutdatedProjections } from '../../projections/read-your-writes.ts';
 
 export interface WriteRequest {
   operation: OperationName;

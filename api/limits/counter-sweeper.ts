@@ -4,9 +4,9 @@
  * process sweeps the expired ones on a timer (a DELETE on an indexed column;
  * several processes sweeping at once is harmless).
  */
-import type { Logger } from '../infra/logger.ts';
-import type { Queryable } from '../db/pool.ts';
-import { deleteExpiredCounters } from '../db/queries/rate-limits.ts';
+import type { Logger } from '../../infra/logger.ts';
+import type { Queryable } from '../../db/pool.ts';
+import { deleteExpiredCounters } from '../../db/queries/rate-limits.ts';
 
 export interface CounterSweeper {
   /** One sweep now; resolves to the rows removed. */

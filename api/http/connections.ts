@@ -11,10 +11,10 @@
  */
 import type { IncomingMessage, RequestListener, Server, ServerOptions, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Config } from '../core/config.ts';
-import { errorBody, errorInfo, ERROR_STATUS, type ErrorInfo } from '../core/errors.ts';
-import type { Logger } from '../infra/logger.ts';
-import { addressOf } from './rate-limit.ts';
+import type { Config } from '../../core/config.ts';
+import { errorBody, errorInfo, ERROR_STATUS, type ErrorInfo } from '../../core/errors.ts';
+import type { Logger } from '../../infra/logger.ts';
+import { addressOf } from '../limits/rate-limit.ts';
 import { newRequestId } from './request-id.ts';
 
 /** Node server options for the configured timeouts. */
