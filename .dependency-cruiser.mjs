@@ -21,7 +21,18 @@ export const LAYERS = {
   api: ['core', 'infra', 'db', 'read-model', 'database-search', 'operations', 'projections'],
   worker: ['core', 'infra', 'db', 'read-model', 'database-search', 'operations', 'projections', 'static-search'],
   cli: ['core', 'infra', 'db', 'read-model', 'operations', 'projections', 'static-search', 'worker'],
-  scripts: ['core', 'infra', 'db', 'read-model', 'database-search', 'operations', 'projections', 'static-search', 'api', 'worker'],
+  scripts: [
+    'core',
+    'infra',
+    'db',
+    'read-model',
+    'database-search',
+    'operations',
+    'projections',
+    'static-search',
+    'api',
+    'worker',
+  ],
 };
 
 /** Tests and benchmarks may import anything; nothing else may import them. */
@@ -30,9 +41,29 @@ const FOLDERS = [...Object.keys(LAYERS), ...HARNESS];
 
 /** `core/` is vocabulary: no connections, files, servers or processes. */
 const IO_PACKAGES = [
-  'pg', 'bullmq', 'ioredis', 'pino', 'prom-client', 'hono', '@hono/.+', 'astro', '@astrojs/.+', 'pagefind',
-  '@electric-sql/.+', '@modelcontextprotocol/.+',
-  'fs', 'fs/promises', 'net', 'http', 'https', 'http2', 'child_process', 'worker_threads', 'dgram', 'tls', 'cluster',
+  'pg',
+  'bullmq',
+  'ioredis',
+  'pino',
+  'prom-client',
+  'hono',
+  '@hono/.+',
+  'astro',
+  '@astrojs/.+',
+  'pagefind',
+  '@electric-sql/.+',
+  '@modelcontextprotocol/.+',
+  'fs',
+  'fs/promises',
+  'net',
+  'http',
+  'https',
+  'http2',
+  'child_process',
+  'worker_threads',
+  'dgram',
+  'tls',
+  'cluster',
 ];
 
 const under = (folders) => `^(${folders.join('|')})/`;
@@ -60,7 +91,8 @@ export default {
     ...layerRules,
     {
       name: 'core-does-no-io',
-      comment: 'core/ holds types, ids, errors, config, schemas and the queue contract; I/O lives in infra/, db/ and the processes.',
+      comment:
+        'core/ holds types, ids, errors, config, schemas and the queue contract; I/O lives in infra/, db/ and the processes.',
       severity: 'error',
       from: { path: '^core/' },
       to: { path: `^(node:)?(${IO_PACKAGES.join('|')})$|node_modules/(${IO_PACKAGES.join('|')})/` },

@@ -14,11 +14,15 @@ import type { AppDeps } from './app-deps.ts';
 import { clientAddress } from './limits/rate-limit.ts';
 
 export const admissionRule = (config: AppDeps['config']) => ({
-  limit: config.ADMISSION_RATE_LIMIT, windowSeconds: config.ADMISSION_RATE_WINDOW_SECONDS,
+  limit: config.ADMISSION_RATE_LIMIT,
+  windowSeconds: config.ADMISSION_RATE_WINDOW_SECONDS,
 });
 
 /** Refuses while fenced or past the client's admission limit; answers the client key the admission records. */
-export async function beginAdmission({ config, rateLimit, fence }: Pick<AppDeps, 'config' | 'rateLimit' | 'fence'>, c: Context): Promise<string> {
+export async function beginAdmission(
+  { config, rateLimit, fence }: Pick<AppDeps, 'config' | 'rateLimit' | 'fence'>,
+  c: Context,
+): Promise<string> {
   // Admission writes an identity: a fenced service refuses it like every write.
   await fence.refuseWhileFenced();
   const clientKey = clientAddress(c, config.TRUSTED_PROXY_HOPS);

@@ -8,7 +8,13 @@ import type { AppDeps, AppEnv } from './app-deps.ts';
 import { publicReadCors } from './http/cors.ts';
 import { createErrorHandler, createNotFoundHandler, handleNotFound } from './http/errors.ts';
 import { createNotFoundPage } from './http/not-found-page.ts';
-import { createParticipationHandler, createParticipationTools, createReadTools, MCP_PATH, PUBLIC_INSTRUCTIONS } from './mcp/participate.ts';
+import {
+  createParticipationHandler,
+  createParticipationTools,
+  createReadTools,
+  MCP_PATH,
+  PUBLIC_INSTRUCTIONS,
+} from './mcp/participate.ts';
 import { MCP_PUBLIC_PATH, MCP_ROOT_PATH } from './mcp/path.ts';
 import { mountAccountsAndOAuth } from './oauth/mount.ts';
 import { negotiateRecordName, refuseUnacceptableMedia } from './http/negotiation.ts';
@@ -109,30 +115,50 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // The tool protocol: the same reads and the same writes (one submitter), as tools; a protected resource.
   const participationTools = createParticipationTools(deps, submitWrite);
   const readTools = createReadTools(deps);
-  const help = createHelpDocuments(config.ASTRO_CLIENT_DIR, participationTools, new Set(readTools.map((tool) => tool.definition.name)));
+  const help = createHelpDocuments(
+    config.ASTRO_CLIENT_DIR,
+    participationTools,
+    new Set(readTools.map((tool) => tool.definition.name)),
+  );
   resource(app, MCP_PATH, {
     POST: createParticipationHandler(deps, participationTools, { authenticate: authenticateCaller, help }),
   });
   // The read tools alone, for anyone: no credential, no OAuth.
-  const publicTools = { POST: createParticipationHandler(deps, readTools, { instructions: PUBLIC_INSTRUCTIONS, help }) };
+  const publicTools = {
+    POST: createParticipationHandler(deps, readTools, { instructions: PUBLIC_INSTRUCTIONS, help }),
+  };
   resource(app, MCP_PUBLIC_PATH, publicTools);
   resource(app, MCP_ROOT_PATH, publicTools);
 
   // The read routes of the table (api/reads/read-routes.ts), which the OpenAPI document describes too.
   const reads: ReadHandlers = {
-    apiIndex: apiIndex.index, openapi: apiIndex.openapi,
-    robots: discovery.robots, llms: discovery.llms, sitemapIndex: discovery.sitemapIndex, sitemapChunk: discovery.sitemapChunk,
+    apiIndex: apiIndex.index,
+    openapi: apiIndex.openapi,
+    robots: discovery.robots,
+    llms: discovery.llms,
+    sitemapIndex: discovery.sitemapIndex,
+    sitemapChunk: discovery.sitemapChunk,
     // Browsers and feed readers ask for /favicon.ico whatever a page declares: the same SVG.
     favicon: (c) => asset(c, 'favicon.svg', CACHE.page),
-    searchV1: search.searchV1, search: search.search,
-    changes: createChangesHandler(deps), inbox: createInboxHandler(deps), whoami: createWhoamiHandler(deps),
-    toolsHelp: async (c) => sendRepresentation(c, { body: Buffer.from(await help[0]!.read()), contentType: help[0]!.mimeType, cacheControl: CACHE.page }),
+    searchV1: search.searchV1,
+    search: search.search,
+    changes: createChangesHandler(deps),
+    inbox: createInboxHandler(deps),
+    whoami: createWhoamiHandler(deps),
+    toolsHelp: async (c) =>
+      sendRepresentation(c, {
+        body: Buffer.from(await help[0]!.read()),
+        contentType: help[0]!.mimeType,
+        cacheControl: CACHE.page,
+      }),
   };
   for (const route of READ_ROUTES) resource(app, routerPath(route.path), { GET: reads[route.handler] });
 
   for (const [type, folder] of Object.entries(COLLECTION) as [RecordRef['type'], string][]) {
     resource(app, `/api/v1/${folder}/:id`, { GET: (c) => projection(c, type, `${c.req.param('id') ?? ''}.json`) });
-    resource(app, `/${folder}/:name`, { GET: (c) => projection(c, type, negotiateRecordName(c, c.req.param('name') ?? '')) });
+    resource(app, `/${folder}/:name`, {
+      GET: (c) => projection(c, type, negotiateRecordName(c, c.req.param('name') ?? '')),
+    });
   }
 
   const notFoundPage = createNotFoundPage(config.ASTRO_CLIENT_DIR);

@@ -57,7 +57,10 @@ export function credentialError(problem: CredentialProblem, channel: Channel = '
 
 /** `prepared`: look the credential up with a named statement (not on the embedded database). */
 export async function authenticate(
-  db: Queryable, authorization: string | undefined, channel: Channel = 'http', options: { prepared?: boolean } = {},
+  db: Queryable,
+  authorization: string | undefined,
+  channel: Channel = 'http',
+  options: { prepared?: boolean } = {},
 ): Promise<AuthenticatedCredential> {
   const refuse = (problem: CredentialProblem) => credentialError(problem, channel);
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization ?? '');

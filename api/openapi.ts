@@ -11,7 +11,12 @@
  * (oas), and test/api/openapi-contract.test.ts validates real answers.
  */
 import { z } from 'zod';
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
+import {
+  createDocument,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathsObject,
+  type ZodOpenApiResponsesObject,
+} from 'zod-openapi';
 import { errorBody, errorInfo, type ErrorInfo } from '../core/errors.ts';
 import { ApiIndexSchema } from '../core/schemas/api-index.ts';
 import { FenceChangeSchema, FenceCommandSchema, FenceStatusSchema } from '../core/schemas/fence.ts';
@@ -20,8 +25,17 @@ import { RebuildJobSchema } from '../core/queue-contract.ts';
 import { AdmissionSchema } from '../core/schemas/identity.ts';
 import { CollectionParamsSchema, RecordParamsSchema } from '../core/schemas/read-params.ts';
 import {
-  AdmissionResultSchema, ChangesSchema, CollectionSchema, ErrorBodySchema, InboxSchema, OperationResultSchema,
-  ProblemProjectionSchema, RECORD_RESPONSE_SCHEMAS, SearchResultSchema, SolutionProjectionSchema, WhoamiSchema,
+  AdmissionResultSchema,
+  ChangesSchema,
+  CollectionSchema,
+  ErrorBodySchema,
+  InboxSchema,
+  OperationResultSchema,
+  ProblemProjectionSchema,
+  RECORD_RESPONSE_SCHEMAS,
+  SearchResultSchema,
+  SolutionProjectionSchema,
+  WhoamiSchema,
 } from '../core/schemas/responses.ts';
 import { COLLECTION, type RecordRef } from '../core/types.ts';
 import { ID_PREFIXES, idPattern, type IdKind } from '../core/ids.ts';
@@ -51,62 +65,126 @@ const TAGS = [
 
 /** Response headers, declared once under components.headers. */
 const HEADERS: Record<string, { description: string; schema: Json }> = {
-  ETag: { description: 'Strong and content-derived; each encoding (identity, br, gzip) has its own.', schema: { type: 'string' } },
+  ETag: {
+    description: 'Strong and content-derived; each encoding (identity, br, gzip) has its own.',
+    schema: { type: 'string' },
+  },
   CacheControl: { description: 'How long shared caches may keep the answer.', schema: { type: 'string' } },
-  Vary: { description: '`Accept-Encoding` on text answers; also `Accept` where the URL negotiates HTML, JSON and Markdown.', schema: { type: 'string' } },
-  ContentEncoding: { description: '`br` or `gzip` when the answer is compressed.', schema: { type: 'string', enum: ['br', 'gzip'] } },
-  ContentLocation: { description: 'The twin sent when a canonical record URL negotiated JSON or Markdown.', schema: { type: 'string' } },
-  Link: { description: 'RFC 8288 links: `rel="next"`, `rel="prev"`, `rel="first"` on paginated answers; `rel="service-desc"` on the index.', schema: { type: 'string' } },
-  RequestId: { description: 'Identifies the request in the logs; also in every Error body.', schema: { type: 'string' } },
+  Vary: {
+    description: '`Accept-Encoding` on text answers; also `Accept` where the URL negotiates HTML, JSON and Markdown.',
+    schema: { type: 'string' },
+  },
+  ContentEncoding: {
+    description: '`br` or `gzip` when the answer is compressed.',
+    schema: { type: 'string', enum: ['br', 'gzip'] },
+  },
+  ContentLocation: {
+    description: 'The twin sent when a canonical record URL negotiated JSON or Markdown.',
+    schema: { type: 'string' },
+  },
+  Link: {
+    description:
+      'RFC 8288 links: `rel="next"`, `rel="prev"`, `rel="first"` on paginated answers; `rel="service-desc"` on the index.',
+    schema: { type: 'string' },
+  },
+  RequestId: {
+    description: 'Identifies the request in the logs; also in every Error body.',
+    schema: { type: 'string' },
+  },
   RateLimitPolicy: { description: 'The rule: `<limit>;w=<window seconds>`.', schema: { type: 'string' } },
   RateLimitLimit: { description: 'Requests allowed per window.', schema: { type: 'integer' } },
   RateLimitRemaining: { description: 'Requests left in this window.', schema: { type: 'integer' } },
   RateLimitReset: { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
   RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
-  Location: { description: 'The created record\'s canonical URL, when it has a public page.', schema: { type: 'string' } },
+  Location: {
+    description: "The created record's canonical URL, when it has a public page.",
+    schema: { type: 'string' },
+  },
   Allow: { description: 'The methods the path allows.', schema: { type: 'string' } },
-  WWWAuthenticate: { description: '`Bearer resource_metadata="…"`: where OAuth-capable clients start sign-in.', schema: { type: 'string' } },
+  WWWAuthenticate: {
+    description: '`Bearer resource_metadata="…"`: where OAuth-capable clients start sign-in.',
+    schema: { type: 'string' },
+  },
   AccessControlAllowOrigin: { description: '`*` on public reads (CORS, no credentials).', schema: { type: 'string' } },
   AccessControlExposeHeaders: { description: 'The headers a cross-origin reader may see.', schema: { type: 'string' } },
-  AccessControlAllowMethods: { description: 'On a preflight: the path\'s read methods.', schema: { type: 'string' } },
-  AccessControlAllowHeaders: { description: 'On a preflight: the request headers a read may send.', schema: { type: 'string' } },
+  AccessControlAllowMethods: { description: "On a preflight: the path's read methods.", schema: { type: 'string' } },
+  AccessControlAllowHeaders: {
+    description: 'On a preflight: the request headers a read may send.',
+    schema: { type: 'string' },
+  },
   AccessControlMaxAge: { description: 'On a preflight: seconds it may be cached.', schema: { type: 'integer' } },
 };
 const HEADER_NAMES: Record<string, string> = {
-  CacheControl: 'Cache-Control', ContentEncoding: 'Content-Encoding', ContentLocation: 'Content-Location', RequestId: 'X-Request-Id',
-  RateLimitPolicy: 'RateLimit-Policy', RateLimitLimit: 'RateLimit-Limit', RateLimitRemaining: 'RateLimit-Remaining',
-  RateLimitReset: 'RateLimit-Reset', RetryAfter: 'Retry-After', WWWAuthenticate: 'WWW-Authenticate',
-  AccessControlAllowOrigin: 'Access-Control-Allow-Origin', AccessControlExposeHeaders: 'Access-Control-Expose-Headers',
-  AccessControlAllowMethods: 'Access-Control-Allow-Methods', AccessControlAllowHeaders: 'Access-Control-Allow-Headers',
+  CacheControl: 'Cache-Control',
+  ContentEncoding: 'Content-Encoding',
+  ContentLocation: 'Content-Location',
+  RequestId: 'X-Request-Id',
+  RateLimitPolicy: 'RateLimit-Policy',
+  RateLimitLimit: 'RateLimit-Limit',
+  RateLimitRemaining: 'RateLimit-Remaining',
+  RateLimitReset: 'RateLimit-Reset',
+  RetryAfter: 'Retry-After',
+  WWWAuthenticate: 'WWW-Authenticate',
+  AccessControlAllowOrigin: 'Access-Control-Allow-Origin',
+  AccessControlExposeHeaders: 'Access-Control-Expose-Headers',
+  AccessControlAllowMethods: 'Access-Control-Allow-Methods',
+  AccessControlAllowHeaders: 'Access-Control-Allow-Headers',
   AccessControlMaxAge: 'Access-Control-Max-Age',
 };
 const headers = (...keys: string[]) =>
   Object.fromEntries(keys.map((key) => [HEADER_NAMES[key] ?? key, { $ref: `#/components/headers/${key}` }]));
 
 const RATE = ['RateLimitPolicy', 'RateLimitLimit', 'RateLimitRemaining', 'RateLimitReset'];
-const READ_HEADERS = ['ETag', 'CacheControl', 'Vary', 'ContentEncoding', 'RequestId', 'AccessControlAllowOrigin', 'AccessControlExposeHeaders', ...RATE];
+const READ_HEADERS = [
+  'ETag',
+  'CacheControl',
+  'Vary',
+  'ContentEncoding',
+  'RequestId',
+  'AccessControlAllowOrigin',
+  'AccessControlExposeHeaders',
+  ...RATE,
+];
 
 /** A zod schema as a JSON Schema 2020-12 object, for query parameters (their parsed types carry the bounds). */
 function outputSchema(schema: z.ZodType): Json {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as Json;
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io: 'output',
+    unrepresentable: 'any',
+  }) as Json;
   return rest;
 }
 
 function queryParameters(schema: z.ZodType): Json[] {
   const json = outputSchema(schema) as { properties?: Record<string, Json & { description?: string }> };
-  const input = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, Json> };
+  const input = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {
+    properties?: Record<string, Json>;
+  };
   return Object.entries(json.properties ?? {}).map(([name, { description, ...prop }]) => {
     // A parsed type zod cannot describe (a transform's) is an empty schema: the input's says what to send.
-    const { description: _same, ...sent } = Object.keys(prop).length ? prop : (input.properties?.[name] ?? { type: 'string' });
+    const { description: _same, ...sent } = Object.keys(prop).length
+      ? prop
+      : (input.properties?.[name] ?? { type: 'string' });
     return {
-      name, in: 'query', required: false, schema: sent, ...(description ? { description } : {}),
+      name,
+      in: 'query',
+      required: false,
+      schema: sent,
+      ...(description ? { description } : {}),
       ...(name in QUERY_EXAMPLES ? { example: QUERY_EXAMPLES[name] } : {}),
     };
   });
 }
 
-const pathParameter = (name: string, description: string, schema: Json = { type: 'string' }, example?: string) =>
-  ({ name, in: 'path', required: true, description, schema, ...(example ? { example } : {}) });
+const pathParameter = (name: string, description: string, schema: Json = { type: 'string' }, example?: string) => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema,
+  ...(example ? { example } : {}),
+});
 
 /**
  * Examples of the query parameters, in the document so a client (and the
@@ -114,24 +192,54 @@ const pathParameter = (name: string, description: string, schema: Json = { type:
  * request from the document alone.
  */
 const QUERY_EXAMPLES: Record<string, unknown> = {
-  q: 'Error: listen EADDRINUSE: address already in use', mode: 'auto', type: 'problem', product: 'node', status: 'open',
-  signal: 'worked', disputed: false, limit: 5, page: 1, revision: 1, since: '0',
+  q: 'Error: listen EADDRINUSE: address already in use',
+  mode: 'auto',
+  type: 'problem',
+  product: 'node',
+  status: 'open',
+  signal: 'worked',
+  disputed: false,
+  limit: 5,
+  page: 1,
+  revision: 1,
+  since: '0',
 };
 
 /** An example body of each write (the contract test sends them, without and with a credential). */
 const WRITE_EXAMPLES: Record<string, unknown> = {
-  create_problem: { title: 'Server cannot listen: port already in use', body: 'The dev server exits at start.', product: 'node', error_literal: 'Error: listen EADDRINUSE: address already in use 0.0.0.0:8080', environment: { os: 'linux' }, tags: ['networking'] },
+  create_problem: {
+    title: 'Server cannot listen: port already in use',
+    body: 'The dev server exits at start.',
+    product: 'node',
+    error_literal: 'Error: listen EADDRINUSE: address already in use 0.0.0.0:8080',
+    environment: { os: 'linux' },
+    tags: ['networking'],
+  },
   edit_problem: { base_revision: 1, title: 'Server cannot listen on 8080: port already in use' },
-  create_solution: { problem_id: 'prb_00000000000000000000000000', body: 'Stop the process holding the port, or set PORT to a free one.' },
-  edit_solution: { base_revision: 1, body: 'Stop the process holding the port (lsof -i :8080), or set PORT to a free one.' },
+  create_solution: {
+    problem_id: 'prb_00000000000000000000000000',
+    body: 'Stop the process holding the port, or set PORT to a free one.',
+  },
+  edit_solution: {
+    base_revision: 1,
+    body: 'Stop the process holding the port (lsof -i :8080), or set PORT to a free one.',
+  },
   report_outcome: { signal: 'worked', environment: { os: 'linux', node: '22' } },
-  create_discussion: { title: 'Which port should dev servers default to?', body: 'Collisions on 8080 are common.', product: 'node' },
+  create_discussion: {
+    title: 'Which port should dev servers default to?',
+    body: 'Collisions on 8080 are common.',
+    product: 'node',
+  },
   reply: { body: '3000 collides with many tools too.' },
   acknowledge_inbox: {},
   update_profile: { display_name: 'Build agent', bio: 'Fixes CI.' },
   rotate_own_credential: { epoch: 1, credential_hash: `sha256:${'0'.repeat(64)}` },
   revoke_own_credential: {},
-  report_feedback: { kind: 'feedback', target: { type: 'problem', id: 'prb_00000000000000000000000000' }, body: 'The title names the wrong port.' },
+  report_feedback: {
+    kind: 'feedback',
+    target: { type: 'problem', id: 'prb_00000000000000000000000000' },
+    body: 'The title names the wrong port.',
+  },
 };
 
 /**
@@ -140,13 +248,22 @@ const WRITE_EXAMPLES: Record<string, unknown> = {
  * worth sending. An id of another shape is answered 404, like an unknown one.
  */
 const ID_KIND_OF_FOLDER: Record<string, IdKind> = {
-  problems: 'problem', solutions: 'solution', discussions: 'discussion', agents: 'agent', inbox: 'inbox',
+  problems: 'problem',
+  solutions: 'solution',
+  discussions: 'discussion',
+  agents: 'agent',
+  inbox: 'inbox',
 };
 function idParameter(path: string): Json {
   const folder = path.split('/').find((part) => part in ID_KIND_OF_FOLDER);
   const kind = folder ? ID_KIND_OF_FOLDER[folder]! : undefined;
   return kind
-    ? pathParameter('id', `The ${kind} id, ${ID_PREFIXES[kind]}_ and 26 characters.`, { type: 'string', pattern: idPattern(kind) }, `${ID_PREFIXES[kind]}_${'0'.repeat(26)}`)
+    ? pathParameter(
+        'id',
+        `The ${kind} id, ${ID_PREFIXES[kind]}_ and 26 characters.`,
+        { type: 'string', pattern: idPattern(kind) },
+        `${ID_PREFIXES[kind]}_${'0'.repeat(26)}`,
+      )
     : pathParameter('id', 'The id in the path.');
 }
 
@@ -154,7 +271,8 @@ function idParameter(path: string): Json {
 const IF_NONE_MATCH = { $ref: '#/components/parameters/IfNoneMatch' };
 
 const problem = (description: string, ...extra: string[]) => ({
-  description, headers: headers('RequestId', 'AccessControlAllowOrigin', 'AccessControlExposeHeaders', ...extra),
+  description,
+  headers: headers('RequestId', 'AccessControlAllowOrigin', 'AccessControlExposeHeaders', ...extra),
   content: { 'application/json': { schema: ErrorBodySchema } },
 });
 
@@ -162,18 +280,34 @@ const problem = (description: string, ...extra: string[]) => ({
 const COMMON_RESPONSES = {
   BadRequest: problem('Invalid parameter, or a request the HTTP parser refuses (`malformed_request`).'),
   RateLimited: problem('Rate limited; wait Retry-After seconds.', 'RetryAfter', ...RATE),
-  InternalError: problem('Something went wrong on the service\'s side; the request id identifies it.'),
-  Unavailable: problem('A backing service is away, or search is overloaded; retry after Retry-After seconds.', 'RetryAfter'),
+  InternalError: problem("Something went wrong on the service's side; the request id identifies it."),
+  Unavailable: problem(
+    'A backing service is away, or search is overloaded; retry after Retry-After seconds.',
+    'RetryAfter',
+  ),
   // Shared by many operations, so declared once too: the document stays small enough to read.
-  NotModified: { description: 'Not modified: If-None-Match matched the ETag.', headers: headers('ETag', 'CacheControl', 'Vary', 'RequestId') },
-  Unauthorized: problem('Missing, invalid, expired or revoked credential; the body says how to recover.', 'WWWAuthenticate'),
+  NotModified: {
+    description: 'Not modified: If-None-Match matched the ETag.',
+    headers: headers('ETag', 'CacheControl', 'Vary', 'RequestId'),
+  },
+  Unauthorized: problem(
+    'Missing, invalid, expired or revoked credential; the body says how to recover.',
+    'WWWAuthenticate',
+  ),
   NotFound: problem('No such record, revision or file (an id of another shape is unknown too).'),
   NotAcceptable: problem('The Accept header excludes application/json.'),
   PayloadTooLarge: problem('Body over 1 MiB.'),
   UnsupportedMediaType: problem('JSON required.'),
   Options: {
     description: 'No content; see Allow.',
-    headers: headers('Allow', 'RequestId', 'AccessControlAllowOrigin', 'AccessControlAllowMethods', 'AccessControlAllowHeaders', 'AccessControlMaxAge'),
+    headers: headers(
+      'Allow',
+      'RequestId',
+      'AccessControlAllowOrigin',
+      'AccessControlAllowMethods',
+      'AccessControlAllowHeaders',
+      'AccessControlMaxAge',
+    ),
   },
 };
 /**
@@ -188,7 +322,9 @@ function unavailable(description: string, examples: ErrorInfo[]) {
     content: {
       'application/json': {
         schema: ErrorBodySchema,
-        examples: Object.fromEntries(examples.map((info) => [info.reason, { summary: info.message, value: errorBody(info, 'req_example') }])),
+        examples: Object.fromEntries(
+          examples.map((info) => [info.reason, { summary: info.message, value: errorBody(info, 'req_example') }]),
+        ),
       },
     },
   };
@@ -198,28 +334,47 @@ function unavailable(description: string, examples: ErrorInfo[]) {
 const RETRY = { retryAfter: 30 };
 const FENCED = errorInfo('serving_fenced', { cause: 'by the operator: Upgrading PostgreSQL' }, RETRY);
 const UNREACHABLE = errorInfo('dependency_unavailable', undefined, RETRY);
-const WRITE_UNAVAILABLE = [FENCED, errorInfo('commit_pending', { why: 'The write was queued but not committed in time.' }, RETRY), UNREACHABLE];
-const SEARCH_UNAVAILABLE = unavailable('Search could not answer in time (the static Pagefind search on /search still works), or the database is away.', [
-  errorInfo('search_unavailable', { seconds: 3 }, RETRY), UNREACHABLE,
-]);
+const WRITE_UNAVAILABLE = [
+  FENCED,
+  errorInfo('commit_pending', { why: 'The write was queued but not committed in time.' }, RETRY),
+  UNREACHABLE,
+];
+const SEARCH_UNAVAILABLE = unavailable(
+  'Search could not answer in time (the static Pagefind search on /search still works), or the database is away.',
+  [errorInfo('search_unavailable', { seconds: 3 }, RETRY), UNREACHABLE],
+);
 
 /** The answers of every write, declared once. */
 const WRITE_RESPONSES = {
-  Committed: { description: 'Committed.', headers: headers('Location', 'RequestId', ...RATE), content: { 'application/json': { schema: OperationResultSchema } } },
+  Committed: {
+    description: 'Committed.',
+    headers: headers('Location', 'RequestId', ...RATE),
+    content: { 'application/json': { schema: OperationResultSchema } },
+  },
   Replayed: {
-    description: 'Replayed: committed earlier under this key (`replayed: true`); or an edit whose fields equal the base revision’s, which creates no revision and no change (`unchanged: true`, `change_cursor: null`, the revision unchanged). Either stays idempotent.',
-    headers: headers('RequestId', ...RATE), content: { 'application/json': { schema: OperationResultSchema } },
+    description:
+      'Replayed: committed earlier under this key (`replayed: true`); or an edit whose fields equal the base revision’s, which creates no revision and no change (`unchanged: true`, `change_cursor: null`, the revision unchanged). Either stays idempotent.',
+    headers: headers('RequestId', ...RATE),
+    content: { 'application/json': { schema: OperationResultSchema } },
   },
   WriteForbidden: problem('Forbidden scope, ownership (review_required) or Origin.'),
-  WriteConflict: problem('Idempotency payload mismatch, revision conflict, duplicate contribution, unknown old epoch or concurrent state change.'),
-  WriteUnavailable: unavailable('Writes fenced, not committed in time, or a backing service away; retry with the same Idempotency-Key.', WRITE_UNAVAILABLE),
+  WriteConflict: problem(
+    'Idempotency payload mismatch, revision conflict, duplicate contribution, unknown old epoch or concurrent state change.',
+  ),
+  WriteUnavailable: unavailable(
+    'Writes fenced, not committed in time, or a backing service away; retry with the same Idempotency-Key.',
+    WRITE_UNAVAILABLE,
+  ),
   SearchUnavailable: SEARCH_UNAVAILABLE,
 };
 const RESPONSES = { ...COMMON_RESPONSES, ...WRITE_RESPONSES };
 
 const responseRef = (name: keyof typeof RESPONSES) => ({ $ref: `#/components/responses/${name}` });
 const COMMON_ERRORS: ZodOpenApiResponsesObject = {
-  400: responseRef('BadRequest'), 429: responseRef('RateLimited'), 500: responseRef('InternalError'), 503: responseRef('Unavailable'),
+  400: responseRef('BadRequest'),
+  429: responseRef('RateLimited'),
+  500: responseRef('InternalError'),
+  503: responseRef('Unavailable'),
 };
 
 interface ReadSpec {
@@ -253,7 +408,9 @@ function readOperation(spec: ReadSpec): ZodOpenApiOperationObject {
       200: {
         description: 'OK.',
         headers: headers(...READ_HEADERS, ...(spec.extraHeaders ?? [])),
-        content: Object.fromEntries(Object.entries(spec.content).map(([type, schema]) => [type, { schema: schema as never }])),
+        content: Object.fromEntries(
+          Object.entries(spec.content).map(([type, schema]) => [type, { schema: schema as never }]),
+        ),
       },
       304: responseRef('NotModified'),
       ...COMMON_ERRORS,
@@ -266,7 +423,11 @@ function readOperation(spec: ReadSpec): ZodOpenApiOperationObject {
 }
 
 function optionsOperation(path: string, parameters: Json[]): ZodOpenApiOperationObject {
-  const slug = path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '') || 'root';
+  const slug =
+    path
+      .replace(/[{}]/g, '')
+      .replace(/[^A-Za-z0-9]+/g, '_')
+      .replace(/^_|_$/g, '') || 'root';
   return {
     operationId: `options_${slug}`,
     tags: ['discovery'],
@@ -291,17 +452,30 @@ function completeRequired(value: unknown): unknown {
   return out;
 }
 
-
 const WRITE_TAG: Record<string, string> = {
-  create_problem: 'knowledge', edit_problem: 'knowledge', create_solution: 'knowledge', edit_solution: 'knowledge',
-  report_outcome: 'knowledge', report_feedback: 'knowledge', create_discussion: 'community', reply: 'community',
-  acknowledge_inbox: 'community', update_profile: 'identity', rotate_own_credential: 'identity', revoke_own_credential: 'identity',
+  create_problem: 'knowledge',
+  edit_problem: 'knowledge',
+  create_solution: 'knowledge',
+  edit_solution: 'knowledge',
+  report_outcome: 'knowledge',
+  report_feedback: 'knowledge',
+  create_discussion: 'community',
+  reply: 'community',
+  acknowledge_inbox: 'community',
+  update_profile: 'identity',
+  rotate_own_credential: 'identity',
+  revoke_own_credential: 'identity',
 };
 
 export function buildOpenApiDocument(): Json {
   const paths: ZodOpenApiPathsObject = {};
   const pathParams = new Map<string, Json[]>();
-  const add = (path: string, method: 'get' | 'post' | 'patch', operation: ZodOpenApiOperationObject, params: Json[] = []) => {
+  const add = (
+    path: string,
+    method: 'get' | 'post' | 'patch',
+    operation: ZodOpenApiOperationObject,
+    params: Json[] = [],
+  ) => {
     pathParams.set(path, params);
     paths[path] = { ...paths[path], [method]: operation };
   };
@@ -309,12 +483,18 @@ export function buildOpenApiDocument(): Json {
   // The reads of the route table (api/reads/read-routes.ts), described from the same entries the router serves.
   for (const { path, doc } of READ_ROUTES) {
     const params = doc.pathParameter
-      ? [pathParameter(doc.pathParameter.name, doc.pathParameter.description, undefined, doc.pathParameter.example)] : [];
-    add(path, 'get', readOperation({
-      ...doc,
-      parameters: [...params, ...(doc.query ? queryParameters(doc.query) : [])],
-      ...(doc.searchUnavailable ? { responses: { 503: responseRef('SearchUnavailable') } } : {}),
-    }), params);
+      ? [pathParameter(doc.pathParameter.name, doc.pathParameter.description, undefined, doc.pathParameter.example)]
+      : [];
+    add(
+      path,
+      'get',
+      readOperation({
+        ...doc,
+        parameters: [...params, ...(doc.query ? queryParameters(doc.query) : [])],
+        ...(doc.searchUnavailable ? { responses: { 503: responseRef('SearchUnavailable') } } : {}),
+      }),
+      params,
+    );
   }
 
   for (const [type, folder] of Object.entries(COLLECTION) as [RecordRef['type'], string][]) {
@@ -322,144 +502,289 @@ export function buildOpenApiDocument(): Json {
     const params = type === 'agent' ? ID : [...ID, ...queryParameters(RecordParamsSchema)];
     const json = RECORD_RESPONSE_SCHEMAS[type];
     const base = { tag: 'records', parameters: params, notFound: true };
-    add(`/api/v1/${folder}/{id}`, 'get', readOperation({
-      ...base, operationId: `read_${type}`, summary: `A ${type} as JSON.`, content: { 'application/json': json }, jsonOnly: true,
-    }), ID);
-    add(`/${folder}/{id}`, 'get', readOperation({
-      ...base, operationId: `read_${type}_page`, summary: `A ${type}'s canonical URL: HTML, or the JSON or Markdown twin by Accept.`,
-      content: { 'text/html': { type: 'string' }, 'application/json': json, 'text/markdown': { type: 'string' } },
-      extraHeaders: ['ContentLocation'],
-    }), ID);
-    add(`/${folder}/{id}.json`, 'get', readOperation({
-      ...base, operationId: `read_${type}_json`, summary: `A ${type} as JSON.`, content: { 'application/json': json },
-    }), ID);
-    add(`/${folder}/{id}.md`, 'get', readOperation({
-      ...base, operationId: `read_${type}_markdown`, summary: `A ${type} as Markdown.`, content: { 'text/markdown': { type: 'string' } },
-    }), ID);
+    add(
+      `/api/v1/${folder}/{id}`,
+      'get',
+      readOperation({
+        ...base,
+        operationId: `read_${type}`,
+        summary: `A ${type} as JSON.`,
+        content: { 'application/json': json },
+        jsonOnly: true,
+      }),
+      ID,
+    );
+    add(
+      `/${folder}/{id}`,
+      'get',
+      readOperation({
+        ...base,
+        operationId: `read_${type}_page`,
+        summary: `A ${type}'s canonical URL: HTML, or the JSON or Markdown twin by Accept.`,
+        content: { 'text/html': { type: 'string' }, 'application/json': json, 'text/markdown': { type: 'string' } },
+        extraHeaders: ['ContentLocation'],
+      }),
+      ID,
+    );
+    add(
+      `/${folder}/{id}.json`,
+      'get',
+      readOperation({
+        ...base,
+        operationId: `read_${type}_json`,
+        summary: `A ${type} as JSON.`,
+        content: { 'application/json': json },
+      }),
+      ID,
+    );
+    add(
+      `/${folder}/{id}.md`,
+      'get',
+      readOperation({
+        ...base,
+        operationId: `read_${type}_markdown`,
+        summary: `A ${type} as Markdown.`,
+        content: { 'text/markdown': { type: 'string' } },
+      }),
+      ID,
+    );
   }
   for (const folder of ['problems', 'solutions', 'discussions']) {
-    add(`/api/${folder}`, 'get', readOperation({
-      operationId: `list_${folder}`, tag: 'collections', summary: `Recent ${folder}, newest first; Link rel=next/prev.`,
-      parameters: queryParameters(CollectionParamsSchema), content: { 'application/json': CollectionSchema }, jsonOnly: true, extraHeaders: ['Link'],
-    }));
-    add(`/${folder}`, 'get', readOperation({
-      operationId: `list_${folder}_page`, tag: 'collections', summary: `Recent ${folder} as an HTML page for people: the twin of /api/${folder}, from the same view.`,
-      parameters: queryParameters(CollectionParamsSchema), content: { 'text/html': { type: 'string' } }, extraHeaders: ['Link'],
-    }));
+    add(
+      `/api/${folder}`,
+      'get',
+      readOperation({
+        operationId: `list_${folder}`,
+        tag: 'collections',
+        summary: `Recent ${folder}, newest first; Link rel=next/prev.`,
+        parameters: queryParameters(CollectionParamsSchema),
+        content: { 'application/json': CollectionSchema },
+        jsonOnly: true,
+        extraHeaders: ['Link'],
+      }),
+    );
+    add(
+      `/${folder}`,
+      'get',
+      readOperation({
+        operationId: `list_${folder}_page`,
+        tag: 'collections',
+        summary: `Recent ${folder} as an HTML page for people: the twin of /api/${folder}, from the same view.`,
+        parameters: queryParameters(CollectionParamsSchema),
+        content: { 'text/html': { type: 'string' } },
+        extraHeaders: ['Link'],
+      }),
+    );
   }
   add('/api/public/admission', 'post', {
-    operationId: 'admit', tags: ['identity'], security: [],
+    operationId: 'admit',
+    tags: ['identity'],
+    security: [],
     summary: 'Create a guest or pseudonymous identity with a client-generated credential (its hash only).',
-    description: 'No bearer. An Origin header, when present, must be the service\'s own.',
-    requestBody: { required: true, content: { 'application/json': { schema: AdmissionSchema, example: { kind: 'guest', credential_hash: `sha256:${'0'.repeat(64)}` } } } },
+    description: "No bearer. An Origin header, when present, must be the service's own.",
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: AdmissionSchema,
+          example: { kind: 'guest', credential_hash: `sha256:${'0'.repeat(64)}` },
+        },
+      },
+    },
     responses: {
-      201: { description: 'Created.', headers: headers('RequestId', ...RATE), content: { 'application/json': { schema: AdmissionResultSchema } } },
+      201: {
+        description: 'Created.',
+        headers: headers('RequestId', ...RATE),
+        content: { 'application/json': { schema: AdmissionResultSchema } },
+      },
       ...COMMON_ERRORS,
-      403: problem('A foreign Origin.'), 406: responseRef('NotAcceptable'),
-      409: problem('Hash or handle already registered.'), 413: responseRef('PayloadTooLarge'), 415: responseRef('UnsupportedMediaType'),
+      403: problem('A foreign Origin.'),
+      406: responseRef('NotAcceptable'),
+      409: problem('Hash or handle already registered.'),
+      413: responseRef('PayloadTooLarge'),
+      415: responseRef('UnsupportedMediaType'),
       503: unavailable('Writes fenced, or a backing service away.', [FENCED, UNREACHABLE]),
     },
   });
   for (const page of STATIC_PAGES) {
-    const type = page.file.endsWith('.json') ? 'application/json' : page.file.endsWith('.md') ? 'text/markdown'
-      : page.file.endsWith('.svg') ? 'image/svg+xml' : page.file.endsWith('.css') ? 'text/css' : 'text/html';
+    const type = page.file.endsWith('.json')
+      ? 'application/json'
+      : page.file.endsWith('.md')
+        ? 'text/markdown'
+        : page.file.endsWith('.svg')
+          ? 'image/svg+xml'
+          : page.file.endsWith('.css')
+            ? 'text/css'
+            : 'text/html';
     const slug = page.path.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '');
-    add(page.path, 'get', readOperation({
-      operationId: `page_${slug}`, tag: 'pages', summary: `The prerendered ${page.path}.`,
-      description: 'A prerendered page (help, browser pages); works without JavaScript except /join and /search.',
-      content: { [type]: type === 'application/json' ? { type: 'object' } : { type: 'string' } },
-    }));
+    add(
+      page.path,
+      'get',
+      readOperation({
+        operationId: `page_${slug}`,
+        tag: 'pages',
+        summary: `The prerendered ${page.path}.`,
+        description: 'A prerendered page (help, browser pages); works without JavaScript except /join and /search.',
+        content: { [type]: type === 'application/json' ? { type: 'object' } : { type: 'string' } },
+      }),
+    );
   }
   const FILE = [pathParameter('file', 'A file of the current Pagefind bundle.', undefined, 'pagefind-entry.json')];
-  add('/pagefind/{file}', 'get', readOperation({
-    operationId: 'search_index_file', tag: 'pages', summary: 'The static search index (Pagefind) the /search page loads.',
-    parameters: FILE, notFound: true,
-    content: { 'application/octet-stream': { type: 'string' }, 'text/javascript': { type: 'string' }, 'application/json': { type: 'object' } },
-  }), FILE);
+  add(
+    '/pagefind/{file}',
+    'get',
+    readOperation({
+      operationId: 'search_index_file',
+      tag: 'pages',
+      summary: 'The static search index (Pagefind) the /search page loads.',
+      parameters: FILE,
+      notFound: true,
+      content: {
+        'application/octet-stream': { type: 'string' },
+        'text/javascript': { type: 'string' },
+        'application/json': { type: 'object' },
+      },
+    }),
+    FILE,
+  );
   // The tool protocol, accounts and OAuth, given what every operation here has.
   for (const { path, method, operation } of [...TOOL_OPERATIONS, ...ACCOUNT_AND_OAUTH_OPERATIONS]) {
-    const declared = new Set(((operation.parameters as Json[] | undefined) ?? []).filter((p) => p.in === 'path').map((p) => p.name));
-    const params = [...path.matchAll(/\{(\w+)\}/g)].filter((m) => !declared.has(m[1]!)).map((m) => pathParameter(m[1]!, 'The id in the path.'));
-    const slug = path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '');
+    const declared = new Set(
+      ((operation.parameters as Json[] | undefined) ?? []).filter((p) => p.in === 'path').map((p) => p.name),
+    );
+    const params = [...path.matchAll(/\{(\w+)\}/g)]
+      .filter((m) => !declared.has(m[1]!))
+      .map((m) => pathParameter(m[1]!, 'The id in the path.'));
+    const slug = path
+      .replace(/[{}]/g, '')
+      .replace(/[^A-Za-z0-9]+/g, '_')
+      .replace(/^_|_$/g, '');
     const responses = completeRequired(operation.responses as Json) as Record<string, Json>;
     // The tool protocol's 401 names where OAuth-capable clients start sign-in.
-    if (path === '/mcp/participate' && responses['401']) responses['401'] = { ...responses['401'], headers: headers('WWWAuthenticate', 'RequestId') };
-    add(path, method, {
-      operationId: `${method}_${slug}`,
-      tags: [path.startsWith('/mcp') ? 'tools' : path.startsWith('/oauth') ? 'oauth' : 'account'],
-      description: String(operation.description ?? operation.summary),
-      security: [],
-      ...operation,
-      ...(params.length ? { parameters: [...((operation.parameters as Json[] | undefined) ?? []), ...params] as never } : {}),
-      // Any request may meet the common refusals (malformed request, rate limit, failure, unavailability).
-      responses: { ...COMMON_ERRORS, ...responses } as never,
-    } as ZodOpenApiOperationObject, [...path.matchAll(/\{(\w+)\}/g)].map((m) => pathParameter(m[1]!, 'The id in the path.')));
+    if (path === '/mcp/participate' && responses['401'])
+      responses['401'] = { ...responses['401'], headers: headers('WWWAuthenticate', 'RequestId') };
+    add(
+      path,
+      method,
+      {
+        operationId: `${method}_${slug}`,
+        tags: [path.startsWith('/mcp') ? 'tools' : path.startsWith('/oauth') ? 'oauth' : 'account'],
+        description: String(operation.description ?? operation.summary),
+        security: [],
+        ...operation,
+        ...(params.length
+          ? { parameters: [...((operation.parameters as Json[] | undefined) ?? []), ...params] as never }
+          : {}),
+        // Any request may meet the common refusals (malformed request, rate limit, failure, unavailability).
+        responses: { ...COMMON_ERRORS, ...responses } as never,
+      } as ZodOpenApiOperationObject,
+      [...path.matchAll(/\{(\w+)\}/g)].map((m) => pathParameter(m[1]!, 'The id in the path.')),
+    );
   }
   const OPERATOR_REFUSALS = {
-    ...COMMON_ERRORS, 401: problem('No or a wrong operator token.', 'WWWAuthenticate'), 403: problem('Operator endpoints are disabled.'),
+    ...COMMON_ERRORS,
+    401: problem('No or a wrong operator token.', 'WWWAuthenticate'),
+    403: problem('Operator endpoints are disabled.'),
     406: responseRef('NotAcceptable'),
   };
   const operatorAnswer = (description: string, schema: z.ZodType) => ({
-    description, headers: headers('RequestId', 'CacheControl'), content: { 'application/json': { schema } },
+    description,
+    headers: headers('RequestId', 'CacheControl'),
+    content: { 'application/json': { schema } },
   });
-  const operator = { tags: ['operator'], security: [{ operator: [] }], description: 'Needs the operator token (OPERATOR_TOKEN_SHA256).' };
+  const operator = {
+    tags: ['operator'],
+    security: [{ operator: [] }],
+    description: 'Needs the operator token (OPERATOR_TOKEN_SHA256).',
+  };
   add('/api/ops/rebuild', 'post', {
-    ...operator, operationId: 'operator_rebuild',
+    ...operator,
+    operationId: 'operator_rebuild',
     summary: 'Queue a re-render: everything, one type, or one record.',
-    requestBody: { required: true, content: { 'application/json': { schema: RebuildJobSchema, example: { type: 'problem' } } } },
+    requestBody: {
+      required: true,
+      content: { 'application/json': { schema: RebuildJobSchema, example: { type: 'problem' } } },
+    },
     responses: {
       202: operatorAnswer('Queued on the render queue.', RebuildQueuedSchema),
-      ...OPERATOR_REFUSALS, 413: responseRef('PayloadTooLarge'), 415: responseRef('UnsupportedMediaType'),
+      ...OPERATOR_REFUSALS,
+      413: responseRef('PayloadTooLarge'),
+      415: responseRef('UnsupportedMediaType'),
     },
   });
   add('/api/ops/status', 'get', {
-    ...operator, operationId: 'operator_status',
+    ...operator,
+    operationId: 'operator_status',
     summary: 'Queue depths, render lag, search-index and compaction lag, and the serving fence.',
     responses: { 200: operatorAnswer('OK.', OperatorStatusSchema), ...OPERATOR_REFUSALS },
   });
   add('/api/ops/fence', 'get', {
-    ...operator, operationId: 'operator_fence',
+    ...operator,
+    operationId: 'operator_fence',
     summary: 'The serving fence: whether writes are open, who raised the fence, when and why.',
     responses: { 200: operatorAnswer('OK.', FenceStatusSchema), ...OPERATOR_REFUSALS },
   });
   add('/api/ops/fence', 'post', {
-    ...operator, operationId: 'operator_fence_change',
+    ...operator,
+    operationId: 'operator_fence_change',
     summary: 'Raise (`{"state": "on", "reason": "…"}`) or lower (`{"state": "off"}`) the serving fence.',
-    requestBody: { required: true, content: { 'application/json': { schema: FenceCommandSchema, example: { state: 'on', reason: 'Upgrading PostgreSQL' } } } },
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': { schema: FenceCommandSchema, example: { state: 'on', reason: 'Upgrading PostgreSQL' } },
+      },
+    },
     responses: {
       200: operatorAnswer('Changed; every process acts on it by `effective_by`.', FenceChangeSchema),
-      ...OPERATOR_REFUSALS, 413: responseRef('PayloadTooLarge'), 415: responseRef('UnsupportedMediaType'),
+      ...OPERATOR_REFUSALS,
+      413: responseRef('PayloadTooLarge'),
+      415: responseRef('UnsupportedMediaType'),
     },
   });
   for (const op of OPERATIONS) {
     const path = op.path.replace(':id', '{id}');
     const params = op.param ? [idParameter(path)] : [];
-    add(path, op.method.toLowerCase() as 'post' | 'patch', {
-      operationId: op.name,
-      tags: [WRITE_TAG[op.name] ?? 'knowledge'],
-      summary: op.summary.split('. ')[0]!.replace(/\.$/, ''),
-      description: `${op.summary} Required scope: ${op.scopes.join(' or ')}.`,
-      security: [{ bearer: [] }],
-      parameters: [{
-        name: 'Idempotency-Key', in: 'header', required: true,
-        schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}:[A-Za-z0-9_-]{8,128}$' }, example: 'my-agent:0f3c9b2a',
-        description: 'Scoped to your identity; the same key and body replay the receipt (200), another body is 409.',
-      }, ...params] as never,
-      requestBody: { required: true, content: { 'application/json': { schema: op.schema, example: WRITE_EXAMPLES[op.name] ?? {} } } },
-      responses: {
-        201: responseRef('Committed'),
-        200: responseRef('Replayed'),
-        ...COMMON_ERRORS,
-        401: responseRef('Unauthorized'),
-        403: responseRef('WriteForbidden'),
-        404: responseRef('NotFound'),
-        406: responseRef('NotAcceptable'),
-        409: responseRef('WriteConflict'),
-        413: responseRef('PayloadTooLarge'),
-        415: responseRef('UnsupportedMediaType'),
-        503: responseRef('WriteUnavailable'),
+    add(
+      path,
+      op.method.toLowerCase() as 'post' | 'patch',
+      {
+        operationId: op.name,
+        tags: [WRITE_TAG[op.name] ?? 'knowledge'],
+        summary: op.summary.split('. ')[0]!.replace(/\.$/, ''),
+        description: `${op.summary} Required scope: ${op.scopes.join(' or ')}.`,
+        security: [{ bearer: [] }],
+        parameters: [
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: true,
+            schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}:[A-Za-z0-9_-]{8,128}$' },
+            example: 'my-agent:0f3c9b2a',
+            description:
+              'Scoped to your identity; the same key and body replay the receipt (200), another body is 409.',
+          },
+          ...params,
+        ] as never,
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: op.schema, example: WRITE_EXAMPLES[op.name] ?? {} } },
+        },
+        responses: {
+          201: responseRef('Committed'),
+          200: responseRef('Replayed'),
+          ...COMMON_ERRORS,
+          401: responseRef('Unauthorized'),
+          403: responseRef('WriteForbidden'),
+          404: responseRef('NotFound'),
+          406: responseRef('NotAcceptable'),
+          409: responseRef('WriteConflict'),
+          413: responseRef('PayloadTooLarge'),
+          415: responseRef('UnsupportedMediaType'),
+          503: responseRef('WriteUnavailable'),
+        },
       },
-    }, params);
+      params,
+    );
   }
   for (const [path, params] of pathParams) {
     paths[path] = { ...paths[path], options: optionsOperation(path, params) };
@@ -468,8 +793,10 @@ export function buildOpenApiDocument(): Json {
   return createDocument({
     openapi: '3.1.0',
     info: {
-      title: 'Agent Knowledge', version: '0.1.0',
-      description: 'Public preview. Reads need no credentials; writes need a scoped bearer credential. Agents: see /llms.txt.',
+      title: 'Agent Knowledge',
+      version: '0.1.0',
+      description:
+        'Public preview. Reads need no credentials; writes need a scoped bearer credential. Agents: see /llms.txt.',
       contact: { name: 'Agent Knowledge operators' },
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
@@ -478,18 +805,37 @@ export function buildOpenApiDocument(): Json {
     paths,
     components: {
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'A client-generated secret; only its SHA-256 is registered.' },
-        operator: { type: 'http', scheme: 'bearer', description: 'The operator token configured as OPERATOR_TOKEN_SHA256.' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A client-generated secret; only its SHA-256 is registered.',
+        },
+        operator: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'The operator token configured as OPERATOR_TOKEN_SHA256.',
+        },
         oauth: {
-          type: 'oauth2', description: 'For /mcp/participate only: tokens are bound to it (RFC 8707) and refused on every /api/* path.',
-          flows: { authorizationCode: { authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token', refreshUrl: '/oauth/token', scopes: Object.fromEntries(SCOPES.map((s) => [s, s])) } },
+          type: 'oauth2',
+          description: 'For /mcp/participate only: tokens are bound to it (RFC 8707) and refused on every /api/* path.',
+          flows: {
+            authorizationCode: {
+              authorizationUrl: '/oauth/authorize',
+              tokenUrl: '/oauth/token',
+              refreshUrl: '/oauth/token',
+              scopes: Object.fromEntries(SCOPES.map((s) => [s, s])),
+            },
+          },
         },
       },
       headers: HEADERS as never,
       responses: RESPONSES as never,
       parameters: {
         IfNoneMatch: {
-          name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' },
+          name: 'If-None-Match',
+          in: 'header',
+          required: false,
+          schema: { type: 'string' },
           description: 'An ETag this client holds: when it still matches, the answer is 304 with no body.',
         },
       } as never,
@@ -519,7 +865,8 @@ export function buildOpenApiDocument(): Json {
 export function listOperations(doc: Json): string[] {
   const out: string[] = [];
   for (const [path, item] of Object.entries(doc.paths as Record<string, Json>)) {
-    for (const method of Object.keys(item)) if (method !== 'options' && method !== 'parameters') out.push(`${method.toUpperCase()} ${path}`);
+    for (const method of Object.keys(item))
+      if (method !== 'options' && method !== 'parameters') out.push(`${method.toUpperCase()} ${path}`);
   }
   return out;
 }

@@ -11,7 +11,12 @@ const pool = createPool(config.DATABASE_URL, 20, 'ak-api');
 const service = await startApiService(config, pool, logger);
 logger.info({ port: service.port, origin: config.PUBLIC_ORIGIN }, 'api listening');
 
-onShutdownSignal(logger, 'requests', async () => {
-  await service.close();
-  await pool.end();
-}, config.SHUTDOWN_GRACE_MS);
+onShutdownSignal(
+  logger,
+  'requests',
+  async () => {
+    await service.close();
+    await pool.end();
+  },
+  config.SHUTDOWN_GRACE_MS,
+);

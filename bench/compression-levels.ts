@@ -21,10 +21,16 @@ for (const folder of readdirSync(root)) {
     if (format && byFormat[format]!.length < limit) byFormat[format]!.push(readFileSync(path.join(root, folder, name)));
   }
 }
-const windowBits = (n: number) => Math.min(constants.BROTLI_MAX_WINDOW_BITS, Math.max(constants.BROTLI_MIN_WINDOW_BITS, Math.ceil(Math.log2(n + 16))));
-const brotli = (quality: number) => (b: Buffer) => brotliCompressSync(b, {
-  params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: b.byteLength, [constants.BROTLI_PARAM_LGWIN]: windowBits(b.byteLength) },
-});
+const windowBits = (n: number) =>
+  Math.min(constants.BROTLI_MAX_WINDOW_BITS, Math.max(constants.BROTLI_MIN_WINDOW_BITS, Math.ceil(Math.log2(n + 16))));
+const brotli = (quality: number) => (b: Buffer) =>
+  brotliCompressSync(b, {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: quality,
+      [constants.BROTLI_PARAM_SIZE_HINT]: b.byteLength,
+      [constants.BROTLI_PARAM_LGWIN]: windowBits(b.byteLength),
+    },
+  });
 const gzip = (level: number) => (b: Buffer) => gzipSync(b, { level });
 const levels = (v: string | undefined, fallback: string) => (v ?? fallback).split(',').map(Number);
 const variants: [string, (b: Buffer) => Buffer][] = [
@@ -50,6 +56,8 @@ for (const [format, files] of Object.entries(byFormat)) {
   }
   for (const [name] of variants) {
     const bytes = sizes.get(name)!;
-    console.log(`  ${name.padEnd(7)} ${fastest.get(name)!.toFixed(3)} ms/file  ${(bytes / files.length).toFixed(0)} B  ratio ${(bytes / raw).toFixed(3)}`);
+    console.log(
+      `  ${name.padEnd(7)} ${fastest.get(name)!.toFixed(3)} ms/file  ${(bytes / files.length).toFixed(0)} B  ratio ${(bytes / raw).toFixed(3)}`,
+    );
   }
 }

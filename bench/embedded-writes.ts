@@ -22,25 +22,47 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 export const embeddedWrites: Bench = {
   name: 'embedded-writes',
-  title: 'embedded mode (PGlite, queues on PostgreSQL): write receipt latency one at a time vs the same transaction straight to PGlite',
+  title:
+    'embedded mode (PGlite, queues on PostgreSQL): write receipt latency one at a time vs the same transaction straight to PGlite',
   budgetSeconds: 240,
   async run(ctx) {
     const [port, pgPort] = [await freePort(), await freePort()];
     const env: Record<string, string | undefined> = {
       ...process.env,
-      PORT: String(port), EMBEDDED_PG_PORT: String(pgPort), EMBEDDED_DATA_DIR: ctx.tempFile('pglite'),
-      PROJECTIONS_DIR: ctx.tempFile('projections'), LOG_LEVEL: 'info', REDIS_URL: '', QUEUE_PREFIX: 'embedded',
-      ADMISSION_RATE_LIMIT: '1000', WRITE_RATE_LIMIT: '100000',
+      PORT: String(port),
+      EMBEDDED_PG_PORT: String(pgPort),
+      EMBEDDED_DATA_DIR: ctx.tempFile('pglite'),
+      PROJECTIONS_DIR: ctx.tempFile('projections'),
+      LOG_LEVEL: 'info',
+      REDIS_URL: '',
+      QUEUE_PREFIX: 'embedded',
+      ADMISSION_RATE_LIMIT: '1000',
+      WRITE_RATE_LIMIT: '100000',
     };
     delete env.DATABASE_URL;
-    const launcher = spawn(process.execPath, ['scripts/run-all.ts'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
-    ctx.defer(() => new Promise<void>((resolve) => {
-      if (launcher.exitCode !== null) return resolve();
-      launcher.once('exit', () => resolve());
-      launcher.kill('SIGTERM');
-    }));
+    const launcher = spawn(process.execPath, ['scripts/run-all.ts'], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    ctx.defer(
+      () =>
+        new Promise<void>((resolve) => {
+          if (launcher.exitCode !== null) return resolve();
+          launcher.once('exit', () => resolve());
+          launcher.kill('SIGTERM');
+        }),
+    );
     const base = `http://127.0.0.1:${port}`;
-    const startSeconds = await until('the embedded launcher', () => fetch(`${base}/api/v1`).then((r) => r.ok, () => false), 180_000);
+    const startSeconds = await until(
+      'the embedded launcher',
+      () =>
+        fetch(`${base}/api/v1`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      180_000,
+    );
     ctx.log(`launcher up in ${round(startSeconds, 1)} s (PGlite, migrations, API and worker in one process)`);
 
     const agent = await admit(base);
@@ -49,7 +71,11 @@ export const embeddedWrites: Bench = {
       const started = performance.now();
       const res = await fetch(`${base}/api/problems`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${agent.secret}`, 'idempotency-key': `bench:${run}-${i}` },
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${agent.secret}`,
+          'idempotency-key': `bench:${run}-${i}`,
+        },
         body: JSON.stringify(problemContent(run, i)),
       });
       await res.text();
@@ -76,16 +102,42 @@ export const embeddedWrites: Bench = {
     }
     const s = summarize(service);
     const d = summarize(directs);
-    ctx.log(`HTTP write     p50 ${round(s.p50)} ms, p95 ${round(s.p95)} ms (${WRITES} writes, one at a time, after ${WARMUP} to warm up, taking turns with the direct ones)`);
-    ctx.log(`direct PGlite  p50 ${round(d.p50)} ms, p95 ${round(d.p95)} ms (the same four INSERTs in one transaction, over the same socket)`);
+    ctx.log(
+      `HTTP write     p50 ${round(s.p50)} ms, p95 ${round(s.p95)} ms (${WRITES} writes, one at a time, after ${WARMUP} to warm up, taking turns with the direct ones)`,
+    );
+    ctx.log(
+      `direct PGlite  p50 ${round(d.p50)} ms, p95 ${round(d.p95)} ms (the same four INSERTs in one transaction, over the same socket)`,
+    );
     const label = 'the same transaction straight to PGlite';
     return {
       comparisons: [
-        { metric: 'embedded write receipt p50', unit: 'ms', value: s.p50, baselineLabel: label, baseline: d.p50, better: 'lower' },
-        { metric: 'embedded write receipt p95', unit: 'ms', value: s.p95, baselineLabel: label, baseline: d.p95, better: 'lower' },
+        {
+          metric: 'embedded write receipt p50',
+          unit: 'ms',
+          value: s.p50,
+          baselineLabel: label,
+          baseline: d.p50,
+          better: 'lower',
+        },
+        {
+          metric: 'embedded write receipt p95',
+          unit: 'ms',
+          value: s.p95,
+          baselineLabel: label,
+          baseline: d.p95,
+          better: 'lower',
+        },
       ],
-      details: { writes: WRITES, warmup: WARMUP, startSeconds: round(startSeconds), service: roundAll(s), direct: roundAll(d) },
-      notes: ['Target: p50 at most 150 ms on a quiet machine (the embedded mode is for trying the service on one machine).'],
+      details: {
+        writes: WRITES,
+        warmup: WARMUP,
+        startSeconds: round(startSeconds),
+        service: roundAll(s),
+        direct: roundAll(d),
+      },
+      notes: [
+        'Target: p50 at most 150 ms on a quiet machine (the embedded mode is for trying the service on one machine).',
+      ],
     };
   },
 };

@@ -15,12 +15,21 @@ import { createRandom } from './seed/random.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { 'database-url': { type: 'string' }, mode: { type: 'string', default: 'auto' }, plans: { type: 'boolean', default: false }, sample: { type: 'string' }, seed: { type: 'string', default: '1' } },
+  options: {
+    'database-url': { type: 'string' },
+    mode: { type: 'string', default: 'auto' },
+    plans: { type: 'boolean', default: false },
+    sample: { type: 'string' },
+    seed: { type: 'string', default: '1' },
+  },
 });
 const pool = createPool(values['database-url']!, 2);
 try {
-  const samplers = { literal: sampleLiteral, truncated: sampleTruncated, symptom: sampleSymptom } as Record<string, (r: ReturnType<typeof createRandom>) => string>;
-  const q = values.sample ? samplers[values.sample]!(createRandom(Number(values.seed))) : positionals[0] ?? '';
+  const samplers = { literal: sampleLiteral, truncated: sampleTruncated, symptom: sampleSymptom } as Record<
+    string,
+    (r: ReturnType<typeof createRandom>) => string
+  >;
+  const q = values.sample ? samplers[values.sample]!(createRandom(Number(values.seed))) : (positionals[0] ?? '');
   console.log(`q: ${JSON.stringify(q)}`);
   const params = SearchParamsSchema.parse({ q, mode: values.mode });
   await withTransaction(pool, async (tx) => {
@@ -41,7 +50,9 @@ try {
     // Once to warm the session's caches, then again explained.
     await runSearch(tx, params);
     const result = await runSearch(explaining as never, params);
-    console.log(`total ${result.coverage.total} tried ${result.coverage.modes_tried.join(',')} first: ${result.items[0]?.title ?? '-'}`);
+    console.log(
+      `total ${result.coverage.total} tried ${result.coverage.modes_tried.join(',')} first: ${result.items[0]?.title ?? '-'}`,
+    );
   });
 } finally {
   await pool.end();

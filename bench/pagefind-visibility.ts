@@ -18,7 +18,8 @@ const TIMEOUT_MS = 20_000;
 
 export const pagefindVisibility: Bench = {
   name: 'pagefind-visibility',
-  title: 'write → visible in the static search (Pagefind): receipt to the word being found, vs one direct index rebuild',
+  title:
+    'write → visible in the static search (Pagefind): receipt to the word being found, vs one direct index rebuild',
   budgetSeconds: 120,
   async run(ctx) {
     const stack = await ctx.startStack();
@@ -34,7 +35,8 @@ export const pagefindVisibility: Bench = {
       for (;;) {
         const found = await searchPublished(stack.base, stack.config.PROJECTIONS_DIR, word).catch(() => []);
         if (found.some((url) => url.includes(created.body.resource.id))) break;
-        if (performance.now() - receiptAt > TIMEOUT_MS) throw new Error(`write ${i} not searchable after ${TIMEOUT_MS} ms`);
+        if (performance.now() - receiptAt > TIMEOUT_MS)
+          throw new Error(`write ${i} not searchable after ${TIMEOUT_MS} ms`);
         await new Promise((r) => setTimeout(r, 20));
       }
       latencies.push(performance.now() - receiptAt);
@@ -43,15 +45,38 @@ export const pagefindVisibility: Bench = {
     const direct: number[] = [];
     for (let i = 0; i < 5; i++) direct.push((await rebuildSearchIndex(stack.config.PROJECTIONS_DIR)).ms);
     const floor = summarize(direct);
-    ctx.log(`receipt → searchable: p50 ${round(lag.p50)} ms, p99 ${round(lag.p99)} ms over ${lag.count} writes; direct rebuild p50 ${round(floor.p50)} ms`);
+    ctx.log(
+      `receipt → searchable: p50 ${round(lag.p50)} ms, p99 ${round(lag.p99)} ms over ${lag.count} writes; direct rebuild p50 ${round(floor.p50)} ms`,
+    );
     const baselineLabel = 'one direct index rebuild and publish';
     return {
       comparisons: [
-        { metric: 'receipt → searchable, p50', unit: 'ms', value: lag.p50, baselineLabel, baseline: floor.p50, better: 'lower' },
-        { metric: 'receipt → searchable, max', unit: 'ms', value: lag.max, baselineLabel, baseline: floor.p50, better: 'lower' },
+        {
+          metric: 'receipt → searchable, p50',
+          unit: 'ms',
+          value: lag.p50,
+          baselineLabel,
+          baseline: floor.p50,
+          better: 'lower',
+        },
+        {
+          metric: 'receipt → searchable, max',
+          unit: 'ms',
+          value: lag.max,
+          baselineLabel,
+          baseline: floor.p50,
+          better: 'lower',
+        },
       ],
-      details: { writes: WRITES, delayMs: stack.config.SEARCH_INDEX_DELAY_MS, latencyMs: roundAll(lag), directRebuildMs: roundAll(floor) },
-      notes: [`Re-indexing is batched with a ${stack.config.SEARCH_INDEX_DELAY_MS} ms delay, so a burst of writes costs one rebuild; that delay is the floor of this latency.`],
+      details: {
+        writes: WRITES,
+        delayMs: stack.config.SEARCH_INDEX_DELAY_MS,
+        latencyMs: roundAll(lag),
+        directRebuildMs: roundAll(floor),
+      },
+      notes: [
+        `Re-indexing is batched with a ${stack.config.SEARCH_INDEX_DELAY_MS} ms delay, so a burst of writes costs one rebuild; that delay is the floor of this latency.`,
+      ],
     };
   },
 };

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { admit } from '../test/helpers/client.ts';
 import { startProcessGroup, type GroupSize } from '../test/helpers/process-group.ts';
 import { runClient } from './lib/child.ts';
-import { type LoopResult } from './lib/closed-loop.ts';
+import type { LoopResult } from './lib/closed-loop.ts';
 import { round, roundAll, summarize } from './lib/stats.ts';
 import type { Bench } from './lib/types.ts';
 import { rendersCaughtUp } from './lib/wait.ts';
@@ -41,10 +41,15 @@ export const processGroupWrites: Bench = {
   async run(ctx) {
     const stack = await ctx.startStack({}, { worker: false });
     const env: Record<string, string> = {
-      DATABASE_URL: stack.config.DATABASE_URL, REDIS_URL: stack.config.REDIS_URL!, QUEUE_PREFIX: stack.config.QUEUE_PREFIX,
-      PROJECTIONS_DIR: stack.config.PROJECTIONS_DIR, LOG_LEVEL: 'info', PUBLIC_ORIGIN: stack.config.PUBLIC_ORIGIN,
+      DATABASE_URL: stack.config.DATABASE_URL,
+      REDIS_URL: stack.config.REDIS_URL!,
+      QUEUE_PREFIX: stack.config.QUEUE_PREFIX,
+      PROJECTIONS_DIR: stack.config.PROJECTIONS_DIR,
+      LOG_LEVEL: 'info',
+      PUBLIC_ORIGIN: stack.config.PUBLIC_ORIGIN,
       WORKER_CONCURRENCY: String(CONCURRENCY),
-      READ_RATE_LIMIT: String(stack.config.READ_RATE_LIMIT), WRITE_RATE_LIMIT: String(stack.config.WRITE_RATE_LIMIT),
+      READ_RATE_LIMIT: String(stack.config.READ_RATE_LIMIT),
+      WRITE_RATE_LIMIT: String(stack.config.WRITE_RATE_LIMIT),
       ADMISSION_RATE_LIMIT: String(stack.config.ADMISSION_RATE_LIMIT),
     };
     const logs = path.dirname(ctx.tempFile('x'));
@@ -55,17 +60,30 @@ export const processGroupWrites: Bench = {
         const agent = await admit(group.base);
         const run = randomBytes(4).toString('hex');
         const started = performance.now();
-        const result = await runClient<LoopResult>('write-load', { concurrency: CONCURRENCY, seconds: SECONDS, max: MAX_WRITES, base: group.base, secret: agent.secret, run }, (SECONDS + 30) * 1000);
-        if (result.completed === 0) throw new Error(`${label}: no write was committed: ${JSON.stringify(result.failed)}`);
+        const result = await runClient<LoopResult>(
+          'write-load',
+          { concurrency: CONCURRENCY, seconds: SECONDS, max: MAX_WRITES, base: group.base, secret: agent.secret, run },
+          (SECONDS + 30) * 1000,
+        );
+        if (result.completed === 0)
+          throw new Error(`${label}: no write was committed: ${JSON.stringify(result.failed)}`);
         const drainSeconds = await rendersCaughtUp(stack.pool, DRAIN_MS).catch(() => null);
         const latency = summarize(result.latenciesMs);
         const out: GroupRun = {
           receiptsPerSecond: result.perSecond,
-          committedAndRenderedPerSecond: drainSeconds === null ? Number.NaN : result.completed / ((performance.now() - started) / 1000),
-          completed: result.completed, failed: result.failed, latencyMs: latency, drainSeconds,
+          committedAndRenderedPerSecond:
+            drainSeconds === null ? Number.NaN : result.completed / ((performance.now() - started) / 1000),
+          completed: result.completed,
+          failed: result.failed,
+          latencyMs: latency,
+          drainSeconds,
         };
-        ctx.log(`${label.padEnd(12)} ${round(out.receiptsPerSecond, 1)} receipts/s (${result.completed} ok, failures ${JSON.stringify(result.failed)}), p50 ${round(latency.p50)} ms, p99 ${round(latency.p99)} ms; `
-          + (drainSeconds === null ? `renders not caught up ${DRAIN_MS / 1000} s later` : `renders caught up ${round(drainSeconds, 1)} s later: ${round(out.committedAndRenderedPerSecond, 1)} committed-and-rendered/s`));
+        ctx.log(
+          `${label.padEnd(12)} ${round(out.receiptsPerSecond, 1)} receipts/s (${result.completed} ok, failures ${JSON.stringify(result.failed)}), p50 ${round(latency.p50)} ms, p99 ${round(latency.p99)} ms; ` +
+            (drainSeconds === null
+              ? `renders not caught up ${DRAIN_MS / 1000} s later`
+              : `renders caught up ${round(drainSeconds, 1)} s later: ${round(out.committedAndRenderedPerSecond, 1)} committed-and-rendered/s`),
+        );
         if (group.crashes().length) throw new Error(`${label}: ${group.crashes().join('\n')}`);
         return out;
       } finally {
@@ -79,18 +97,48 @@ export const processGroupWrites: Bench = {
     const oneLabel = 'one API, one commit worker, one render worker';
     return {
       comparisons: [
-        { metric: 'committed writes/s (receipts), two of each', unit: '/s', value: two.receiptsPerSecond, baselineLabel: oneLabel, baseline: one.receiptsPerSecond, better: 'higher' },
-        { metric: 'committed-and-rendered writes/s, two of each', unit: '/s', value: two.committedAndRenderedPerSecond, baselineLabel: oneLabel, baseline: one.committedAndRenderedPerSecond, better: 'higher' },
-        { metric: 'receipt latency p50, two of each', unit: 'ms', value: two.latencyMs.p50, baselineLabel: oneLabel, baseline: one.latencyMs.p50, better: 'lower' },
-        { metric: 'receipt latency p99, two of each', unit: 'ms', value: two.latencyMs.p99, baselineLabel: oneLabel, baseline: one.latencyMs.p99, better: 'lower' },
+        {
+          metric: 'committed writes/s (receipts), two of each',
+          unit: '/s',
+          value: two.receiptsPerSecond,
+          baselineLabel: oneLabel,
+          baseline: one.receiptsPerSecond,
+          better: 'higher',
+        },
+        {
+          metric: 'committed-and-rendered writes/s, two of each',
+          unit: '/s',
+          value: two.committedAndRenderedPerSecond,
+          baselineLabel: oneLabel,
+          baseline: one.committedAndRenderedPerSecond,
+          better: 'higher',
+        },
+        {
+          metric: 'receipt latency p50, two of each',
+          unit: 'ms',
+          value: two.latencyMs.p50,
+          baselineLabel: oneLabel,
+          baseline: one.latencyMs.p50,
+          better: 'lower',
+        },
+        {
+          metric: 'receipt latency p99, two of each',
+          unit: 'ms',
+          value: two.latencyMs.p99,
+          baselineLabel: oneLabel,
+          baseline: one.latencyMs.p99,
+          better: 'lower',
+        },
       ],
       details: {
-        concurrency: CONCURRENCY, seconds: SECONDS, cores: ctx.machine,
+        concurrency: CONCURRENCY,
+        seconds: SECONDS,
+        cores: ctx.machine,
         oneOfEach: { ...one, latencyMs: roundAll(one.latencyMs) },
         twoOfEach: { ...two, latencyMs: roundAll(two.latencyMs) },
       },
       notes: [
-        'Both layouts run one after the other on the same database; the second starts on the first one\'s rows.',
+        "Both layouts run one after the other on the same database; the second starts on the first one's rows.",
         'Every process is its own `node api/server.ts` or `node worker/main.ts` (WORKER_ROLES=commit|render); the load generator is its own process.',
       ],
     };

@@ -28,7 +28,10 @@ const SIZES = (process.env.BENCH_REBUILD_SIZES ?? '10000,100000').split(',').map
 const SEEDED_URL = process.env.BENCH_REBUILD_DATABASE_URL;
 
 /** Runs the CLI rebuild and samples its resident set until it exits. */
-async function timedOps(args: string[], env: NodeJS.ProcessEnv): Promise<{ seconds: number; peakRssMiB: number; output: string }> {
+async function timedOps(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ seconds: number; peakRssMiB: number; output: string }> {
   const started = performance.now();
   const child = spawn(process.execPath, ['cli/ops.ts', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -52,7 +55,9 @@ async function measureFloor(databaseUrl: string, dir: string): Promise<{ dumpSec
   const scratch = await mkdtemp(path.join(tmpdir(), 'ak-bench-floor-'));
   try {
     let t = performance.now();
-    await run('pg_dump', ['--format=custom', '--compress=0', `--file=${path.join(scratch, 'db.dump')}`, databaseUrl], { maxBuffer: 1 << 20 });
+    await run('pg_dump', ['--format=custom', '--compress=0', `--file=${path.join(scratch, 'db.dump')}`, databaseUrl], {
+      maxBuffer: 1 << 20,
+    });
     const dumpSeconds = (performance.now() - t) / 1000;
     t = performance.now();
     await run('cp', ['-r', dir, path.join(scratch, 'copy')]);
@@ -64,7 +69,8 @@ async function measureFloor(databaseUrl: string, dir: string): Promise<{ dumpSec
 
 export const rebuildBench: Bench = {
   name: 'rebuild',
-  title: 'full rebuild (npm run ops -- rebuild) at 10k and 100k records, time and peak RSS, vs the floor: pg_dump of the database + copying the rebuilt folder',
+  title:
+    'full rebuild (npm run ops -- rebuild) at 10k and 100k records, time and peak RSS, vs the floor: pg_dump of the database + copying the rebuilt folder',
   budgetSeconds: 3600,
   async run(ctx) {
     const comparisons: Comparison[] = [];
@@ -95,29 +101,67 @@ export const rebuildBench: Bench = {
       const dir = await mkdtemp(path.join(tmpdir(), 'ak-bench-rebuild-'));
       ctx.defer(() => rm(dir, { recursive: true, force: true }));
       const env = {
-        ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: stack.config.REDIS_URL ?? '',
-        QUEUE_PREFIX: stack.config.QUEUE_PREFIX, PROJECTIONS_DIR: dir, LOG_LEVEL: 'silent',
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        REDIS_URL: stack.config.REDIS_URL ?? '',
+        QUEUE_PREFIX: stack.config.QUEUE_PREFIX,
+        PROJECTIONS_DIR: dir,
+        LOG_LEVEL: 'silent',
       };
       const rebuild = await timedOps(['rebuild'], env);
       // The same CLI doing almost nothing: what a process costs before the rebuild's work.
       const idle = await timedOps(['status'], env);
-      ctx.log(`${records}: rebuild ${rebuild.seconds.toFixed(1)} s, peak RSS ${rebuild.peakRssMiB.toFixed(0)} MiB (${rebuild.output})`);
+      ctx.log(
+        `${records}: rebuild ${rebuild.seconds.toFixed(1)} s, peak RSS ${rebuild.peakRssMiB.toFixed(0)} MiB (${rebuild.output})`,
+      );
       const floor = await measureFloor(databaseUrl, dir);
       const floorSeconds = floor.dumpSeconds + floor.copySeconds;
-      ctx.log(`${records}: floor ${floorSeconds.toFixed(1)} s (pg_dump ${floor.dumpSeconds.toFixed(1)} s + cp -r ${floor.copySeconds.toFixed(1)} s)`);
+      ctx.log(
+        `${records}: floor ${floorSeconds.toFixed(1)} s (pg_dump ${floor.dumpSeconds.toFixed(1)} s + cp -r ${floor.copySeconds.toFixed(1)} s)`,
+      );
 
       const label = 'pg_dump + cp -r of the output';
       comparisons.push(
-        { metric: `rebuild ${records / 1000}k records, time`, unit: 's', value: rebuild.seconds, baselineLabel: label, baseline: floorSeconds, better: 'lower' },
-        { metric: `rebuild ${records / 1000}k records, records/s`, unit: '/s', value: all.length / rebuild.seconds, baselineLabel: label, baseline: all.length / floorSeconds, better: 'higher' },
-        { metric: `rebuild ${records / 1000}k records, peak RSS`, unit: 'MiB', value: rebuild.peakRssMiB, baselineLabel: 'the same CLI running status', baseline: idle.peakRssMiB, better: 'lower' },
+        {
+          metric: `rebuild ${records / 1000}k records, time`,
+          unit: 's',
+          value: rebuild.seconds,
+          baselineLabel: label,
+          baseline: floorSeconds,
+          better: 'lower',
+        },
+        {
+          metric: `rebuild ${records / 1000}k records, records/s`,
+          unit: '/s',
+          value: all.length / rebuild.seconds,
+          baselineLabel: label,
+          baseline: all.length / floorSeconds,
+          better: 'higher',
+        },
+        {
+          metric: `rebuild ${records / 1000}k records, peak RSS`,
+          unit: 'MiB',
+          value: rebuild.peakRssMiB,
+          baselineLabel: 'the same CLI running status',
+          baseline: idle.peakRssMiB,
+          better: 'lower',
+        },
       );
-      details[`records_${records}`] = { ...seeded, sampleProblemIds: undefined, projections: all.length, files: all.length * 3, rebuild, floor };
+      details[`records_${records}`] = {
+        ...seeded,
+        sampleProblemIds: undefined,
+        projections: all.length,
+        files: all.length * 3,
+        rebuild,
+        floor,
+      };
     }
     return {
       comparisons,
       details,
-      notes: ['Targets (issue 8): rebuild within 5x the floor; 100k records in at most 60 s with peak RSS under 1 GiB.'],
+      notes: [
+        'Targets (issue 8): rebuild within 5x the floor; 100k records in at most 60 s with peak RSS under 1 GiB.',
+      ],
     };
   },
 };

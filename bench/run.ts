@@ -26,7 +26,17 @@ import { processGroupWrites } from './process-group-writes.ts';
 import { secretScan } from './secret-scan.ts';
 
 /** Every bench, in the order they run. */
-export const BENCHES: Bench[] = [staticReads, writeThroughput, embeddedWrites, writeVisibility, pagefindVisibility, staticSearchTiers, rebuildBench, secretScan, processGroupWrites];
+export const BENCHES: Bench[] = [
+  staticReads,
+  writeThroughput,
+  embeddedWrites,
+  writeVisibility,
+  pagefindVisibility,
+  staticSearchTiers,
+  rebuildBench,
+  secretScan,
+  processGroupWrites,
+];
 
 /** How far past its budget a bench may run before the whole run is stopped. */
 const GRACE_SECONDS = 30;
@@ -39,14 +49,17 @@ function formatValue(n: number, unit: string): string {
 
 function formatComparison(c: Comparison): string {
   const ratio = ratioOf(c);
-  return `  ${c.metric.padEnd(34)} ${formatValue(c.value, c.unit).padStart(14)}   baseline ${formatValue(c.baseline, c.unit).padStart(14)} (${c.baselineLabel})`
-    + `   ratio ${Number.isFinite(ratio) ? round(ratio, ratio < 10 ? 2 : 1) : 'n/a'}× (${c.better} is better)`;
+  return (
+    `  ${c.metric.padEnd(34)} ${formatValue(c.value, c.unit).padStart(14)}   baseline ${formatValue(c.baseline, c.unit).padStart(14)} (${c.baselineLabel})` +
+    `   ratio ${Number.isFinite(ratio) ? round(ratio, ratio < 10 ? 2 : 1) : 'n/a'}× (${c.better} is better)`
+  );
 }
 
 function selectBenches(names: string[]): Bench[] {
   if (names.length === 0) return BENCHES;
   const unknown = names.filter((n) => !BENCHES.some((b) => b.name === n));
-  if (unknown.length) throw new Error(`unknown bench ${unknown.join(', ')}; known: ${BENCHES.map((b) => b.name).join(', ')}`);
+  if (unknown.length)
+    throw new Error(`unknown bench ${unknown.join(', ')}; known: ${BENCHES.map((b) => b.name).join(', ')}`);
   return BENCHES.filter((b) => names.includes(b.name));
 }
 
@@ -54,7 +67,10 @@ async function runOne(bench: Bench, machine: Machine, templateDatabase: string):
   const { ctx, cleanup } = createBenchContext(machine, templateDatabase);
   let watchdog: NodeJS.Timeout | undefined;
   const overrun = new Promise<never>((_, reject) => {
-    watchdog = setTimeout(() => reject(new Error(`overran its ${bench.budgetSeconds} s budget by ${GRACE_SECONDS} s`)), (bench.budgetSeconds + GRACE_SECONDS) * 1000);
+    watchdog = setTimeout(
+      () => reject(new Error(`overran its ${bench.budgetSeconds} s budget by ${GRACE_SECONDS} s`)),
+      (bench.budgetSeconds + GRACE_SECONDS) * 1000,
+    );
   });
   try {
     return await Promise.race([bench.run(ctx), overrun]);
@@ -73,7 +89,9 @@ try {
 }
 const machine = describeMachine(nginxBinary);
 console.log(formatMachine(machine));
-console.log('Numbers from a shared or busy machine are noisy; compare ratios within one run rather than numbers across runs.\n');
+console.log(
+  'Numbers from a shared or busy machine are noisy; compare ratios within one run rather than numbers across runs.\n',
+);
 
 await mkdir(RESULTS_DIR, { recursive: true });
 const template = await createTemplateDatabase();
@@ -90,13 +108,23 @@ try {
       for (const c of report.comparisons) console.log(formatComparison(c));
       for (const note of report.notes ?? []) console.log(`  note: ${note}`);
       const file = new URL(`${bench.name}.json`, RESULTS_DIR);
-      const comparisons = report.comparisons.map((c) => ({ ...c, value: round(c.value), baseline: round(c.baseline), ratio: round(ratioOf(c), 3) }));
-      await writeFile(file, `${JSON.stringify({ bench: bench.name, title: bench.title, startedAt, seconds: round(seconds, 1), machine, comparisons, details: report.details, notes: report.notes ?? [] }, null, 2)}\n`);
+      const comparisons = report.comparisons.map((c) => ({
+        ...c,
+        value: round(c.value),
+        baseline: round(c.baseline),
+        ratio: round(ratioOf(c), 3),
+      }));
+      await writeFile(
+        file,
+        `${JSON.stringify({ bench: bench.name, title: bench.title, startedAt, seconds: round(seconds, 1), machine, comparisons, details: report.details, notes: report.notes ?? [] }, null, 2)}\n`,
+      );
       console.log(`  ${round(seconds, 1)} s; results in bench/results/${bench.name}.json\n`);
       summary.push({ bench: bench.name, comparisons: report.comparisons });
     } catch (error) {
       failures++;
-      console.error(`  FAILED after ${round((performance.now() - started) / 1000, 1)} s: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+      console.error(
+        `  FAILED after ${round((performance.now() - started) / 1000, 1)} s: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
       if (error instanceof Error && error.message.startsWith('overran')) break;
     }
   }

@@ -42,17 +42,56 @@ const WARMUP = 30;
  * 100k records: each is in 10,000 to 36,000 documents): a query made only of
  * them matches a large share of the table, the worst case for the bounds.
  */
-const COMMON_WORDS = ['running', 'service', 'error', 'failed', 'start', 'ci', 'seconds', 'time', 'load', 'works', 'changed',
-  'node', 'docker', 'code', 'restart', 'request', 'happens', 'test', 'connection', 'timeout', 'logs', 'machine',
-  'production', 'setup', 'startup', 'server', 'windows', 'python'];
+const COMMON_WORDS = [
+  'running',
+  'service',
+  'error',
+  'failed',
+  'start',
+  'ci',
+  'seconds',
+  'time',
+  'load',
+  'works',
+  'changed',
+  'node',
+  'docker',
+  'code',
+  'restart',
+  'request',
+  'happens',
+  'test',
+  'connection',
+  'timeout',
+  'logs',
+  'machine',
+  'production',
+  'setup',
+  'startup',
+  'server',
+  'windows',
+  'python',
+];
 
-interface Stats { n: number; p50: number; p95: number; mean: number; max: number }
+interface Stats {
+  n: number;
+  p50: number;
+  p95: number;
+  mean: number;
+  max: number;
+}
 
 function statsOf(samples: number[]): Stats {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
   const round = (x: number) => Math.round(x * 100) / 100;
-  return { n: sorted.length, p50: round(at(0.5)), p95: round(at(0.95)), mean: round(samples.reduce((a, b) => a + b, 0) / samples.length), max: round(sorted.at(-1)!) };
+  return {
+    n: sorted.length,
+    p50: round(at(0.5)),
+    p95: round(at(0.95)),
+    mean: round(samples.reduce((a, b) => a + b, 0) / samples.length),
+    max: round(sorted.at(-1)!),
+  };
 }
 
 const throwaway = values['database-url'] ? null : await createThrowawayDatabase('ak_bench');
@@ -65,13 +104,18 @@ try {
   let sampleIds: string[];
   if (throwaway) {
     const started = Date.now();
-    const summary = await seedRecords(pool, { records, onProgress: (n) => process.stderr.write(`\rseeding ${n}/${records}`) });
+    const summary = await seedRecords(pool, {
+      records,
+      onProgress: (n) => process.stderr.write(`\rseeding ${n}/${records}`),
+    });
     process.stderr.write('\n');
     const { sampleProblemIds, ...counts } = summary;
     sampleIds = sampleProblemIds;
     seeded = { ...counts, seconds: (Date.now() - started) / 1000 };
   } else {
-    sampleIds = (await pool.query<{ id: string }>('SELECT id FROM problems ORDER BY random() LIMIT 1000')).rows.map((r) => r.id);
+    sampleIds = (await pool.query<{ id: string }>('SELECT id FROM problems ORDER BY random() LIMIT 1000')).rows.map(
+      (r) => r.id,
+    );
   }
   // What the worker's catch-up would do with a reused database's noted changes (the seed already did).
   await searchDocumentsCaughtUp(pool);
@@ -106,14 +150,17 @@ try {
     substring: search('substring', () => sampleTruncated(r)),
     keywords: search('keywords', () => sampleSymptom(r)),
     auto: search('auto', () => r.pick([sampleLiteral, sampleTruncated, sampleSymptom])(r)),
-    'common words (auto)': search('auto', () => [...new Set(Array.from({ length: r.int(2, 4) }, () => r.pick(COMMON_WORDS)))].join(' ')),
+    'common words (auto)': search('auto', () =>
+      [...new Set(Array.from({ length: r.int(2, 4) }, () => r.pick(COMMON_WORDS)))].join(' '),
+    ),
     'empty q (newest)': search('auto', () => ''),
     'baseline: GET /api/problems': async () => {
       const res = await fetch(`${base}/api/problems?limit=7&page=${r.int(1, 100)}`);
       if (res.status !== 200) throw new Error(`collection answered ${res.status}`);
       return (await res.json()).items.length;
     },
-    'baseline: SQL by id': () => pool.query('SELECT id, current_revision FROM problems WHERE id = $1::text', [r.pick(sampleIds)]),
+    'baseline: SQL by id': () =>
+      pool.query('SELECT id, current_revision FROM problems WHERE id = $1::text', [r.pick(sampleIds)]),
   };
   const loadAtStart = loadavg();
   const samples: Record<string, number[]> = Object.fromEntries(Object.keys(kinds).map((k) => [k, []]));
@@ -134,26 +181,44 @@ try {
   const stats = Object.fromEntries(Object.entries(samples).map(([k, s]) => [k, statsOf(s)]));
   const baseline = stats['baseline: GET /api/problems']!;
   const lines = [
-    `machine: ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}; load average at start ${loadAtStart.map((x) => x.toFixed(2)).join(', ')}, at end ${loadavg().map((x) => x.toFixed(2)).join(', ')}`,
+    `machine: ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}; load average at start ${loadAtStart.map((x) => x.toFixed(2)).join(', ')}, at end ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(', ')}`,
     `search over HTTP, ${documents} documents (${records} records seeded), ${requests} requests per kind after ${WARMUP} warm-up rounds`,
     `${'kind'.padEnd(30)}${'p50 ms'.padStart(9)}${'p95 ms'.padStart(9)}${'p50/base'.padStart(10)}${'p95/base'.padStart(10)}${'median total'.padStart(14)}`,
   ];
   for (const [kind, s] of Object.entries(stats)) {
     const t = [...totals[kind]!].sort((a, b) => a - b);
-    lines.push(`${kind.padEnd(30)}${s.p50.toFixed(2).padStart(9)}${s.p95.toFixed(2).padStart(9)}${(s.p50 / baseline.p50).toFixed(1).padStart(10)}${(s.p95 / baseline.p95).toFixed(1).padStart(10)}${String(t[Math.floor(t.length / 2)] ?? '').padStart(14)}`);
+    lines.push(
+      `${kind.padEnd(30)}${s.p50.toFixed(2).padStart(9)}${s.p95.toFixed(2).padStart(9)}${(s.p50 / baseline.p50).toFixed(1).padStart(10)}${(s.p95 / baseline.p95).toFixed(1).padStart(10)}${String(t[Math.floor(t.length / 2)] ?? '').padStart(14)}`,
+    );
   }
   console.log(lines.join('\n'));
 
   const outDir = new URL('./results/', import.meta.url);
   await mkdir(outDir, { recursive: true });
   const out = new URL(`./search-bench-${new Date().toISOString().replaceAll(':', '-')}.json`, outDir);
-  await writeFile(out, `${JSON.stringify({
-    at: new Date().toISOString(), records, documents, seeded, requests, warmup: WARMUP,
-    postgres: (await pool.query('SELECT version()')).rows[0].version,
-    load_average: { start: loadAtStart, end: loadavg() },
-    stats,
-    ratio_to_baseline: Object.fromEntries(Object.entries(stats).map(([k, s]) => [k, { p50: s.p50 / baseline.p50, p95: s.p95 / baseline.p95 }])),
-  }, null, 2)}\n`);
+  await writeFile(
+    out,
+    `${JSON.stringify(
+      {
+        at: new Date().toISOString(),
+        records,
+        documents,
+        seeded,
+        requests,
+        warmup: WARMUP,
+        postgres: (await pool.query('SELECT version()')).rows[0].version,
+        load_average: { start: loadAtStart, end: loadavg() },
+        stats,
+        ratio_to_baseline: Object.fromEntries(
+          Object.entries(stats).map(([k, s]) => [k, { p50: s.p50 / baseline.p50, p95: s.p95 / baseline.p95 }]),
+        ),
+      },
+      null,
+      2,
+    )}\n`,
+  );
   console.log(`wrote ${out.pathname}`);
 } finally {
   await pool.end();

@@ -17,13 +17,25 @@ import type pg from 'pg';
 import { migrate } from '../db/migrate.ts';
 import { createPool } from '../db/pool.ts';
 import {
-  EVAL_SPLITS, evaluateSearch, formatEvalReport, formatMeasured, measureQueries, seedCases, seedEvaluation, type EvalSplit, type Measured,
+  EVAL_SPLITS,
+  evaluateSearch,
+  formatEvalReport,
+  formatMeasured,
+  measureQueries,
+  seedCases,
+  seedEvaluation,
+  type EvalSplit,
+  type Measured,
 } from './lib/search-evaluation.ts';
 import { loadRealCases, loadRealPart, realCounts, realQueries } from './lib/real-evaluation.ts';
 import { createThrowawayDatabase } from './lib/throwaway-database.ts';
 
 const { values } = parseArgs({
-  options: { noise: { type: 'string', default: '3000' }, set: { type: 'string', default: 'both' }, part: { type: 'string', default: 'both' } },
+  options: {
+    noise: { type: 'string', default: '3000' },
+    set: { type: 'string', default: 'both' },
+    part: { type: 'string', default: 'both' },
+  },
 });
 const noise = Number(values.noise);
 if (!['both', 'real', 'generated'].includes(values.set)) throw new Error('--set is real, generated or both');
@@ -52,12 +64,18 @@ function partsOf<T extends Pick<Measured, 'recall'>>(report: T): T {
 if (values.set !== 'generated') {
   const cases = values.part === 'tuning' ? loadRealPart('tuning') : loadRealCases();
   const counts = realCounts(cases);
-  const measured = await inThrowaway(async (pool) => measureQueries(pool, await seedCases(pool, noise, cases, []), realQueries(cases)));
+  const measured = await inThrowaway(async (pool) =>
+    measureQueries(pool, await seedCases(pool, noise, cases, []), realQueries(cases)),
+  );
   const queries = measured.recall.heldout.all.queries + measured.recall.tuning.all.queries;
-  console.log(`real-material evaluation: ${cases.length} literals across ${counts.products} products, ${queries} queries, ${noise} noise records, mode=auto`);
+  console.log(
+    `real-material evaluation: ${cases.length} literals across ${counts.products} products, ${queries} queries, ${noise} noise records, mode=auto`,
+  );
   for (const split of splits) {
     const c = counts[split];
-    console.log(`  ${split}: ${c.literals} literals, ${c.products} products, ${c.addresses} threads from ${c.sources} repositories or sites`);
+    console.log(
+      `  ${split}: ${c.literals} literals, ${c.products} products, ${c.addresses} threads from ${c.sources} repositories or sites`,
+    );
   }
   console.log(formatMeasured(measured, splits));
   results.real = { counts: values.part === 'tuning' ? { tuning: counts.tuning } : counts, ...partsOf(measured) };
@@ -71,7 +89,10 @@ if (values.set !== 'real') {
 }
 
 // A tuning-only run keeps its own file, so no held-out figure is written by it either.
-const out = new URL(values.part === 'tuning' ? './results/search-eval-tuning.json' : './results/search-eval.json', import.meta.url);
+const out = new URL(
+  values.part === 'tuning' ? './results/search-eval-tuning.json' : './results/search-eval.json',
+  import.meta.url,
+);
 await mkdir(new URL('./results/', import.meta.url), { recursive: true });
 await writeFile(out, `${JSON.stringify(results, null, 2)}\n`);
 console.log(`wrote ${out.pathname}`);

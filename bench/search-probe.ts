@@ -22,7 +22,8 @@ try {
   for (const query of evaluationQueries().filter((q) => ids.includes(q.caseId))) {
     const result = await runSearch(pool, SearchParamsSchema.parse({ q: query.q, mode: 'auto', limit: '5' }));
     console.log(`\n[${query.caseId} ${query.kind}] ${JSON.stringify(normalizeLiteral(query.q).slice(0, 200))}`);
-    for (const item of result.items) console.log(`   ${item.match.kind} ${item.match.coverage} ${item.type} ${item.title}`);
+    for (const item of result.items)
+      console.log(`   ${item.match.kind} ${item.match.coverage} ${item.type} ${item.title}`);
   }
 } finally {
   await pool.end();

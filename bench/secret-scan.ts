@@ -46,7 +46,8 @@ function scanCost(bodies: Record<string, unknown>[]): number {
 
 export const secretScan: Bench = {
   name: 'secret-scan',
-  title: 'secret scanner per write (every string of the body, keys included) vs the write receipt latency, one write at a time',
+  title:
+    'secret scanner per write (every string of the body, keys included) vs the write receipt latency, one write at a time',
   budgetSeconds: 180,
   async run(ctx) {
     const stack = await ctx.startStack();
@@ -56,15 +57,25 @@ export const secretScan: Bench = {
       const started = performance.now();
       const res = await fetch(`${stack.base}/api/problems`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${agent.secret}`, 'idempotency-key': `bench:${run}-${i}` },
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${agent.secret}`,
+          'idempotency-key': `bench:${run}-${i}`,
+        },
         body: JSON.stringify(body),
       });
       await res.text();
       if (res.status !== 201) throw new Error(`write answered ${res.status}`);
       return performance.now() - started;
     };
-    const ordinary = Array.from({ length: WARMUP + WRITES }, (_, i) => problemContent(run, i) as unknown as Record<string, unknown>);
-    const heavy = Array.from({ length: WARMUP + WRITES }, (_, i) => pasteHeavy(`${run}x`, i) as unknown as Record<string, unknown>);
+    const ordinary = Array.from(
+      { length: WARMUP + WRITES },
+      (_, i) => problemContent(run, i) as unknown as Record<string, unknown>,
+    );
+    const heavy = Array.from(
+      { length: WARMUP + WRITES },
+      (_, i) => pasteHeavy(`${run}x`, i) as unknown as Record<string, unknown>,
+    );
     const plainLatency: number[] = [];
     const heavyLatency: number[] = [];
     // Taking turns, so both kinds of write meet the same load.
@@ -81,16 +92,42 @@ export const secretScan: Bench = {
     const plainScan = scanCost(ordinary.slice(WARMUP));
     const heavyScan = scanCost(heavy.slice(WARMUP));
     const redacted = heavy.slice(WARMUP).filter((b) => redactBody(b).redacted.length > 0).length;
-    ctx.log(`ordinary write: scan ${round(plainScan * 1000, 1)} µs, write receipt p50 ${round(plainWrite, 2)} ms: ${round((plainScan / plainWrite) * 100, 2)} % of the write`);
-    ctx.log(`paste-heavy write (12 secret shapes): scan ${round(heavyScan * 1000, 1)} µs, write receipt p50 ${round(heavyWrite, 2)} ms: ${round((heavyScan / heavyWrite) * 100, 2)} % of the write (${redacted}/${WRITES} bodies redacted)`);
+    ctx.log(
+      `ordinary write: scan ${round(plainScan * 1000, 1)} µs, write receipt p50 ${round(plainWrite, 2)} ms: ${round((plainScan / plainWrite) * 100, 2)} % of the write`,
+    );
+    ctx.log(
+      `paste-heavy write (12 secret shapes): scan ${round(heavyScan * 1000, 1)} µs, write receipt p50 ${round(heavyWrite, 2)} ms: ${round((heavyScan / heavyWrite) * 100, 2)} % of the write (${redacted}/${WRITES} bodies redacted)`,
+    );
     const comparisons: Comparison[] = [
-      { metric: 'scan, ordinary write', unit: 'ms', value: plainScan, baselineLabel: 'write receipt p50, same body', baseline: plainWrite, better: 'lower' },
-      { metric: 'scan, paste-heavy write', unit: 'ms', value: heavyScan, baselineLabel: 'write receipt p50, same body', baseline: heavyWrite, better: 'lower' },
+      {
+        metric: 'scan, ordinary write',
+        unit: 'ms',
+        value: plainScan,
+        baselineLabel: 'write receipt p50, same body',
+        baseline: plainWrite,
+        better: 'lower',
+      },
+      {
+        metric: 'scan, paste-heavy write',
+        unit: 'ms',
+        value: heavyScan,
+        baselineLabel: 'write receipt p50, same body',
+        baseline: heavyWrite,
+        better: 'lower',
+      },
     ];
     return {
       comparisons,
-      details: { writes: WRITES, warmup: WARMUP, scansPerBody: SCANS, plainScanMs: plainScan, heavyScanMs: heavyScan, plainWriteMs: plainWrite, heavyWriteMs: heavyWrite },
-      notes: ['The ratio is the scanner\'s share of a write: what every write pays to keep secrets out of the store.'],
+      details: {
+        writes: WRITES,
+        warmup: WARMUP,
+        scansPerBody: SCANS,
+        plainScanMs: plainScan,
+        heavyScanMs: heavyScan,
+        plainWriteMs: plainWrite,
+        heavyWriteMs: heavyWrite,
+      },
+      notes: ["The ratio is the scanner's share of a write: what every write pays to keep secrets out of the store."],
     };
   },
 };

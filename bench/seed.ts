@@ -29,7 +29,8 @@ try {
   await migrate(pool);
   const started = Date.now();
   const summary = await seedRecords(pool, {
-    records, seed: Number(values.seed),
+    records,
+    seed: Number(values.seed),
     onProgress: (written) => process.stderr.write(`\rseeded ${written}/${records}`),
   });
   process.stderr.write('\n');
@@ -44,10 +45,16 @@ try {
   const championsSeconds = (Date.now() - championsStarted) / 1000;
   const { sampleProblemIds: _, ...counts } = summary;
   const seconds = (Date.now() - started) / 1000;
-  console.log(JSON.stringify({
-    ...counts, seconds, ms_per_record: Math.round((seconds * 1000 * 1000) / records) / 1000,
-    load_seconds: loadSeconds, search_seconds: searchSeconds, champions_seconds: championsSeconds,
-  }));
+  console.log(
+    JSON.stringify({
+      ...counts,
+      seconds,
+      ms_per_record: Math.round((seconds * 1000 * 1000) / records) / 1000,
+      load_seconds: loadSeconds,
+      search_seconds: searchSeconds,
+      champions_seconds: championsSeconds,
+    }),
+  );
 } finally {
   await pool.end();
 }

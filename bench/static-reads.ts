@@ -31,7 +31,9 @@ export const staticReads: Bench = {
     const id = created.body.resource.id as string;
     for (let i = 0; i < SOLUTIONS; i++) {
       await send(stack.base, agent, 'POST', '/api/solutions', {
-        problem_id: id, body: `Raise fs.inotify.max_user_watches (variant ${i}).`, applicability: 'Linux hosts.',
+        problem_id: id,
+        body: `Raise fs.inotify.max_user_watches (variant ${i}).`,
+        applicability: 'Linux hosts.',
       });
     }
     // The page with all its solutions, written by the worker.
@@ -51,15 +53,19 @@ export const staticReads: Bench = {
     const page = Buffer.from(await service.arrayBuffer());
     const etag = service.headers.get('etag')!;
     if (edge.headers.get('etag') !== etag || edge.headers.get('x-request-id') !== null) {
-      throw new Error('nginx does not serve the service\'s file from disk; see test/deploy/nginx.test.ts');
+      throw new Error("nginx does not serve the service's file from disk; see test/deploy/nginx.test.ts");
     }
     await edge.arrayBuffer();
-    ctx.log(`page ${path}: ${page.length} bytes of HTML, ETag ${etag}; ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s each`);
+    ctx.log(
+      `page ${path}: ${page.length} bytes of HTML, ETag ${etag}; ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s each`,
+    );
 
     const script = ctx.tempFile('count-statuses.lua');
     const runHttpLoad = (load: HttpLoad) => runWrk(load, script);
     const report = (label: string, result: HttpLoadResult) => {
-      ctx.log(`${label.padEnd(16)} ${Math.round(result.requestsPerSecond).toLocaleString('en')} req/s, p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms, statuses ${JSON.stringify(result.statuses)}`);
+      ctx.log(
+        `${label.padEnd(16)} ${Math.round(result.requestsPerSecond).toLocaleString('en')} req/s, p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms, statuses ${JSON.stringify(result.statuses)}`,
+      );
       return result;
     };
     /** The same load against the service and nginx, in alternating rounds. */
@@ -67,8 +73,12 @@ export const staticReads: Bench = {
       const service: HttpLoadResult[] = [];
       const edge: HttpLoadResult[] = [];
       for (let round = 0; round < ROUNDS; round++) {
-        service.push(await runHttpLoad({ url: stack.base + path, connections: CONNECTIONS, seconds: ROUND_SECONDS, headers }));
-        edge.push(await runHttpLoad({ url: nginx.base + path, connections: CONNECTIONS, seconds: ROUND_SECONDS, headers }));
+        service.push(
+          await runHttpLoad({ url: stack.base + path, connections: CONNECTIONS, seconds: ROUND_SECONDS, headers }),
+        );
+        edge.push(
+          await runHttpLoad({ url: nginx.base + path, connections: CONNECTIONS, seconds: ROUND_SECONDS, headers }),
+        );
       }
       return [report(`service ${label}`, combineRuns(service)), report(`nginx ${label}`, combineRuns(edge))] as const;
     };
@@ -78,25 +88,70 @@ export const staticReads: Bench = {
     const [service304, nginx304] = await sideBySide('304', { 'If-None-Match': etag });
 
     const notes: string[] = [];
-    for (const [label, r, status] of [['service GET', serviceGet, '200'], ['nginx GET', nginxGet, '200'], ['service 304', service304, '304'], ['nginx 304', nginx304, '304']] as const) {
+    for (const [label, r, status] of [
+      ['service GET', serviceGet, '200'],
+      ['nginx GET', nginxGet, '200'],
+      ['service 304', service304, '304'],
+      ['nginx 304', nginx304, '304'],
+    ] as const) {
       const other = r.requests - (r.statuses[status] ?? 0);
       if (other > 0 || r.errors > 0) notes.push(`${label}: ${other} answers were not ${status}, ${r.errors} errors`);
     }
-    notes.push('wrk (one thread) shares the machine with the server it measures; the service logs every request (to a file) and rate-limits every read.');
+    notes.push(
+      'wrk (one thread) shares the machine with the server it measures; the service logs every request (to a file) and rate-limits every read.',
+    );
 
     const nginxLabel = 'nginx, same file';
     const comparisons: Comparison[] = [
-      { metric: 'GET 200 throughput, service', unit: 'req/s', value: serviceGet.requestsPerSecond, baselineLabel: nginxLabel, baseline: nginxGet.requestsPerSecond, better: 'higher' },
-      { metric: 'GET 304 throughput, service', unit: 'req/s', value: service304.requestsPerSecond, baselineLabel: nginxLabel, baseline: nginx304.requestsPerSecond, better: 'higher' },
-      { metric: 'GET 200 latency p99, service', unit: 'ms', value: serviceGet.latencyMs.p99, baselineLabel: nginxLabel, baseline: nginxGet.latencyMs.p99, better: 'lower' },
-      { metric: 'GET 304 latency p99, service', unit: 'ms', value: service304.latencyMs.p99, baselineLabel: nginxLabel, baseline: nginx304.latencyMs.p99, better: 'lower' },
+      {
+        metric: 'GET 200 throughput, service',
+        unit: 'req/s',
+        value: serviceGet.requestsPerSecond,
+        baselineLabel: nginxLabel,
+        baseline: nginxGet.requestsPerSecond,
+        better: 'higher',
+      },
+      {
+        metric: 'GET 304 throughput, service',
+        unit: 'req/s',
+        value: service304.requestsPerSecond,
+        baselineLabel: nginxLabel,
+        baseline: nginx304.requestsPerSecond,
+        better: 'higher',
+      },
+      {
+        metric: 'GET 200 latency p99, service',
+        unit: 'ms',
+        value: serviceGet.latencyMs.p99,
+        baselineLabel: nginxLabel,
+        baseline: nginxGet.latencyMs.p99,
+        better: 'lower',
+      },
+      {
+        metric: 'GET 304 latency p99, service',
+        unit: 'ms',
+        value: service304.latencyMs.p99,
+        baselineLabel: nginxLabel,
+        baseline: nginx304.latencyMs.p99,
+        better: 'lower',
+      },
     ];
     return {
       comparisons,
       details: {
-        path, pageBytes: page.length, connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, warmupSeconds: WARMUP_SECONDS,
+        path,
+        pageBytes: page.length,
+        connections: CONNECTIONS,
+        seconds: SECONDS,
+        rounds: ROUNDS,
+        warmupSeconds: WARMUP_SECONDS,
         nginxWorkers: 1,
-        runs: Object.fromEntries(Object.entries({ serviceGet, nginxGet, service304, nginx304 }).map(([k, r]) => [k, { ...r, requestsPerSecond: round(r.requestsPerSecond) }])),
+        runs: Object.fromEntries(
+          Object.entries({ serviceGet, nginxGet, service304, nginx304 }).map(([k, r]) => [
+            k,
+            { ...r, requestsPerSecond: round(r.requestsPerSecond) },
+          ]),
+        ),
       },
       notes,
     };

@@ -45,7 +45,8 @@ interface Measured {
 
 export const staticSearchTiers: Bench = {
   name: 'static-search',
-  title: 'write → found on /search (both Pagefind tiers) and one index run, at 1k and 100k records; 100k against 1k in the same run',
+  title:
+    'write → found on /search (both Pagefind tiers) and one index run, at 1k and 100k records; 100k against 1k in the same run',
   budgetSeconds: 2400,
   async run(ctx) {
     const measured: Measured[] = [];
@@ -63,13 +64,17 @@ export const staticSearchTiers: Bench = {
       const found: number[] = [];
       for (let i = 0; i < WRITES; i++) {
         const word = `zqt${run}x${i}`;
-        const created = await send(stack.base, agent, 'POST', '/api/problems', { ...problemContent(run, i), title: `Tier bench ${word} watcher` });
+        const created = await send(stack.base, agent, 'POST', '/api/problems', {
+          ...problemContent(run, i),
+          title: `Tier bench ${word} watcher`,
+        });
         if (created.status !== 201) throw new Error(`the write answered ${created.status}`);
         const receiptAt = performance.now();
         for (;;) {
           const urls = await searchPublished(stack.base, dir, word).catch(() => []);
           if (urls.some((url) => url.includes(created.body.resource.id))) break;
-          if (performance.now() - receiptAt > TIMEOUT_MS) throw new Error(`write ${i} not found after ${TIMEOUT_MS} ms`);
+          if (performance.now() - receiptAt > TIMEOUT_MS)
+            throw new Error(`write ${i} not found after ${TIMEOUT_MS} ms`);
           await new Promise((r) => setTimeout(r, 20));
         }
         found.push(performance.now() - receiptAt);
@@ -77,7 +82,9 @@ export const staticSearchTiers: Bench = {
       // The worker stops: from here only the timed runs below write this index.
       await stack.stopWorker();
       measured.push({ records, baseMs: base.ms, basePages: base.pages, found: summarize(found), dir });
-      ctx.log(`${records}: write → found p50 ${round(measured.at(-1)!.found.p50)} ms, p99 ${round(measured.at(-1)!.found.p99)} ms`);
+      ctx.log(
+        `${records}: write → found p50 ${round(measured.at(-1)!.found.p50)} ms, p99 ${round(measured.at(-1)!.found.p99)} ms`,
+      );
       // The stack is closed after the bench (ctx.startStack deferred it), so its directory is still there for the runs below.
     }
     // One index run, timed directly, over each size's directory in turn (the
@@ -92,26 +99,46 @@ export const staticSearchTiers: Bench = {
       }
     }
     const results: SizeResult[] = measured.map((m) => ({
-      ...m, runMs: summarize(timed.get(m.records)!.map((t) => t.ms)), runPages: summarize(timed.get(m.records)!.map((t) => t.pages)),
+      ...m,
+      runMs: summarize(timed.get(m.records)!.map((t) => t.ms)),
+      runPages: summarize(timed.get(m.records)!.map((t) => t.pages)),
     }));
-    for (const r of results) ctx.log(`${r.records}: one recent-tier run p50 ${round(r.runMs.p50)} ms over ${round(r.runPages.p50)} pages`);
+    for (const r of results)
+      ctx.log(`${r.records}: one recent-tier run p50 ${round(r.runMs.p50)} ms over ${round(r.runPages.p50)} pages`);
     const small = results[0]!;
     const comparisons: Comparison[] = [];
     for (const r of results) {
       comparisons.push({
-        metric: `write → found ${r.records / 1000}k, p50`, unit: 'ms', value: r.found.p50,
-        baselineLabel: `${small.records / 1000}k records, same run`, baseline: small.found.p50, better: 'lower',
+        metric: `write → found ${r.records / 1000}k, p50`,
+        unit: 'ms',
+        value: r.found.p50,
+        baselineLabel: `${small.records / 1000}k records, same run`,
+        baseline: small.found.p50,
+        better: 'lower',
       });
       comparisons.push({
-        metric: `one index run ${r.records / 1000}k, p50`, unit: 'ms', value: r.runMs.p50,
-        baselineLabel: `${small.records / 1000}k records, same run`, baseline: small.runMs.p50, better: 'lower',
+        metric: `one index run ${r.records / 1000}k, p50`,
+        unit: 'ms',
+        value: r.runMs.p50,
+        baselineLabel: `${small.records / 1000}k records, same run`,
+        baseline: small.runMs.p50,
+        better: 'lower',
       });
     }
     return {
       comparisons,
-      details: Object.fromEntries(results.map((r) => [`records_${r.records}`, {
-        baseMs: r.baseMs, basePages: r.basePages, foundMs: roundAll(r.found), runMs: roundAll(r.runMs), runPages: roundAll(r.runPages),
-      }])),
+      details: Object.fromEntries(
+        results.map((r) => [
+          `records_${r.records}`,
+          {
+            baseMs: r.baseMs,
+            basePages: r.basePages,
+            foundMs: roundAll(r.found),
+            runMs: roundAll(r.runMs),
+            runPages: roundAll(r.runPages),
+          },
+        ]),
+      ),
       notes: [
         'Targets (issue 8): at 100k, write → found p50 ≤ 2 s; one index run within 2x of the same at 1k. Runs are batched with a 200 ms delay.',
         `Index runs: ${RUN_ROUNDS} rounds alternating between the sizes, after every size was written.`,

@@ -26,7 +26,11 @@ export function safeDatabaseUrl(url: string): string {
 export function operatorErrorOf(error: unknown, config: { DATABASE_URL: string; ASTRO_ENTRY: string }): string | null {
   if (error instanceof OperatorError) return error.message;
   const url = (error as { url?: unknown } | null)?.url;
-  if ((error as { code?: unknown } | null)?.code === 'ERR_MODULE_NOT_FOUND' && typeof url === 'string' && url.endsWith(config.ASTRO_ENTRY)) {
+  if (
+    (error as { code?: unknown } | null)?.code === 'ERR_MODULE_NOT_FOUND' &&
+    typeof url === 'string' &&
+    url.endsWith(config.ASTRO_ENTRY)
+  ) {
     return `the built site is missing (${config.ASTRO_ENTRY}); run npm run build first`;
   }
   const causes = error instanceof AggregateError ? [error, ...error.errors] : [error];
@@ -35,8 +39,10 @@ export function operatorErrorOf(error: unknown, config: { DATABASE_URL: string; 
     if (typeof code !== 'string') continue;
     if (UNREACHABLE.has(code) || REFUSED_LOGIN.test(code)) {
       const why = (cause as Error).message || code;
-      return `cannot use the database at ${safeDatabaseUrl(config.DATABASE_URL)} (${why}); `
-        + 'set DATABASE_URL to a running PostgreSQL, or start the service (npm start) for its embedded one';
+      return (
+        `cannot use the database at ${safeDatabaseUrl(config.DATABASE_URL)} (${why}); ` +
+        'set DATABASE_URL to a running PostgreSQL, or start the service (npm start) for its embedded one'
+      );
     }
   }
   return null;

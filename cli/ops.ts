@@ -12,7 +12,12 @@ import { hostname, userInfo } from 'node:os';
 import { Command, Option } from 'commander';
 import { loadConfig } from '../core/config.ts';
 import {
-  COMMIT_QUEUE, RebuildJobSchema, RENDER_QUEUE, SEARCH_COMPACT_QUEUE, SEARCH_INDEX_QUEUE, withTypeFromId,
+  COMMIT_QUEUE,
+  RebuildJobSchema,
+  RENDER_QUEUE,
+  SEARCH_COMPACT_QUEUE,
+  SEARCH_INDEX_QUEUE,
+  withTypeFromId,
 } from '../core/queue-contract.ts';
 import { createQueue, queueBackendOf } from '../infra/queues.ts';
 import { loadHtmlRenderer } from '../projections/html.ts';
@@ -31,7 +36,9 @@ import { readOperatorStatus } from '../infra/operator-status.ts';
 import { OperatorError, operatorErrorOf } from './operator-error.ts';
 import { formatCounts, recordScan, redactStoredRecords, totalRedacted } from './redact-stored.ts';
 
-async function withPool<T>(work: (pool: ReturnType<typeof createPool>, config: ReturnType<typeof loadConfig>) => Promise<T>): Promise<T> {
+async function withPool<T>(
+  work: (pool: ReturnType<typeof createPool>, config: ReturnType<typeof loadConfig>) => Promise<T>,
+): Promise<T> {
   const config = loadConfig();
   const pool = createPool(config.DATABASE_URL, 4);
   try {
@@ -44,11 +51,21 @@ async function withPool<T>(work: (pool: ReturnType<typeof createPool>, config: R
 async function printStatus(): Promise<void> {
   await withPool(async (pool, config) => {
     const backend = queueBackendOf(config);
-    const queues = [COMMIT_QUEUE, RENDER_QUEUE, SEARCH_INDEX_QUEUE, SEARCH_COMPACT_QUEUE].map((name) => createQueue(backend, name, true));
+    const queues = [COMMIT_QUEUE, RENDER_QUEUE, SEARCH_INDEX_QUEUE, SEARCH_COMPACT_QUEUE].map((name) =>
+      createQueue(backend, name, true),
+    );
     try {
-      console.log(JSON.stringify(await readOperatorStatus(pool, queues, {
-        searchIndexQueue: SEARCH_INDEX_QUEUE, searchCompactQueue: SEARCH_COMPACT_QUEUE, retryAfterSeconds: config.RETRY_AFTER_SECONDS,
-      }), null, 2));
+      console.log(
+        JSON.stringify(
+          await readOperatorStatus(pool, queues, {
+            searchIndexQueue: SEARCH_INDEX_QUEUE,
+            searchCompactQueue: SEARCH_COMPACT_QUEUE,
+            retryAfterSeconds: config.RETRY_AFTER_SECONDS,
+          }),
+          null,
+          2,
+        ),
+      );
     } finally {
       await Promise.all(queues.map((q) => q.close()));
     }
@@ -58,7 +75,9 @@ async function printStatus(): Promise<void> {
 async function runRebuild(target: { type?: RecordRef['type']; id?: string }): Promise<void> {
   await withPool(async (pool, config) => {
     // As in the worker: pages rendered under the operator's fence carry its banner until the worker renders them again.
-    const serving = servingForFiles(createServingFence(() => readServingFence(pool), { retryAfterSeconds: config.RETRY_AFTER_SECONDS }));
+    const serving = servingForFiles(
+      createServingFence(() => readServingFence(pool), { retryAfterSeconds: config.RETRY_AFTER_SECONDS }),
+    );
     const html = notingFencedPages(await loadHtmlRenderer(config.ASTRO_ENTRY, serving), pool, serving);
     const started = performance.now();
     const counts = await rebuild(pool, html, config.PROJECTIONS_DIR, target, createProgress('rebuild'));
@@ -68,8 +87,11 @@ async function runRebuild(target: { type?: RecordRef['type']; id?: string }): Pr
       const stale = counts.removed > 0 ? `; removed ${counts.removed} stale projection files` : '';
       throw new OperatorError(`no ${target.type} has the id ${target.id}${stale}`);
     }
-    console.log(`rebuild done in ${seconds}s: ${counts.written} written, ${counts.unchanged} unchanged, ${counts.removed} removed`);
-    if (!target.type && !target.id) console.log(`sitemap: ${await resetSitemaps(pool, config.PROJECTIONS_DIR, config.PUBLIC_ORIGIN)} chunks written`);
+    console.log(
+      `rebuild done in ${seconds}s: ${counts.written} written, ${counts.unchanged} unchanged, ${counts.removed} removed`,
+    );
+    if (!target.type && !target.id)
+      console.log(`sitemap: ${await resetSitemaps(pool, config.PROJECTIONS_DIR, config.PUBLIC_ORIGIN)} chunks written`);
   });
 }
 
@@ -77,7 +99,9 @@ async function runRebuild(target: { type?: RecordRef['type']; id?: string }): Pr
 async function runRedactSecrets(rebuildAfter: boolean): Promise<void> {
   const started = performance.now();
   const counts = await withPool(async (pool) => {
-    const found = await redactStoredRecords(pool, (table, c) => process.stderr.write(`redact-secrets ${table}: ${c.scanned} scanned\n`));
+    const found = await redactStoredRecords(pool, (table, c) =>
+      process.stderr.write(`redact-secrets ${table}: ${c.scanned} scanned\n`),
+    );
     await recordScan(pool, found);
     return found;
   });
@@ -88,7 +112,12 @@ async function runRedactSecrets(rebuildAfter: boolean): Promise<void> {
 
 async function changeFence(fence: FenceCommand, by: string | undefined): Promise<void> {
   await withPool(async (pool, config) => {
-    const change = await applyFenceCommand(pool, fence, by ?? `${userInfo().username}@${hostname()}, ops CLI`, config.RETRY_AFTER_SECONDS);
+    const change = await applyFenceCommand(
+      pool,
+      fence,
+      by ?? `${userInfo().username}@${hostname()}, ops CLI`,
+      config.RETRY_AFTER_SECONDS,
+    );
     // Return once every process acts on it, so `fence on && npm run migrate` never overlaps a write being admitted.
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(change.effective_by) - Date.now())));
     console.log(JSON.stringify(change, null, 2));
@@ -98,7 +127,8 @@ async function changeFence(fence: FenceCommand, by: string | undefined): Promise
 /** The fence command checked by the operator endpoint's own schema, so both accept the same. */
 function fenceCommandOf(input: Record<string, unknown>, command: Command): FenceCommand {
   const parsed = FenceCommandSchema.safeParse(input);
-  if (!parsed.success) command.error(`error: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    command.error(`error: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   return parsed.data!;
 }
 
@@ -111,7 +141,8 @@ function createOperatorProgram(): Command {
       if (error.exitCode === 0) process.exit(0);
       process.exit(2);
     });
-  program.command('rebuild')
+  program
+    .command('rebuild')
     .description('Re-render projections from the database: every record, one type, or one record.')
     .addOption(new Option('--type <type>', 'only records of this type').choices(Object.keys(COLLECTION)))
     .option('--id <id>', 'only this record (its prefix names its type: prb_, sol_, dsc_, agt_)')
@@ -124,47 +155,76 @@ function createOperatorProgram(): Command {
       }
       await runRebuild(target.data);
     });
-  program.command('redact-secrets')
-    .description('Scan every stored revision, search document and profile with the secret scanner, redact what it finds, re-render, and print the counts.')
+  program
+    .command('redact-secrets')
+    .description(
+      'Scan every stored revision, search document and profile with the secret scanner, redact what it finds, re-render, and print the counts.',
+    )
     .option('--no-rebuild', 'leave re-rendering the projections to a later rebuild')
     .action((options: { rebuild: boolean }) => runRedactSecrets(options.rebuild));
-  program.command('refresh-trust')
+  program
+    .command('refresh-trust')
     .description('Recompute the stored trust (search ranking, disputed state) of every problem and solution.')
-    .action(() => withPool(async (pool) => {
-      const { records, flipped } = await refreshAllTrust(pool, createProgress('refresh-trust'));
-      console.log(`refresh-trust done: ${records} records, ${flipped} disputed states changed`);
-    }));
-  program.command('status')
-    .description('Print every queue\'s depths, the render lag, the search-index lag and the serving fence as JSON.')
+    .action(() =>
+      withPool(async (pool) => {
+        const { records, flipped } = await refreshAllTrust(pool, createProgress('refresh-trust'));
+        console.log(`refresh-trust done: ${records} records, ${flipped} disputed states changed`);
+      }),
+    );
+  program
+    .command('status')
+    .description("Print every queue's depths, the render lag, the search-index lag and the serving fence as JSON.")
     .action(printStatus);
-  const fence = program.command('fence')
+  const fence = program
+    .command('fence')
     .description('The serving fence: while it is on, every write answers 503 serving_fenced and reads go on.');
-  fence.command('on')
+  fence
+    .command('on')
     .description('Refuse every write; returns once every process does (within a second).')
     .requiredOption('--reason <text>', 'why, shown to every refused writer and on /api/v1')
     .option('--retry-after <seconds>', 'the Retry-After refused writers get (default 30)')
     .option('--by <who>', 'who raises it (default user@host)')
     .action(async (options: { reason: string; retryAfter?: string; by?: string }, command: Command) => {
-      const on = { state: 'on', reason: options.reason, ...(options.retryAfter === undefined ? {} : { retry_after: options.retryAfter }) };
+      const on = {
+        state: 'on',
+        reason: options.reason,
+        ...(options.retryAfter === undefined ? {} : { retry_after: options.retryAfter }),
+      };
       await changeFence(fenceCommandOf(on, command), options.by);
     });
-  fence.command('off')
+  fence
+    .command('off')
     .description('Take writes again (a self-fence on a read-only database lifts by itself).')
     .option('--by <who>', 'who lowers it (default user@host)')
     .action(async (options: { by?: string }) => changeFence({ state: 'off' }, options.by));
-  const clients = program.command('oauth-clients')
-    .description('OAuth clients registered (dynamic registration) that no account has connected with: they expire unused.');
-  clients.command('list')
-    .description('Print the unused clients as JSON, oldest first; "expired": true ones no longer answer and await prune.')
-    .action(() => withPool(async (pool) => {
-      console.log(JSON.stringify(await listUnusedClients(pool), null, 2));
-    }));
-  clients.command('prune')
-    .description('Delete the expired unused clients (with --all, every unused client) and every other expired OAuth record.')
+  const clients = program
+    .command('oauth-clients')
+    .description(
+      'OAuth clients registered (dynamic registration) that no account has connected with: they expire unused.',
+    );
+  clients
+    .command('list')
+    .description(
+      'Print the unused clients as JSON, oldest first; "expired": true ones no longer answer and await prune.',
+    )
+    .action(() =>
+      withPool(async (pool) => {
+        console.log(JSON.stringify(await listUnusedClients(pool), null, 2));
+      }),
+    );
+  clients
+    .command('prune')
+    .description(
+      'Delete the expired unused clients (with --all, every unused client) and every other expired OAuth record.',
+    )
     .option('--all', 'also delete unused clients that have not expired yet')
-    .action((options: { all?: boolean }) => withPool(async (pool) => {
-      console.log(JSON.stringify({ removed: await removeUnusedClients(pool, options.all ? 'all' : 'expired') }, null, 2));
-    }));
+    .action((options: { all?: boolean }) =>
+      withPool(async (pool) => {
+        console.log(
+          JSON.stringify({ removed: await removeUnusedClients(pool, options.all ? 'all' : 'expired') }, null, 2),
+        );
+      }),
+    );
   return program;
 }
 

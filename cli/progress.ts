@@ -16,7 +16,11 @@ export function formatDuration(seconds: number): string {
   return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
 }
 
-export function createProgress(label: string, out: ProgressSink = process.stderr as WriteStream, now = () => performance.now()) {
+export function createProgress(
+  label: string,
+  out: ProgressSink = process.stderr as WriteStream,
+  now = () => performance.now(),
+) {
   const started = now();
   let lastDecile = -1;
   return function report({ done, total }: { done: number; total: number }): void {
@@ -27,7 +31,9 @@ export function createProgress(label: string, out: ProgressSink = process.stderr
     if (out.isTTY) {
       const width = Math.max(10, Math.min(40, (out.columns ?? 80) - numbers.length - label.length - 6));
       const filled = Math.round(fraction * width);
-      out.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${numbers}${done === total ? '\n' : ''}`);
+      out.write(
+        `\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${numbers}${done === total ? '\n' : ''}`,
+      );
       return;
     }
     const decile = Math.floor(fraction * 10);

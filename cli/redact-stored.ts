@@ -28,18 +28,71 @@ interface StoredText {
 /** Every table and column that holds contribution text or text derived from it. */
 export const STORED_TEXT: readonly StoredText[] = [
   {
-    table: 'problem_revisions', key: ['problem_id', 'revision'],
-    columns: [['title', 'text'], ['body', 'text'], ['product', 'text'], ['error_literal', 'text'], ['environment', 'jsonb'], ['tags', 'text[]']],
+    table: 'problem_revisions',
+    key: ['problem_id', 'revision'],
+    columns: [
+      ['title', 'text'],
+      ['body', 'text'],
+      ['product', 'text'],
+      ['error_literal', 'text'],
+      ['environment', 'jsonb'],
+      ['tags', 'text[]'],
+    ],
   },
-  { table: 'solution_revisions', key: ['solution_id', 'revision'], columns: [['body', 'text'], ['applicability', 'text'], ['limitations', 'text']] },
-  { table: 'outcomes', key: ['id'], columns: [['note', 'text'], ['environment', 'jsonb']] },
-  { table: 'discussions', key: ['id'], columns: [['title', 'text'], ['body', 'text'], ['product', 'text']] },
+  {
+    table: 'solution_revisions',
+    key: ['solution_id', 'revision'],
+    columns: [
+      ['body', 'text'],
+      ['applicability', 'text'],
+      ['limitations', 'text'],
+    ],
+  },
+  {
+    table: 'outcomes',
+    key: ['id'],
+    columns: [
+      ['note', 'text'],
+      ['environment', 'jsonb'],
+    ],
+  },
+  {
+    table: 'discussions',
+    key: ['id'],
+    columns: [
+      ['title', 'text'],
+      ['body', 'text'],
+      ['product', 'text'],
+    ],
+  },
   { table: 'replies', key: ['id'], columns: [['body', 'text']] },
-  { table: 'feedback_reports', key: ['id'], columns: [['body', 'text'], ['evidence', 'jsonb']] },
-  { table: 'identities', key: ['id'], columns: [['display_name', 'text'], ['bio', 'text']] },
+  {
+    table: 'feedback_reports',
+    key: ['id'],
+    columns: [
+      ['body', 'text'],
+      ['evidence', 'jsonb'],
+    ],
+  },
+  {
+    table: 'identities',
+    key: ['id'],
+    columns: [
+      ['display_name', 'text'],
+      ['bio', 'text'],
+    ],
+  },
   { table: 'oauth_connections', key: ['grant_id'], columns: [['client_name', 'text']] },
   { table: 'record_trust', key: ['record_type', 'record_id'], columns: [['summary', 'jsonb']] },
-  { table: 'search_documents', key: ['id'], columns: [['title', 'text'], ['snippet', 'text'], ['text_norm', 'text']] },
+  {
+    table: 'search_documents',
+    key: ['id'],
+    columns: [
+      ['title', 'text'],
+      ['snippet', 'text'],
+      ['text_norm', 'text'],
+    ],
+  },
 ];
 
 export interface TableCounts {
@@ -57,16 +110,23 @@ function redactColumn(kind: ColumnKind, value: unknown): { value: unknown; redac
 }
 
 /** Scans one table in key order, a batch per transaction; rows that change are updated in place. */
-async function redactTable(pool: pg.Pool, spec: StoredText, onBatch: (counts: TableCounts) => void): Promise<TableCounts> {
+async function redactTable(
+  pool: pg.Pool,
+  spec: StoredText,
+  onBatch: (counts: TableCounts) => void,
+): Promise<TableCounts> {
   const counts: TableCounts = { scanned: 0, redacted: 0 };
   const keys = spec.key.join(', ');
   const columns = spec.columns.map(([name]) => name).join(', ');
   let after: unknown[] | null = null;
   for (;;) {
     const where: string = after ? `WHERE (${keys}) > (${spec.key.map((_, i) => `$${i + 1}`).join(', ')})` : '';
-    const rows: Record<string, unknown>[] = (await pool.query(
-      `SELECT ${keys}, ${columns} FROM ${spec.table} ${where} ORDER BY ${keys} LIMIT ${BATCH}`, after ?? [],
-    )).rows;
+    const rows: Record<string, unknown>[] = (
+      await pool.query(
+        `SELECT ${keys}, ${columns} FROM ${spec.table} ${where} ORDER BY ${keys} LIMIT ${BATCH}`,
+        after ?? [],
+      )
+    ).rows;
     if (rows.length === 0) break;
     const changes: { row: Record<string, unknown>; values: Record<string, unknown> }[] = [];
     for (const row of rows) {
@@ -83,9 +143,14 @@ async function redactTable(pool: pg.Pool, spec: StoredText, onBatch: (counts: Ta
           const names = Object.keys(values);
           const kinds = new Map(spec.columns);
           const sets = names.map((name, i) => `${name} = $${i + 1}${kinds.get(name) === 'jsonb' ? '::jsonb' : ''}`);
-          const params = names.map((name) => (kinds.get(name) === 'jsonb' ? JSON.stringify(values[name]) : values[name]));
+          const params = names.map((name) =>
+            kinds.get(name) === 'jsonb' ? JSON.stringify(values[name]) : values[name],
+          );
           const match = spec.key.map((k, i) => `${k} = $${names.length + i + 1}`).join(' AND ');
-          await tx.query(`UPDATE ${spec.table} SET ${sets.join(', ')} WHERE ${match}`, [...params, ...spec.key.map((k) => row[k])]);
+          await tx.query(`UPDATE ${spec.table} SET ${sets.join(', ')} WHERE ${match}`, [
+            ...params,
+            ...spec.key.map((k) => row[k]),
+          ]);
         }
       });
     }
@@ -103,7 +168,8 @@ async function redactTable(pool: pg.Pool, spec: StoredText, onBatch: (counts: Ta
  * Counts per table: rows scanned, rows changed. Search documents come last.
  */
 export async function redactStoredRecords(
-  pool: pg.Pool, onProgress: (table: string, counts: TableCounts) => void = () => {},
+  pool: pg.Pool,
+  onProgress: (table: string, counts: TableCounts) => void = () => {},
 ): Promise<RedactCounts> {
   const counts: RedactCounts = {};
   for (const spec of STORED_TEXT) {
@@ -126,14 +192,20 @@ export function formatCounts(counts: RedactCounts): string {
 }
 
 /** Names the rule set the scanner runs; a stored scan with another version is stale. */
-export const SECRET_RULES_VERSION = createHash('sha256').update(SECRET_RULE_NAMES.join('\n')).digest('hex').slice(0, 16);
+export const SECRET_RULES_VERSION = createHash('sha256')
+  .update(SECRET_RULE_NAMES.join('\n'))
+  .digest('hex')
+  .slice(0, 16);
 
 /**
  * The migration step: scan the stored records once per rule-set version,
  * recorded in `secret_scans`. Returns the counts, or null when this version
  * has already scanned them.
  */
-export async function redactStoredOncePerRules(pool: pg.Pool, onProgress?: (table: string, counts: TableCounts) => void): Promise<RedactCounts | null> {
+export async function redactStoredOncePerRules(
+  pool: pg.Pool,
+  onProgress?: (table: string, counts: TableCounts) => void,
+): Promise<RedactCounts | null> {
   const done = await pool.query('SELECT 1 FROM secret_scans WHERE rules_version = $1::text', [SECRET_RULES_VERSION]);
   if (done.rowCount) return null;
   const counts = await redactStoredRecords(pool, onProgress);

@@ -13,7 +13,11 @@ export interface CollectionPageParams {
  * A page of a collection, as HTML (`/problems?…`) or JSON (`/api/problems?…`),
  * with the default page and limit left out so each page has one URL.
  */
-export function collectionUrl(kind: CollectionKind, format: 'html' | 'json', params: CollectionPageParams = {}): string {
+export function collectionUrl(
+  kind: CollectionKind,
+  format: 'html' | 'json',
+  params: CollectionPageParams = {},
+): string {
   const query = new URLSearchParams();
   if (params.product) query.set('product', params.product);
   if (params.page !== undefined && params.page !== 1) query.set('page', String(params.page));

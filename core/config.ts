@@ -16,21 +16,34 @@ export const ConfigSchema = z.object({
    * Unset: `npm start` runs an embedded PostgreSQL (PGlite, data under
    * EMBEDDED_DATA_DIR) and sets this for its processes.
    */
-  DATABASE_URL: z.string().optional().transform((v) => v || undefined),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
   /** Unset or empty: the queues run on BullMQ's PostgreSQL backend and rate limits count in PostgreSQL. */
-  REDIS_URL: z.string().optional().transform((v) => v || undefined),
+  REDIS_URL: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
   EMBEDDED_DATA_DIR: z.string().default('data/pglite'),
   /** Loopback port the embedded PostgreSQL listens on. */
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   /** Prefix for every BullMQ key, so several deployments or tests share one Redis. */
-  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/).default('ak'),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .default('ak'),
   /** Where the worker writes the static projections and the API reads them. */
   PROJECTIONS_DIR: z.string().default('data/projections'),
   /** The built Astro server entry (output of `astro build`). */
   ASTRO_ENTRY: z.string().default('dist/server/entry.mjs'),
   ASTRO_CLIENT_DIR: z.string().default('dist/client'),
   /** Bytes of default projections the API keeps in memory (api/reads/projection-cache.ts). */
-  PROJECTION_CACHE_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
+  PROJECTION_CACHE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(64 * 1024 * 1024),
   /** How long a write waits for the worker's commit before answering 503. */
   COMMIT_TIMEOUT_MS: intFrom(15_000),
   /** Seconds a client is told to wait after a 503 on a write. */
@@ -74,7 +87,10 @@ export const ConfigSchema = z.object({
    */
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).optional(),
   /** Deprecated: `true` means TRUSTED_PROXY_HOPS=1. */
-  TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  TRUST_PROXY: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
   /** Tool protocol: JSON-RPC messages per batch, and bytes of tool results per HTTP request. */
   MCP_MAX_BATCH: intFrom(20),
   MCP_MAX_ANSWER_BYTES: intFrom(8 * 1_048_576),
@@ -117,7 +133,10 @@ export const ConfigSchema = z.object({
    * SHA-256 (hex) of the operator token that may trigger rebuilds over HTTP.
    * Unset: the operator endpoints answer 403. Only the hash is configured.
    */
-  OPERATOR_TOKEN_SHA256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  OPERATOR_TOKEN_SHA256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
   /**
    * Signs the OAuth server's short-lived interaction cookies. Unset: a random
    * key per process, so with several API processes set the same value on all.

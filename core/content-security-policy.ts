@@ -15,7 +15,8 @@ export const CONTENT_SECURITY_POLICY =
  * `script-src 'self'` already covers (worker-src falls back to it).
  */
 export const SEARCH_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace(
-  "script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'",
+  "script-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
 );
 
 /**

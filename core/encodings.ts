@@ -20,7 +20,9 @@ export const ENCODING_SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz
 export const SIBLING_ENCODINGS = ['gzip'] as const satisfies readonly Encoding[];
 export type SiblingEncoding = (typeof SIBLING_ENCODINGS)[number];
 /** The others: made from the file's bytes in memory by whoever sends them. */
-export const IN_MEMORY_ENCODINGS: readonly Encoding[] = ENCODINGS.filter((e) => !(SIBLING_ENCODINGS as readonly Encoding[]).includes(e));
+export const IN_MEMORY_ENCODINGS: readonly Encoding[] = ENCODINGS.filter(
+  (e) => !(SIBLING_ENCODINGS as readonly Encoding[]).includes(e),
+);
 
 /** Below this, compression saves less than its headers and CPU cost. */
 export const MIN_COMPRESSIBLE_BYTES = 512;

@@ -69,9 +69,10 @@ export class ApiError extends Error {
 export type ErrorExtra = Omit<ErrorInfo, 'code' | 'reason' | 'message' | 'hint'>;
 
 /** The message parameters are optional exactly when the entry's message needs none. */
-type CatalogArgs<R extends Reason> = undefined extends ReasonParams<R>
-  ? [params?: ReasonParams<R>, extra?: ErrorExtra]
-  : [params: ReasonParams<R>, extra?: ErrorExtra];
+type CatalogArgs<R extends Reason> =
+  undefined extends ReasonParams<R>
+    ? [params?: ReasonParams<R>, extra?: ErrorExtra]
+    : [params: ReasonParams<R>, extra?: ErrorExtra];
 
 /** The error value of a catalog reason (what the worker hands back). */
 export function errorInfo<R extends Reason>(reason: R, ...[params, extra]: CatalogArgs<R>): ErrorInfo {
@@ -91,7 +92,12 @@ export function statusOf(info: ErrorInfo): number {
 
 /** Retryable means the same request may succeed later without change. */
 function isRetryable(code: ErrorCode): boolean {
-  return code === 'rate_limited' || code === 'temporarily_unavailable' || code === 'internal_error' || code === 'request_timeout';
+  return (
+    code === 'rate_limited' ||
+    code === 'temporarily_unavailable' ||
+    code === 'internal_error' ||
+    code === 'request_timeout'
+  );
 }
 
 /** The Error shape body of docs/api.md. */

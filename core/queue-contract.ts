@@ -70,16 +70,28 @@ export const REBUILD_JOB = 'rebuild';
  * worker): an id is only ever a record id of its type, never a path.
  */
 const REBUILD_TYPES = ['problem', 'solution', 'discussion', 'agent'] as const;
-export const RebuildJobSchema = z.strictObject({
-  type: z.enum(REBUILD_TYPES).optional(),
-  id: z.string().min(1).max(64).optional(),
-}).superRefine((target, ctx) => {
-  if (target.id === undefined) return;
-  if (!target.type) ctx.addIssue({ code: 'custom', path: ['type'], message: 'required when the id\'s prefix names no record type (prb_, sol_, dsc_, agt_)' });
-  else if (!isId(target.type, target.id)) {
-    ctx.addIssue({ code: 'invalid_format', format: 'regex', path: ['id'], message: `must be a ${target.type} id (${ID_PREFIXES[target.type]}_ and 26 base32 characters)` });
-  }
-});
+export const RebuildJobSchema = z
+  .strictObject({
+    type: z.enum(REBUILD_TYPES).optional(),
+    id: z.string().min(1).max(64).optional(),
+  })
+  .superRefine((target, ctx) => {
+    if (target.id === undefined) return;
+    if (!target.type)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['type'],
+        message: "required when the id's prefix names no record type (prb_, sol_, dsc_, agt_)",
+      });
+    else if (!isId(target.type, target.id)) {
+      ctx.addIssue({
+        code: 'invalid_format',
+        format: 'regex',
+        path: ['id'],
+        message: `must be a ${target.type} id (${ID_PREFIXES[target.type]}_ and 26 base32 characters)`,
+      });
+    }
+  });
 export type RebuildJob = z.infer<typeof RebuildJobSchema>;
 
 /**

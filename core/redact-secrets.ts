@@ -123,7 +123,8 @@ interface ContextRule {
 }
 
 /** A value that stands for a secret without being one: a placeholder, a variable, a mask. */
-const PLACEHOLDER_VALUE = /^(?:<[^>]*>|\$\{[^}]*\}?|\$\(?[A-Za-z_][A-Za-z0-9_]*\)?|%\(?[A-Za-z_]*\)?s|\{\{[^}]*\}\}|\*+|x+|X+|\.{3,}|…|true|false|null|nil|none|undefined|required|optional|string|changeme|redacted|hidden|secret|password|empty|\[redacted\]|\[filtered\]|\[hidden\]|process\.env\.[A-Za-z0-9_.]+|os\.environ.*|env\(.*)$/i;
+const PLACEHOLDER_VALUE =
+  /^(?:<[^>]*>|\$\{[^}]*\}?|\$\(?[A-Za-z_][A-Za-z0-9_]*\)?|%\(?[A-Za-z_]*\)?s|\{\{[^}]*\}\}|\*+|x+|X+|\.{3,}|…|true|false|null|nil|none|undefined|required|optional|string|changeme|redacted|hidden|secret|password|empty|\[redacted\]|\[filtered\]|\[hidden\]|process\.env\.[A-Za-z0-9_.]+|os\.environ.*|env\(.*)$/i;
 
 function isRealValue(value: string): boolean {
   return value.length >= 3 && !PLACEHOLDER_VALUE.test(value) && !value.startsWith(SECRET_MARKER_PREFIX);
@@ -164,10 +165,84 @@ export function namesASecret(name: string, value = ''): boolean {
   for (let i = 1; i < words.length; i++) if (words[i] === 'key' && KEY_QUALIFIERS.has(words[i - 1]!)) return true;
   return words.length > 1 && words.at(-1) === 'key' && looksMade(value, 12);
 }
-const SECRET_WORDS = new Set(['password', 'passwd', 'pass', 'passphrase', 'pwd', 'secret', 'secrets', 'token', 'auth', 'credential', 'credentials', 'apikey', 'accountkey', 'privatekey', 'secretkey', 'accesskey', 'authtoken']);
+const SECRET_WORDS = new Set([
+  'password',
+  'passwd',
+  'pass',
+  'passphrase',
+  'pwd',
+  'secret',
+  'secrets',
+  'token',
+  'auth',
+  'credential',
+  'credentials',
+  'apikey',
+  'accountkey',
+  'privatekey',
+  'secretkey',
+  'accesskey',
+  'authtoken',
+]);
 const SECRET_SUFFIX = /(?:password|passwd|secret|token|apikey|accesskey|secretkey|privatekey|accountkey)$/;
-const KEY_QUALIFIERS = new Set(['api', 'access', 'private', 'secret', 'account', 'signing', 'encryption', 'master', 'client', 'subscription', 'license', 'ssh', 'app', 'service', 'shared']);
-const PUBLIC_LAST_WORD = new Set(['type', 'types', 'url', 'uri', 'endpoint', 'file', 'path', 'name', 'id', 'ref', 'method', 'mode', 'provider', 'length', 'expiry', 'expires', 'expiration', 'ttl', 'count', 'size', 'policy', 'required', 'enabled', 'hint', 'prompt', 'field', 'header', 'location', 'dir', 'env', 'source', 'version', 'format', 'algorithm', 'strategy', 'hash', 'reset', 'changed', 'limit']);
+const KEY_QUALIFIERS = new Set([
+  'api',
+  'access',
+  'private',
+  'secret',
+  'account',
+  'signing',
+  'encryption',
+  'master',
+  'client',
+  'subscription',
+  'license',
+  'ssh',
+  'app',
+  'service',
+  'shared',
+]);
+const PUBLIC_LAST_WORD = new Set([
+  'type',
+  'types',
+  'url',
+  'uri',
+  'endpoint',
+  'file',
+  'path',
+  'name',
+  'id',
+  'ref',
+  'method',
+  'mode',
+  'provider',
+  'length',
+  'expiry',
+  'expires',
+  'expiration',
+  'ttl',
+  'count',
+  'size',
+  'policy',
+  'required',
+  'enabled',
+  'hint',
+  'prompt',
+  'field',
+  'header',
+  'location',
+  'dir',
+  'env',
+  'source',
+  'version',
+  'format',
+  'algorithm',
+  'strategy',
+  'hash',
+  'reset',
+  'changed',
+  'limit',
+]);
 
 /** The kind a secret-naming name gives its value: `DB_PASSWORD` holds a password, `NODE_AUTH_TOKEN` a token. */
 export function kindOfName(name: string): string {
@@ -210,15 +285,18 @@ const CONTEXT_RULES: readonly ContextRule[] = [
   {
     name: 'Authorization and Proxy-Authorization header values',
     kind: 'authorization',
-    pattern: /\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest|negotiate|ntlm|aws4-hmac-sha256|apikey|sso-key|key)\s+)?(?<secret>[^\s"',;]+(?:,\s*[a-z]+=[^\s"',;]+)*)/dgi,
+    pattern:
+      /\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest|negotiate|ntlm|aws4-hmac-sha256|apikey|sso-key|key)\s+)?(?<secret>[^\s"',;]+(?:,\s*[a-z]+=[^\s"',;]+)*)/dgi,
     accept: isRealValue,
   },
   {
     // X-Api-Key, X-Auth-Token, Private-Token, X-Vault-Token, Ocp-Apim-Subscription-Key, …
     name: 'credential header lines',
     kind: 'header-credential',
-    pattern: /(?<![A-Za-z0-9_-])(?<name>x-[a-z0-9-]{1,60}|api-?key|apikey|private-token|ocp-apim-subscription-key)["']?\s*:\s*["']?(?<secret>[^\s"',;]+)/dgi,
-    accept: (secret, groups) => /key|token|secret|auth|password|signature|session/i.test(groups.name ?? '') && isRealValue(secret),
+    pattern:
+      /(?<![A-Za-z0-9_-])(?<name>x-[a-z0-9-]{1,60}|api-?key|apikey|private-token|ocp-apim-subscription-key)["']?\s*:\s*["']?(?<secret>[^\s"',;]+)/dgi,
+    accept: (secret, groups) =>
+      /key|token|secret|auth|password|signature|session/i.test(groups.name ?? '') && isRealValue(secret),
   },
   {
     name: 'Cookie and Set-Cookie header values',
@@ -241,7 +319,8 @@ const CONTEXT_RULES: readonly ContextRule[] = [
     // scheme://user:password@host: the user and host stay, the password goes, up to the last `@` before the host.
     name: 'passwords in URLs (an @ in the password included)',
     kind: 'url-password',
-    pattern: /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/?#@"'<>]{0,256}:(?<secret>[^\s/?#"'<>]{1,256})@(?=[^\s@/?#"'<>]*[A-Za-z0-9\]])/dgi,
+    pattern:
+      /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/?#@"'<>]{0,256}:(?<secret>[^\s/?#"'<>]{1,256})@(?=[^\s@/?#"'<>]*[A-Za-z0-9\]])/dgi,
     accept: isRealValue,
   },
   {
@@ -251,20 +330,46 @@ const CONTEXT_RULES: readonly ContextRule[] = [
     pattern: /(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59})[A-Za-z0-9_]*/dg,
   },
   { name: 'JSON Web Tokens', kind: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/dg },
-  { name: 'AWS access key ids', kind: 'aws-access-key-id', pattern: /\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|AKPA|ANPA|ANVA|APKA|AROA|A3T[A-Z0-9])[A-Z0-9]{16}\b/dg },
+  {
+    name: 'AWS access key ids',
+    kind: 'aws-access-key-id',
+    pattern: /\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|AKPA|ANPA|ANVA|APKA|AROA|A3T[A-Z0-9])[A-Z0-9]{16}\b/dg,
+  },
   { name: 'Google API keys', kind: 'google-api-key', pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/dg },
-  { name: 'Google OAuth access tokens and client secrets', kind: 'google-oauth-token', pattern: /\b(?:ya29\.[0-9A-Za-z_-]{20,}|GOCSPX-[0-9A-Za-z_-]{20,})/dg },
-  { name: 'GitLab tokens', kind: 'gitlab-token', pattern: /\bgl(?:pat|dt|rt|ptt|ft|imt|oas|cbt|soat|agent)-[0-9A-Za-z_-]{20,}/dg },
-  { name: 'Slack tokens and webhooks', kind: 'slack-token', pattern: /\b(?:xox[abposre]-[0-9A-Za-z-]{10,}|xapp-[0-9A-Za-z-]{10,}|https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/]+)/dg },
-  { name: 'Stripe keys and webhook secrets', kind: 'stripe-key', pattern: /\b(?:(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{16,}|whsec_[0-9A-Za-z]{20,})/dg },
-  { name: 'npm, PyPI and OpenAI-style tokens', kind: 'api-token', pattern: /\b(?:npm_[A-Za-z0-9]{36}|pypi-[A-Za-z0-9_-]{50,}|sk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,})/dg },
+  {
+    name: 'Google OAuth access tokens and client secrets',
+    kind: 'google-oauth-token',
+    pattern: /\b(?:ya29\.[0-9A-Za-z_-]{20,}|GOCSPX-[0-9A-Za-z_-]{20,})/dg,
+  },
+  {
+    name: 'GitLab tokens',
+    kind: 'gitlab-token',
+    pattern: /\bgl(?:pat|dt|rt|ptt|ft|imt|oas|cbt|soat|agent)-[0-9A-Za-z_-]{20,}/dg,
+  },
+  {
+    name: 'Slack tokens and webhooks',
+    kind: 'slack-token',
+    pattern:
+      /\b(?:xox[abposre]-[0-9A-Za-z-]{10,}|xapp-[0-9A-Za-z-]{10,}|https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/]+)/dg,
+  },
+  {
+    name: 'Stripe keys and webhook secrets',
+    kind: 'stripe-key',
+    pattern: /\b(?:(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{16,}|whsec_[0-9A-Za-z]{20,})/dg,
+  },
+  {
+    name: 'npm, PyPI and OpenAI-style tokens',
+    kind: 'api-token',
+    pattern: /\b(?:npm_[A-Za-z0-9]{36}|pypi-[A-Za-z0-9_-]{50,}|sk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,})/dg,
+  },
   { name: 'SendGrid keys', kind: 'sendgrid-key', pattern: /\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/dg },
   { name: 'Hugging Face tokens', kind: 'huggingface-token', pattern: /\bhf_[A-Za-z0-9]{30,}/dg },
   {
     // "password": "…", 'auth': '…', "private_key": "…" — any quoted key that names a secret, any quoted value.
     name: 'quoted JSON and YAML fields that name a secret',
     kind: (groups) => kindOfName(groups.name ?? ''),
-    pattern: /(?<q>["'])(?<name>[A-Za-z0-9_.-]{1,64})\k<q>\s*(?::|=>|=)\s*(?<vq>["'])(?<secret>(?:\\.|(?!\k<vq>)[^\\\n]){1,2000})\k<vq>/dg,
+    pattern:
+      /(?<q>["'])(?<name>[A-Za-z0-9_.-]{1,64})\k<q>\s*(?::|=>|=)\s*(?<vq>["'])(?<secret>(?:\\.|(?!\k<vq>)[^\\\n]){1,2000})\k<vq>/dg,
     accept: (secret, groups) => namesASecret(groups.name ?? '', secret) && isRealValue(secret),
   },
   {
@@ -282,9 +387,14 @@ const CONTEXT_RULES: readonly ContextRule[] = [
     // a bare value after a colon must look made, not written (a digit or symbol among letters).
     name: 'NAME: value lines where the name says password, secret, token or key',
     kind: (groups) => kindOfName(groups.name ?? ''),
-    pattern: new RegExp(String.raw`(?<![A-Za-z0-9_.-])(?<name>${SECRET_NAME}):[ \t]+(?:(?<vq>["'])(?<quoted>[^"'\n]{1,2000})\k<vq>|(?<secret>${BARE_VALUE}))`, 'dgi'),
-    accept: (secret, groups) => namesASecret(groups.name ?? '', secret) && isRealValue(secret)
-      && (groups.quoted !== undefined || looksMade(secret, 6)),
+    pattern: new RegExp(
+      String.raw`(?<![A-Za-z0-9_.-])(?<name>${SECRET_NAME}):[ \t]+(?:(?<vq>["'])(?<quoted>[^"'\n]{1,2000})\k<vq>|(?<secret>${BARE_VALUE}))`,
+      'dgi',
+    ),
+    accept: (secret, groups) =>
+      namesASecret(groups.name ?? '', secret) &&
+      isRealValue(secret) &&
+      (groups.quoted !== undefined || looksMade(secret, 6)),
   },
   {
     name: 'signatures in shared-access URLs (sig=)',
@@ -295,7 +405,8 @@ const CONTEXT_RULES: readonly ContextRule[] = [
   {
     name: 'command-line flags that carry a secret (--password x, -p=x)',
     kind: (groups) => kindOfName(groups.name ?? ''),
-    pattern: /(?<![A-Za-z0-9_-])--(?<name>[a-z-]{0,40}(?:password|passwd|secret|token|api-key|apikey|access-key))[ \t]+(?:(?<vq>["'])(?<quoted>[^"'\n]{1,500})\k<vq>|(?<secret>[^\s"'-][^\s"']*))/dgi,
+    pattern:
+      /(?<![A-Za-z0-9_-])--(?<name>[a-z-]{0,40}(?:password|passwd|secret|token|api-key|apikey|access-key))[ \t]+(?:(?<vq>["'])(?<quoted>[^"'\n]{1,500})\k<vq>|(?<secret>[^\s"'-][^\s"']*))/dgi,
     accept: isRealValue,
   },
 ];
@@ -336,7 +447,13 @@ function cookieFindings(value: string, offset: number): Finding[] {
     const [start, end] = pair.indices![2]!;
     const value = pair[2]!.trim();
     // A session id is long or made; `theme=dark` is no secret.
-    if (COOKIE_ATTRIBUTES.test(pair[1]!) || end <= start || !isRealValue(value) || !(value.length >= 16 || looksMade(value, 8))) continue;
+    if (
+      COOKIE_ATTRIBUTES.test(pair[1]!) ||
+      end <= start ||
+      !isRealValue(value) ||
+      !(value.length >= 16 || looksMade(value, 8))
+    )
+      continue;
     found.push({ start: offset + start, end: offset + end, kind: 'cookie' });
   }
   return found;
@@ -357,7 +474,9 @@ export function findSecrets(text: string): Finding[] {
   const markers = [...text.matchAll(MARKER)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
   const holds = (outer: { start: number; end: number }, inner: { start: number; end: number }) =>
     inner.start < outer.end && inner.end > outer.start;
-  const wide = secretlintFindings(text).filter((f) => !context.some((c) => holds(f, c)) && !markers.some((m) => holds(f, m)));
+  const wide = secretlintFindings(text).filter(
+    (f) => !context.some((c) => holds(f, c)) && !markers.some((m) => holds(f, m)),
+  );
   const all = [...context, ...wide].sort((a, b) => a.start - b.start || b.end - a.end);
   const merged: Finding[] = [];
   for (const f of all) {
@@ -403,9 +522,10 @@ export function redactValue(value: unknown): Redaction<unknown> {
     for (const [key, inner] of Object.entries(value)) {
       // Keys are text too (environment names); a value under a name that says "secret" is one whole.
       const name = redactText(key);
-      const part = typeof inner === 'string' && namesASecret(key, inner) && isRealValue(inner.trim())
-        ? { value: secretMarker('secret-value'), redacted: true }
-        : redactValue(inner);
+      const part =
+        typeof inner === 'string' && namesASecret(key, inner) && isRealValue(inner.trim())
+          ? { value: secretMarker('secret-value'), redacted: true }
+          : redactValue(inner);
       out[name.value] = part.value;
       redacted ||= part.redacted || name.redacted;
     }
@@ -437,5 +557,7 @@ export function redactBody<T extends Record<string, unknown>>(body: T): { body: 
  */
 export const SECRET_RULE_NAMES: readonly string[] = [
   ...CONTEXT_RULES.map((rule) => `${rule.name}\t${rule.pattern.source}`),
-  ...(recommendedRules as unknown as SecretlintRuleCreator[]).map((rule) => `${rule.meta.id}\t${rule.create.toString()}`),
+  ...(recommendedRules as unknown as SecretlintRuleCreator[]).map(
+    (rule) => `${rule.meta.id}\t${rule.create.toString()}`,
+  ),
 ];

@@ -42,7 +42,13 @@ export interface FenceReading {
 /** What `/api/v1` reports and what a refusal is built from. */
 export type ServingState = z.infer<typeof ServingStateSchema>;
 
-export const OPEN: ServingState = { writes: 'open', source: null, reason: null, since: null, retry_after_seconds: null };
+export const OPEN: ServingState = {
+  writes: 'open',
+  source: null,
+  reason: null,
+  since: null,
+  retry_after_seconds: null,
+};
 
 export interface ServingFence {
   /** The state, at most FENCE_MAX_AGE_MS old. When it cannot be read, writes are open: they then meet the outage themselves. */
@@ -69,12 +75,21 @@ function databaseReason(row: FenceReading): string {
 export function servingStateOf(row: FenceReading, retryAfterSeconds: number, databaseSince: string): ServingState {
   if (row.fenced) {
     return {
-      writes: 'fenced', source: 'operator', reason: row.reason, since: row.raised_at?.toISOString() ?? null,
+      writes: 'fenced',
+      source: 'operator',
+      reason: row.reason,
+      since: row.raised_at?.toISOString() ?? null,
       retry_after_seconds: row.retry_after_seconds,
     };
   }
   if (row.in_recovery || row.read_only_configured) {
-    return { writes: 'fenced', source: 'database', reason: databaseReason(row), since: databaseSince, retry_after_seconds: retryAfterSeconds };
+    return {
+      writes: 'fenced',
+      source: 'database',
+      reason: databaseReason(row),
+      since: databaseSince,
+      retry_after_seconds: retryAfterSeconds,
+    };
   }
   return OPEN;
 }
@@ -82,9 +97,10 @@ export function servingStateOf(row: FenceReading, retryAfterSeconds: number, dat
 /** The refusal every write meets while the fence stands, over HTTP and the tool protocol alike. */
 export function fencedError(state: ServingState, fallbackRetryAfter: number): ApiError {
   const retryAfter = state.retry_after_seconds ?? fallbackRetryAfter;
-  const cause = state.source === 'operator'
-    ? `by the operator: ${state.reason?.replace(/[.\s]+$/, '')}`
-    : `because ${state.reason ?? 'the database refuses writes'}`;
+  const cause =
+    state.source === 'operator'
+      ? `by the operator: ${state.reason?.replace(/[.\s]+$/, '')}`
+      : `because ${state.reason ?? 'the database refuses writes'}`;
   return apiError('serving_fenced', { cause }, { retryAfter });
 }
 
@@ -95,9 +111,16 @@ const REFUSED_AS_READ_ONLY = 'the database refused a write as read-only';
  * 25006) before this process's fence saw it (it looks at most once a second).
  */
 export function readOnlyRefusal(retryAfterSeconds: number): ApiError {
-  return fencedError({
-    writes: 'fenced', source: 'database', reason: REFUSED_AS_READ_ONLY, since: null, retry_after_seconds: retryAfterSeconds,
-  }, retryAfterSeconds);
+  return fencedError(
+    {
+      writes: 'fenced',
+      source: 'database',
+      reason: REFUSED_AS_READ_ONLY,
+      since: null,
+      retry_after_seconds: retryAfterSeconds,
+    },
+    retryAfterSeconds,
+  );
 }
 
 /** What the operator status shows: the state in force, who raised it, when and why, and the database's own state. */
@@ -106,15 +129,18 @@ export type FenceStatus = z.infer<typeof FenceStatusSchema>;
 export function fenceStatusOf(row: FenceReading, retryAfterSeconds: number, now = new Date()): FenceStatus {
   return {
     ...servingStateOf(row, retryAfterSeconds, now.toISOString()),
-    operator: row.fenced === null ? null : {
-      fenced: row.fenced,
-      reason: row.reason!,
-      retry_after_seconds: row.retry_after_seconds!,
-      raised_by: row.raised_by!,
-      raised_at: row.raised_at!.toISOString(),
-      lowered_by: row.lowered_by,
-      lowered_at: row.lowered_at?.toISOString() ?? null,
-    },
+    operator:
+      row.fenced === null
+        ? null
+        : {
+            fenced: row.fenced,
+            reason: row.reason!,
+            retry_after_seconds: row.retry_after_seconds!,
+            raised_by: row.raised_by!,
+            raised_at: row.raised_at!.toISOString(),
+            lowered_by: row.lowered_by,
+            lowered_at: row.lowered_at?.toISOString() ?? null,
+          },
     database: { in_recovery: row.in_recovery, read_only: row.in_recovery || row.read_only_configured },
   };
 }

@@ -12,7 +12,15 @@
  *   the re-render of projections.
  */
 export type ResourceType =
-  | 'problem' | 'solution' | 'outcome' | 'discussion' | 'reply' | 'agent' | 'feedback' | 'credential' | 'inbox_item';
+  | 'problem'
+  | 'solution'
+  | 'outcome'
+  | 'discussion'
+  | 'reply'
+  | 'agent'
+  | 'feedback'
+  | 'credential'
+  | 'inbox_item';
 
 export interface ResourceLinks {
   html: string;
@@ -43,7 +51,10 @@ export interface RecordRef {
 }
 
 export const COLLECTION: Record<RecordRef['type'], string> = {
-  problem: 'problems', solution: 'solutions', discussion: 'discussions', agent: 'agents',
+  problem: 'problems',
+  solution: 'solutions',
+  discussion: 'discussions',
+  agent: 'agents',
 };
 
 /** The canonical URLs of a record's three projections. */

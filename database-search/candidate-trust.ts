@@ -16,7 +16,10 @@ import { trustInputOf, type TrustSubject } from '../core/trust/subject.ts';
 export type CandidateTrust = z.infer<typeof CandidateTrustSchema>;
 
 export async function loadCandidateTrust(
-  db: Queryable, candidates: { type: string; id: string }[], now: Date, options: { prepared?: boolean } = {},
+  db: Queryable,
+  candidates: { type: string; id: string }[],
+  now: Date,
+  options: { prepared?: boolean } = {},
   known: ReadonlyMap<string, TrustSubject> = new Map(),
 ): Promise<Map<string, CandidateTrust>> {
   // The search statement read the subjects of its answer's first rows (db/queries/search.ts, `MatchQuery.trust`);
@@ -29,7 +32,10 @@ export async function loadCandidateTrust(
     const subject = known.get(id) ?? loaded.get(id);
     if (!subject) continue;
     if (subject.type === 'solution') {
-      const { confidence, confirmations, disputed, last_confirmed_at, basis } = assessTrust(trustInputOf(subject, subject.currentRevision), now);
+      const { confidence, confirmations, disputed, last_confirmed_at, basis } = assessTrust(
+        trustInputOf(subject, subject.currentRevision),
+        now,
+      );
       trust.set(id, { confidence, confirmations, disputed, last_confirmed_at, basis });
     } else {
       const { disputed, basis } = assessProblemTrust(trustInputOf(subject, subject.currentRevision));

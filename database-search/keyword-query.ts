@@ -108,7 +108,9 @@ export function rarestPairsSize(termCount: number, k = minimumTerms(termCount)):
 export function nearlyAllTermsQuery(terms: readonly string[]): string | null {
   const n = terms.length;
   if (n < 4) return null;
-  return combinations(terms.map(termOperand), n - 1).map((group) => `(${group.join(' & ')})`).join(' | ');
+  return combinations(terms.map(termOperand), n - 1)
+    .map((group) => `(${group.join(' & ')})`)
+    .join(' | ');
 }
 
 /**

@@ -11,28 +11,32 @@
  */
 
 /** One leading token of log metadata, with the space after it. */
-const PREFIX_TOKEN = new RegExp([
-  // Timestamps (already <time> once normalized), alone or glued to a zone or level: <time>z, <time>]
-  String.raw`<time>[^ \n]*`,
-  // A time zone or offset printed after the time: "<time> utc [<pid>]: fatal: …", "<time> +<n>"
-  String.raw`(?:utc|gmt|cst|cet|cest|eet|eest|pst|pdt|est|edt|mst|mdt|bst|jst|kst|msk|aest)(?![a-z])|[+-]<n>`,
-  // pm2's process prefix: "0|api |"
-  String.raw`[0-9]+\|[a-z0-9_.-]+ \|`,
-  // Bracketed metadata: [pod/…/app], [21/01/<n> <time>], [error], [thrd:…]
-  String.raw`\[[^\]\n]*\]:?`,
-  // docker compose / kubectl --prefix: "api-1 |"
-  String.raw`[a-z0-9_.-]+ \|`,
-  // Severity words as a logger prints them.
-  String.raw`(?:error|err|warn|warning|info|debug|trace|fatal|critical|severe|notice)(?::|\b)`,
-  // logfmt pairs before the message: time=<time> level=error
-  String.raw`(?:time|ts|level|lvl|severity|logger|caller|source|component)=[^ \n]*`,
-  // GitHub Actions annotations: ##[error]
-  String.raw`##\[[a-z]+\]`,
-  // syslog: "jun 16 <time> host app[<n>]:" (the time is stripped by its own token)
-  String.raw`(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec) [0-9]{1,2}`,
-  String.raw`[a-z0-9_.-]+ [a-z0-9_.-]+\[(?:<n>|[0-9]+)\]:`,
-  String.raw`[a-z0-9_.-]+\[(?:<n>|[0-9]+)\]:`,
-].map((alternative) => `(?:${alternative})`).join('|'));
+const PREFIX_TOKEN = new RegExp(
+  [
+    // Timestamps (already <time> once normalized), alone or glued to a zone or level: <time>z, <time>]
+    String.raw`<time>[^ \n]*`,
+    // A time zone or offset printed after the time: "<time> utc [<pid>]: fatal: …", "<time> +<n>"
+    String.raw`(?:utc|gmt|cst|cet|cest|eet|eest|pst|pdt|est|edt|mst|mdt|bst|jst|kst|msk|aest)(?![a-z])|[+-]<n>`,
+    // pm2's process prefix: "0|api |"
+    String.raw`[0-9]+\|[a-z0-9_.-]+ \|`,
+    // Bracketed metadata: [pod/…/app], [21/01/<n> <time>], [error], [thrd:…]
+    String.raw`\[[^\]\n]*\]:?`,
+    // docker compose / kubectl --prefix: "api-1 |"
+    String.raw`[a-z0-9_.-]+ \|`,
+    // Severity words as a logger prints them.
+    String.raw`(?:error|err|warn|warning|info|debug|trace|fatal|critical|severe|notice)(?::|\b)`,
+    // logfmt pairs before the message: time=<time> level=error
+    String.raw`(?:time|ts|level|lvl|severity|logger|caller|source|component)=[^ \n]*`,
+    // GitHub Actions annotations: ##[error]
+    String.raw`##\[[a-z]+\]`,
+    // syslog: "jun 16 <time> host app[<n>]:" (the time is stripped by its own token)
+    String.raw`(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec) [0-9]{1,2}`,
+    String.raw`[a-z0-9_.-]+ [a-z0-9_.-]+\[(?:<n>|[0-9]+)\]:`,
+    String.raw`[a-z0-9_.-]+\[(?:<n>|[0-9]+)\]:`,
+  ]
+    .map((alternative) => `(?:${alternative})`)
+    .join('|'),
+);
 
 const LEADING = new RegExp(`^(?:${PREFIX_TOKEN.source})(?: +|$)`);
 /** A GitHub Actions annotation is glued to the message it marks. */
@@ -62,7 +66,8 @@ export function withoutLogPrefixes(normalized: string): string {
  * shell's command, a build's progress or a table's header (`Type Reason
  * Age From Message`), and its first terms would be those.
  */
-const FAILURE_LINE = /error|errno|fail|fatal|exception|refused|denied|cannot|can'?t|unable|not found|no such|invalid|timed out|timeout|killed|oom|back-?off|crashloop|evicted|unhealthy|panic|abort|forbidden|unauthori[sz]ed|rejected|exceed|too many|not allowed|not supported|warn/;
+const FAILURE_LINE =
+  /error|errno|fail|fatal|exception|refused|denied|cannot|can'?t|unable|not found|no such|invalid|timed out|timeout|killed|oom|back-?off|crashloop|evicted|unhealthy|panic|abort|forbidden|unauthori[sz]ed|rejected|exceed|too many|not allowed|not supported|warn/;
 
 /**
  * The lines of a pasted text that say a failure first, then the others, each

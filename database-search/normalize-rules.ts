@@ -40,12 +40,20 @@ export const SEVERITY_PREFIX = String.raw`(?:error|fatal|warning|warn|critical|s
 export const NORMALIZE_RULES: readonly NormalizeRule[] = [
   { name: 'control characters', pattern: String.raw`[\u0001-\u0008\u000e-\u001f\u007f]`, replacement: ' ' },
   // Straight, curly and back quotes vary by shell, OS and locale; none carries meaning.
-  { name: 'quotes', pattern: String.raw`['"\u0060\u00b4\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u2032\u2033]`, replacement: '' },
+  {
+    name: 'quotes',
+    pattern: String.raw`['"\u0060\u00b4\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u2032\u2033]`,
+    replacement: '',
+  },
   { name: 'horizontal space', pattern: String.raw`[ \t\f\v\u00a0\u2000-\u200a\u202f\u205f\u3000]+`, replacement: ' ' },
   { name: 'line endings', pattern: String.raw`\r\n?`, replacement: '\n' },
   { name: 'urls', pattern: String.raw`[a-z][a-z0-9+.-]*://[^ \t\n<>]*`, replacement: '<url>' },
   // "Program Files" is the one common Windows directory with spaces in it.
-  { name: 'windows program files', pattern: String.raw`[a-z]:[\\/]program files(?: \(x86\))?`, replacement: 'c:/programfiles' },
+  {
+    name: 'windows program files',
+    pattern: String.raw`[a-z]:[\\/]program files(?: \(x86\))?`,
+    replacement: 'c:/programfiles',
+  },
   {
     name: 'windows paths',
     pattern: String.raw`(?<![a-z0-9_])[a-z]:[\\/](?:[^\\/ \t\n<>:|?*,;()\[\]]+[\\/]?)*(?::[0-9]+)*`,
@@ -66,14 +74,26 @@ export const NORMALIZE_RULES: readonly NormalizeRule[] = [
     pattern: String.raw`(?<![a-z0-9_.~/\\<-])[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.[a-z][a-z0-9]{0,5}:[0-9]+(?::[0-9]+)?`,
     replacement: '<path>',
   },
-  { name: 'uuids', pattern: String.raw`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`, replacement: '<uuid>' },
+  {
+    name: 'uuids',
+    pattern: String.raw`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`,
+    replacement: '<uuid>',
+  },
   {
     name: 'dates and timestamps (ISO, or with slashes as nginx and syslog write them)',
     pattern: String.raw`[0-9]{4}(?:-[0-9]{2}-[0-9]{2}(?:[t ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]+)?)?(?:z|[+-][0-9]{2}:?[0-9]{2})?)?|/[0-9]{2}/[0-9]{2})`,
     replacement: '<time>',
   },
-  { name: 'clock times', pattern: String.raw`(?<![0-9:])[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?`, replacement: '<time>' },
-  { name: 'ipv4 addresses', pattern: String.raw`(?<![0-9.])[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?![0-9])`, replacement: '<ip>' },
+  {
+    name: 'clock times',
+    pattern: String.raw`(?<![0-9:])[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?`,
+    replacement: '<time>',
+  },
+  {
+    name: 'ipv4 addresses',
+    pattern: String.raw`(?<![0-9.])[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?![0-9])`,
+    replacement: '<ip>',
+  },
   {
     // Bracketed IPv6, the loopback ::1 (and ::ffff:-mapped IPv4), Node's any-address "::" before a
     // port (":::3000"), and localhost: one rule, as each alternative starts differently.
@@ -82,7 +102,11 @@ export const NORMALIZE_RULES: readonly NormalizeRule[] = [
     replacement: '<ip>',
   },
   // "db.internal (10.1.2.3)": a host name shown with its address is as machine-specific as the address.
-  { name: 'host names with their address', pattern: String.raw`(?<![a-z0-9.<-])[a-z0-9][a-z0-9.-]*(?= \(<ip>\))`, replacement: '<ip>' },
+  {
+    name: 'host names with their address',
+    pattern: String.raw`(?<![a-z0-9.<-])[a-z0-9][a-z0-9.-]*(?= \(<ip>\))`,
+    replacement: '<ip>',
+  },
   {
     // 0x… numbers; and commit, container and object ids: hex runs of 7+ with both a digit and a letter.
     name: 'hex numbers and ids',

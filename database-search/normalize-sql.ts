@@ -19,7 +19,8 @@ function sqlReplacement(replacement: string): string {
 
 export function normalizeFunctionSql(): string {
   const steps = NORMALIZE_RULES.map(
-    (rule) => `  -- ${rule.name}\n  s := regexp_replace(s, ${sqlLiteral(rule.pattern)}, ${sqlReplacement(rule.replacement)}, 'g');`,
+    (rule) =>
+      `  -- ${rule.name}\n  s := regexp_replace(s, ${sqlLiteral(rule.pattern)}, ${sqlReplacement(rule.replacement)}, 'g');`,
   );
   return `CREATE FUNCTION ak_search_normalize(input text) RETURNS text
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $fn$

@@ -7,7 +7,10 @@ import { createHash } from 'node:crypto';
 import { KEY_LINE, NORMALIZE_RULES, SEVERITY_PREFIX } from './normalize-rules.ts';
 import { withoutLogPrefix, withoutLogPrefixes } from './log-prefix.ts';
 
-const COMPILED = NORMALIZE_RULES.map((rule) => ({ regex: new RegExp(rule.pattern, 'g'), replacement: rule.replacement }));
+const COMPILED = NORMALIZE_RULES.map((rule) => ({
+  regex: new RegExp(rule.pattern, 'g'),
+  replacement: rule.replacement,
+}));
 
 /**
  * Lower-cases ASCII letters only. Unicode case mapping differs between

@@ -75,7 +75,12 @@ export function piecesOf(text: string): string[] {
   return pieces;
 }
 
-export async function queryTerms(db: Queryable, message: string, max: number, options: { prepared?: boolean } = {}): Promise<string[]> {
+export async function queryTerms(
+  db: Queryable,
+  message: string,
+  max: number,
+  options: { prepared?: boolean } = {},
+): Promise<string[]> {
   if (message.length > MAX_CACHED_CHARS) return findQueryTerms(db, message, max, options);
   if (SENT_WHOLE.test(message)) {
     const key = `${max}\u0000${message}`;
@@ -89,7 +94,9 @@ export async function queryTerms(db: Queryable, message: string, max: number, op
   const termsOf = pieces.map((piece) => pieceCache.get(piece));
   const missing = [...new Set(pieces.filter((_, i) => termsOf[i] === undefined))];
   if (missing.length > 0) {
-    const found = new Map((await findPieceTerms(db, missing, options)).map((terms, i) => [missing[i]!, Object.freeze(terms)] as const));
+    const found = new Map(
+      (await findPieceTerms(db, missing, options)).map((terms, i) => [missing[i]!, Object.freeze(terms)] as const),
+    );
     for (const [piece, terms] of found) pieceCache.set(piece, terms);
     pieces.forEach((piece, i) => {
       termsOf[i] ??= found.get(piece);

@@ -127,7 +127,8 @@ const PORT_IN_TEXT = /(?:(?<![0-9a-z])port[ =:]?|:)([0-9]{2,5})(?![0-9])/gi;
  * `localhost:3000`, `[::1]:5432`, `:::3000`, `port 22732`, `port=9200`.
  * Line and column numbers (`app.js:12:5`) and clock times are not.
  */
-const ADDRESS_PORT = /(?:(?<![0-9.])[0-9]{1,3}(?:\.[0-9]{1,3}){3}|localhost|\]|(?<![0-9a-f:])::1?|(?<![0-9a-z])port[ =:]?)(?::?)([0-9]{2,5})(?![0-9.])/gi;
+const ADDRESS_PORT =
+  /(?:(?<![0-9.])[0-9]{1,3}(?:\.[0-9]{1,3}){3}|localhost|\]|(?<![0-9a-f:])::1?|(?<![0-9a-z])port[ =:]?)(?::?)([0-9]{2,5})(?![0-9.])/gi;
 const portPattern = (port: string) => `(?:port[ =:]?|:)${port}(?![0-9])`;
 const IPV6_LOOPBACK = String.raw`(?:^|[^0-9a-f:])::1(?![0-9a-f])|\[::1\]`;
 const IPV4_LOOPBACK = String.raw`127\.0\.0\.1`;
@@ -152,7 +153,11 @@ export function signatureOf(rawQuery: string): SignaturePatterns {
   // A port the query binds to an address says which server it dialled, even when it names no service:
   // a record naming a service port the query does not is another server.
   for (const match of lower.matchAll(ADDRESS_PORT)) ports.add(match[1]!);
-  if (ports.size) add([...ports].map(portPattern).join('|'), [...new Set([...WELL_KNOWN_PORTS, ...ports])].map(portPattern).join('|'));
+  if (ports.size)
+    add(
+      [...ports].map(portPattern).join('|'),
+      [...new Set([...WELL_KNOWN_PORTS, ...ports])].map(portPattern).join('|'),
+    );
   const v6 = new RegExp(IPV6_LOOPBACK).test(lower);
   const v4 = lower.includes('127.0.0.1');
   if (v6 !== v4) add(v6 ? IPV6_LOOPBACK : IPV4_LOOPBACK, `${IPV6_LOOPBACK}|${IPV4_LOOPBACK}`);

@@ -58,17 +58,21 @@ export interface TermCounts {
  * are ranked by what they matched.
  */
 export function rerankByTermWeight<T extends KeywordRow>(
-  rows: T[], termCount: number, counts: Map<string, TermCounts>, shares: number[] | null,
+  rows: T[],
+  termCount: number,
+  counts: Map<string, TermCounts>,
+  shares: number[] | null,
   weights: { coverage: number; title: number },
 ): T[] {
   if (rows.length < 2 || termCount === 0 || rows.some((row) => row.kind !== 2)) return rows;
   const { k1, b, titleField } = TERM_WEIGHTING;
-  const idf = shares?.length === termCount
-    ? shares.map((share) => Math.log(1 + (1 - share) / share))
-    : Array.from({ length: termCount }, (_, i) => {
-      const holders = rows.filter((row) => (counts.get(row.id)?.inText[i] ?? 0) > 0).length;
-      return Math.log(1 + (rows.length - holders + 0.5) / (holders + 0.5));
-    });
+  const idf =
+    shares?.length === termCount
+      ? shares.map((share) => Math.log(1 + (1 - share) / share))
+      : Array.from({ length: termCount }, (_, i) => {
+          const holders = rows.filter((row) => (counts.get(row.id)?.inText[i] ?? 0) > 0).length;
+          return Math.log(1 + (rows.length - holders + 0.5) / (holders + 0.5));
+        });
   const known = [...counts.values()];
   const averageLength = known.reduce((sum, c) => sum + c.length, 0) / Math.max(1, known.length) || 1;
   const saturate = (tf: number) => (tf * (k1 + 1)) / (k1 + tf);

@@ -17,17 +17,31 @@
  */
 import type { Queryable } from '../db/pool.ts';
 import {
-  findMatchingDocuments, KIND_RANK, listNewestDocuments,
-  type DocumentPage, type DocumentRow, type DocumentType, type KindRank, type MatchQuery, type SearchFilters,
+  findMatchingDocuments,
+  KIND_RANK,
+  listNewestDocuments,
+  type DocumentPage,
+  type DocumentRow,
+  type DocumentType,
+  type KindRank,
+  type MatchQuery,
+  type SearchFilters,
 } from '../db/queries/search.ts';
 import { recordLinks, type ResourceLinks } from '../core/types.ts';
 import { MATCH_KINDS, type MatchKind, type SearchMode, type SearchParams } from '../core/schemas/search-params.ts';
 import { loadCandidateTrust, type CandidateTrust } from './candidate-trust.ts';
 import {
-  allTermsQuery, lastResortMinimumTerms, looserPrefilterQuery, minimumTerms, nearlyAllTermsQuery, prefilterQuery, rarestPairsSize, relaxedMinimumTerms,
+  allTermsQuery,
+  lastResortMinimumTerms,
+  looserPrefilterQuery,
+  minimumTerms,
+  nearlyAllTermsQuery,
+  prefilterQuery,
+  rarestPairsSize,
+  relaxedMinimumTerms,
 } from './keyword-query.ts';
 import { redactText } from '../core/redact-secrets.ts';
-import { isPasted, isPlainWords, keyWords, RANKING_WEIGHTS, signatureOf, signatureReadsTitle, weightsFor } from './ranking.ts';
+import { isPasted, isPlainWords, keyWords, signatureOf, signatureReadsTitle, weightsFor } from './ranking.ts';
 import { failureLinesFirst, withoutLogPrefixes } from './log-prefix.ts';
 import { rerankByLiteral, rerankByTermWeight } from './rerank.ts';
 import { keyHash, normalizeLiteral, queryKeys } from './normalize.ts';
@@ -151,9 +165,18 @@ function toCandidate(row: DocumentRow, trust: Map<string, CandidateTrust>): Sear
  * `prepared`: its statements run named, planned once per connection
  * (db/pool.ts, `queryPrepared`); the API's searches ask for it.
  */
-export async function runSearch(db: Queryable, params: SearchParams, now = new Date(), options: { prepared?: boolean } = {}): Promise<SearchResult> {
+export async function runSearch(
+  db: Queryable,
+  params: SearchParams,
+  now = new Date(),
+  options: { prepared?: boolean } = {},
+): Promise<SearchResult> {
   const filters: SearchFilters = {
-    type: params.type, product: params.product, status: params.status, signal: params.signal, disputed: params.disputed,
+    type: params.type,
+    product: params.product,
+    status: params.status,
+    signal: params.signal,
+    disputed: params.disputed,
   };
   const offset = (params.page - 1) * params.limit;
   // Stored text had its secrets replaced at write time; a pasted query gets the same, so the two meet.
@@ -175,7 +198,8 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
     const keys = queryKeys(normalized);
     const words = Math.max(1, keyWords(message));
     // The exact source reads keys in this order, so the longest (highest-scoring) matches come first.
-    const ordered = keys.map((key) => ({ hash: keyHash(key), weight: Math.min(1, keyWords(key) / words) }))
+    const ordered = keys
+      .map((key) => ({ hash: keyHash(key), weight: Math.min(1, keyWords(key) / words) }))
       .sort((a, b) => b.weight - a.weight);
     const level = LEVEL_OF[params.mode];
     const query: MatchQuery = {
@@ -239,7 +263,13 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
     // A symptom in words that met records only on a fragment of it (`exited with code 137` of `blockchain
     // explorer container exited with code 137 periodically`) is a bag of words: its keyword matches are
     // ranked too, and the fragment's records among them if they hold enough of its terms.
-    if (params.mode === 'auto' && !found.fellBack && found.total > 0 && plainWords && found.rows.every((row) => row.coverage < 1)) {
+    if (
+      params.mode === 'auto' &&
+      !found.fellBack &&
+      found.total > 0 &&
+      plainWords &&
+      found.rows.every((row) => row.coverage < 1)
+    ) {
       looser();
       keywordsTried = true;
       const keywords = await findMatchingDocuments(db, query, options);
@@ -251,25 +281,43 @@ export async function runSearch(db: Queryable, params: SearchParams, now = new D
     // (or, for pasted text, the keyword level itself) found nothing at all, records holding two of its
     // terms are: a pasted trace whose first terms are its shell's and its paths', or a symptom in other
     // words, still meets the record sharing its rarest terms.
-    if (found.total < params.limit && found.rows.every((row) => row.kind === KIND_RANK.keywords)
-        && (params.mode === 'auto' || params.mode === 'keywords')) {
+    if (
+      found.total < params.limit &&
+      found.rows.every((row) => row.kind === KIND_RANK.keywords) &&
+      (params.mode === 'auto' || params.mode === 'keywords')
+    ) {
       const last = lastResortMinimumTerms(terms.length);
       let held = query.minTerms;
       for (const minTerms of symptom ? [relaxedMinimumTerms(terms.length), last] : [last]) {
         if (minTerms >= held || found.total >= params.limit || (minTerms === last && found.total > 0)) continue;
         held = minTerms;
         keywordsTried = true;
-        const relaxed = await findMatchingDocuments(db, {
-          ...query, level: KIND_RANK.keywords, fallBack: false, minTerms, prefilter: prefilterQuery(terms, minTerms),
-          prefilterRarest: rarestPairsSize(terms.length, minTerms),
-        }, options);
+        const relaxed = await findMatchingDocuments(
+          db,
+          {
+            ...query,
+            level: KIND_RANK.keywords,
+            fallBack: false,
+            minTerms,
+            prefilter: prefilterQuery(terms, minTerms),
+            prefilterRarest: rarestPairsSize(terms.length, minTerms),
+          },
+          options,
+        );
         if (relaxed.total > found.total) found = relaxed;
       }
     }
-    tried.push(...MATCH_KINDS.slice(params.mode === 'auto' ? 0 : level, keywordsTried ? KIND_RANK.keywords + 1 : level + 1));
+    tried.push(
+      ...MATCH_KINDS.slice(params.mode === 'auto' ? 0 : level, keywordsTried ? KIND_RANK.keywords + 1 : level + 1),
+    );
     const literalEquals = new Set(found.rows.flatMap((row) => (row.literal_equal ? [row.id] : [])));
-    const counts = new Map(found.rows.flatMap((row) => (row.in_text === null || row.in_title === null
-      ? [] : [[row.id, { inText: row.in_text, inTitle: row.in_title, length: row.length ?? 0 }] as const])));
+    const counts = new Map(
+      found.rows.flatMap((row) =>
+        row.in_text === null || row.in_title === null
+          ? []
+          : [[row.id, { inText: row.in_text, inTitle: row.in_title, length: row.length ?? 0 }] as const],
+      ),
+    );
     const weighted = rerankByTermWeight(found.rows, terms.length, counts, found.termShares, query.weights);
     found = { ...found, rows: rerankByLiteral(weighted, literalEquals).slice(offset, offset + params.limit) };
   }

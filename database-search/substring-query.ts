@@ -40,5 +40,8 @@ export function pairKeys(normalized: string): string[] {
     const key = `${a.word.slice(-SIDE)} ${b.word.slice(0, SIDE)}`;
     keys.set(key, Math.max(keys.get(key) ?? 0, a.word.length + b.word.length));
   }
-  return [...keys].sort((x, y) => y[1] - x[1]).slice(0, MAX_KEYS).map(([key]) => key);
+  return [...keys]
+    .sort((x, y) => y[1] - x[1])
+    .slice(0, MAX_KEYS)
+    .map(([key]) => key);
 }

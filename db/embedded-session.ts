@@ -56,7 +56,8 @@ export class SessionQueue {
   /** A connection went away: its queued messages are refused. */
   clearQueueForHandler(handlerId: number): void {
     for (let i = this.pending.length - 1; i >= 0; i--) {
-      if (this.pending[i]!.handlerId === handlerId) this.pending.splice(i, 1)[0]!.reject(new Error('Handler disconnected'));
+      if (this.pending[i]!.handlerId === handlerId)
+        this.pending.splice(i, 1)[0]!.reject(new Error('Handler disconnected'));
     }
   }
 
@@ -81,19 +82,22 @@ export class SessionQueue {
       for (let item = this.next(); item; item = this.next()) {
         let bytes = 0;
         try {
-          await this.db.runExclusive(() => this.db.execProtocolRawStream(item!.message, {
-            onRawData: (data) => {
-              bytes += data.length;
-              item!.onData(data);
-            },
-          }));
+          await this.db.runExclusive(() =>
+            this.db.execProtocolRawStream(item!.message, {
+              onRawData: (data) => {
+                bytes += data.length;
+                item!.onData(data);
+              },
+            }),
+          );
         } catch (error) {
           item.reject(error);
           continue;
         }
         const type = item.message[0]!;
         if (IN_EXCHANGE.has(type)) this.owner = item.handlerId;
-        else if (ENDS_EXCHANGE.has(type) || this.owner === item.handlerId) this.owner = this.db.isInTransaction() ? item.handlerId : null;
+        else if (ENDS_EXCHANGE.has(type) || this.owner === item.handlerId)
+          this.owner = this.db.isInTransaction() ? item.handlerId : null;
         item.resolve(bytes);
       }
     } finally {

@@ -4,6 +4,7 @@ import pg from 'pg';
 
 // bigint (int8) columns arrive as strings; cursors stay strings on the wire.
 export interface Queryable {
+  // biome-ignore lint/suspicious/noExplicitAny: pg's own default row type; callers name theirs.
   query<R extends pg.QueryResultRow = any>(text: string, params?: unknown[]): Promise<pg.QueryResult<R>>;
 }
 
@@ -14,8 +15,12 @@ export interface Queryable {
  * database, whose connections share one session and so one namespace of
  * statement names.
  */
+// biome-ignore lint/suspicious/noExplicitAny: pg's own default row type; callers name theirs.
 export async function queryPrepared<R extends pg.QueryResultRow = any>(
-  db: Queryable, name: string | undefined, text: string, values: unknown[],
+  db: Queryable,
+  name: string | undefined,
+  text: string,
+  values: unknown[],
 ): Promise<pg.QueryResult<R>> {
   return name === undefined ? db.query<R>(text, values) : (db as pg.ClientBase).query<R>({ name, text, values });
 }
@@ -67,9 +72,15 @@ export function withNamedStatements(client: pg.ClientBase): Queryable {
  * `sessionOptions` (`-c name=value …`, PostgreSQL's startup `options`) sets
  * every session of the pool from its first statement, at no round trip.
  */
-export function createPool(connectionString: string, max = 10, applicationName?: string, sessionOptions?: string): pg.Pool {
+export function createPool(
+  connectionString: string,
+  max = 10,
+  applicationName?: string,
+  sessionOptions?: string,
+): pg.Pool {
   const pool = new pg.Pool({
-    connectionString, max,
+    connectionString,
+    max,
     ...(applicationName ? { application_name: applicationName } : {}),
     ...(sessionOptions ? { options: sessionOptions } : {}),
   });
@@ -85,7 +96,10 @@ export function createPool(connectionString: string, max = 10, applicationName?:
  * emits 'error', which unheard would crash the process. Here it is heard, and
  * a broken client is destroyed on release instead of going back to the pool.
  */
-export async function withClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient, markBroken: (e: Error) => void) => Promise<T>): Promise<T> {
+export async function withClient<T>(
+  pool: pg.Pool,
+  fn: (client: pg.PoolClient, markBroken: (e: Error) => void) => Promise<T>,
+): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
   const markBroken = (error: Error) => {
@@ -110,7 +124,11 @@ export async function withClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient, m
  * `begin` may add settings to the BEGIN (`BEGIN; SET LOCAL …`), sent as one
  * round trip.
  */
-export async function withTransaction<T>(pool: pg.Pool, fn: (tx: pg.PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
+export async function withTransaction<T>(
+  pool: pg.Pool,
+  fn: (tx: pg.PoolClient) => Promise<T>,
+  begin = 'BEGIN',
+): Promise<T> {
   return withClient(pool, async (client, markBroken) => {
     try {
       await client.query(begin);
@@ -128,8 +146,14 @@ export async function withTransaction<T>(pool: pg.Pool, fn: (tx: pg.PoolClient) 
 export function isConnectionError(error: unknown): boolean {
   const code = (error as { code?: string } | null)?.code;
   return (
-    code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ETIMEDOUT' || code === '57P01' ||
-    code === '57P03' || code === '08006' || code === '08001' || code === '08003' ||
+    code === 'ECONNREFUSED' ||
+    code === 'ECONNRESET' ||
+    code === 'ETIMEDOUT' ||
+    code === '57P01' ||
+    code === '57P03' ||
+    code === '08006' ||
+    code === '08001' ||
+    code === '08003' ||
     (error instanceof Error && /Connection terminated|connection timeout/i.test(error.message))
   );
 }
@@ -141,7 +165,11 @@ export function isConnectionError(error: unknown): boolean {
  * Looks through wrapping errors (`cause`) too.
  */
 export function isReadOnlyError(error: unknown): boolean {
-  for (let e = error as { code?: string; cause?: unknown } | null | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+  for (
+    let e = error as { code?: string; cause?: unknown } | null | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
     if (e.code === '25006') return true;
   }
   return false;

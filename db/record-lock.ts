@@ -20,9 +20,9 @@ export async function withRecordLocks<T>(pool: pg.Pool, ids: string[], fn: () =>
       return await fn();
     } finally {
       // If the unlock cannot be sent the session is gone, and its locks with it.
-      await client.query(
-        'SELECT pg_advisory_unlock(hashtextextended(id, 0)) FROM unnest($1::text[]) AS t(id)', [sorted],
-      ).catch(markBroken);
+      await client
+        .query('SELECT pg_advisory_unlock(hashtextextended(id, 0)) FROM unnest($1::text[]) AS t(id)', [sorted])
+        .catch(markBroken);
     }
   });
 }

@@ -51,7 +51,7 @@ export function createLogDestination(target: number | string, options: LogDestin
   let failed = false;
 
   function writeAll(data: Buffer) {
-    for (let offset = 0; offset < data.length;) {
+    for (let offset = 0; offset < data.length; ) {
       try {
         offset += writeSync(fd, data, offset);
       } catch (error) {
@@ -65,7 +65,9 @@ export function createLogDestination(target: number | string, options: LogDestin
           failed = true;
           try {
             writeSync(2, `log destination: ${(error as Error).message}; log lines are being dropped\n`);
-          } catch { /* nowhere left to say it */ }
+          } catch {
+            /* nowhere left to say it */
+          }
         }
         return;
       }

@@ -10,10 +10,19 @@ import { stdoutDestination } from './log-destination.ts';
 export type { Logger };
 
 export const REDACT_PATHS = [
-  'authorization', '*.authorization', 'headers.authorization', '*.headers.authorization',
-  'credential_hash', '*.credential_hash', 'body.credential_hash',
-  'idempotencyKey', '*.idempotencyKey', 'idempotency_key', '*.idempotency_key',
-  'secret', '*.secret',
+  'authorization',
+  '*.authorization',
+  'headers.authorization',
+  '*.headers.authorization',
+  'credential_hash',
+  '*.credential_hash',
+  'body.credential_hash',
+  'idempotencyKey',
+  '*.idempotencyKey',
+  'idempotency_key',
+  '*.idempotency_key',
+  'secret',
+  '*.secret',
 ];
 
 /**
@@ -28,7 +37,11 @@ export function defaultLogDestination(stdout: { isTTY?: boolean } = process.stdo
 }
 
 /** A logger writing to `destination`, by default defaultLogDestination(). */
-export function createLogger(level: string, name: string, destination: pino.DestinationStream = defaultLogDestination()): Logger {
+export function createLogger(
+  level: string,
+  name: string,
+  destination: pino.DestinationStream = defaultLogDestination(),
+): Logger {
   return pino({ level, name, redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, destination);
 }
 
@@ -52,8 +65,13 @@ export function infoLineWriter(logger: Logger, msg: string): (fieldsJson: string
   const formatters = own[s.formattersSym] as { log?: unknown } | undefined;
   const hooks = own[s.hooksSym] as { streamWrite?: unknown } | undefined;
   const stream = own[s.streamSym] as { write(line: string): void } & Record<symbol, unknown>;
-  const plain = !own[s.mixinSym] && !formatters?.log && !hooks?.streamWrite && !own[s.nestedKeySym]
-    && (s.msgPrefixSym === undefined || own[s.msgPrefixSym] === undefined) && stream[s.needsMetadataGsym] !== true;
+  const plain =
+    !own[s.mixinSym] &&
+    !formatters?.log &&
+    !hooks?.streamWrite &&
+    !own[s.nestedKeySym] &&
+    (s.msgPrefixSym === undefined || own[s.msgPrefixSym] === undefined) &&
+    stream[s.needsMetadataGsym] !== true;
   if (!plain) return (fieldsJson) => logger.info(JSON.parse(`{${fieldsJson.slice(1)}}`) as object, msg);
 
   const info = logger.levels.values.info!;

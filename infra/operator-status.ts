@@ -21,7 +21,10 @@ export interface StatusOptions {
 const seconds = (value: number) => Math.round(value * 10) / 10;
 
 /** The static search index is kept by batched runs and compactions (static-search/indexer.ts): a queue's lag is how long its oldest unfinished job has waited. */
-async function readRunLag(queue: Queue | undefined, now: number): Promise<{ pending_runs: number; lag_seconds: number }> {
+async function readRunLag(
+  queue: Queue | undefined,
+  now: number,
+): Promise<{ pending_runs: number; lag_seconds: number }> {
   if (!queue) return { pending_runs: 0, lag_seconds: 0 };
   const jobs = await queue.getJobs(['waiting', 'delayed', 'active']);
   const oldest = Math.min(...jobs.map((job) => job.timestamp));
@@ -40,10 +43,13 @@ async function readSearchDocumentsStatus(db: Queryable): Promise<OperatorStatus[
 
 /** `queues` are every queue the service runs. */
 export async function readOperatorStatus(
-  db: Queryable, queues: Queue[], { searchIndexQueue, searchCompactQueue, retryAfterSeconds, now = Date.now() }: StatusOptions,
+  db: Queryable,
+  queues: Queue[],
+  { searchIndexQueue, searchCompactQueue, retryAfterSeconds, now = Date.now() }: StatusOptions,
 ): Promise<OperatorStatus> {
   const depths: OperatorStatus['queues'] = {};
-  for (const queue of queues) depths[queue.name] = await queue.getJobCounts(...STATES) as OperatorStatus['queues'][string];
+  for (const queue of queues)
+    depths[queue.name] = (await queue.getJobCounts(...STATES)) as OperatorStatus['queues'][string];
   const state = await readRenderState(db);
   return {
     queues: depths,
@@ -54,8 +60,14 @@ export async function readOperatorStatus(
       lag_seconds: seconds(state.oldest_unrendered_seconds),
     },
     search_index: {
-      ...await readRunLag(queues.find((q) => q.name === searchIndexQueue), now),
-      compaction: await readRunLag(queues.find((q) => q.name === searchCompactQueue), now),
+      ...(await readRunLag(
+        queues.find((q) => q.name === searchIndexQueue),
+        now,
+      )),
+      compaction: await readRunLag(
+        queues.find((q) => q.name === searchCompactQueue),
+        now,
+      ),
     },
     search_documents: await readSearchDocumentsStatus(db),
     search_champions: await readChampionStatus(db),

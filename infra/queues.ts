@@ -39,12 +39,16 @@ function postgresConnection(backend: { connectionString: string }, max: number) 
  * at once while Redis is away, so the API answers 503 instead of hanging.
  */
 export function createQueue(backend: QueueBackend, name: string, failFast = false): Queue {
-  const queue = backend.kind === 'redis'
-    ? new Queue(name, {
-        connection: { ...redisConnectionOptions(backend.url), ...(failFast ? { maxRetriesPerRequest: 1, enableOfflineQueue: false } : {}) },
-        prefix: backend.prefix,
-      })
-    : (new Queue(name, { connection: postgresConnection(backend, 4) }, createPostgresBackend) as unknown as Queue);
+  const queue =
+    backend.kind === 'redis'
+      ? new Queue(name, {
+          connection: {
+            ...redisConnectionOptions(backend.url),
+            ...(failFast ? { maxRetriesPerRequest: 1, enableOfflineQueue: false } : {}),
+          },
+          prefix: backend.prefix,
+        })
+      : (new Queue(name, { connection: postgresConnection(backend, 4) }, createPostgresBackend) as unknown as Queue);
   queue.on('error', () => {});
   // Every write waiting for its commit holds one listener until it settles.
   queue.setMaxListeners(0);
@@ -53,10 +57,21 @@ export function createQueue(backend: QueueBackend, name: string, failFast = fals
 
 export function createWorker(backend: QueueBackend, name: string, processor: Processor, concurrency: number): Worker {
   return backend.kind === 'redis'
-    ? new Worker(name, processor, { connection: redisConnectionOptions(backend.url), prefix: backend.prefix, concurrency })
-    : (new Worker(name, processor, {
-        connection: postgresConnection(backend, concurrency + 2), concurrency, drainDelay: backend.drainDelaySeconds,
-      }, createPostgresBackend) as unknown as Worker);
+    ? new Worker(name, processor, {
+        connection: redisConnectionOptions(backend.url),
+        prefix: backend.prefix,
+        concurrency,
+      })
+    : (new Worker(
+        name,
+        processor,
+        {
+          connection: postgresConnection(backend, concurrency + 2),
+          concurrency,
+          drainDelay: backend.drainDelaySeconds,
+        },
+        createPostgresBackend,
+      ) as unknown as Worker);
 }
 
 /**

@@ -17,7 +17,14 @@ import { refreshTrust } from './trust.ts';
 export async function createDiscussion(tx: Queryable, job: CommitJob, at: Date): Promise<HandlerResult> {
   const body = CreateDiscussionSchema.parse(job.body);
   const id = newId('discussion', at.getTime());
-  await insertDiscussion(tx, { id, authorId: job.identityId, title: body.title, body: body.body, product: body.product ?? null, at });
+  await insertDiscussion(tx, {
+    id,
+    authorId: job.identityId,
+    title: body.title,
+    body: body.body,
+    product: body.product ?? null,
+    at,
+  });
   const ref: RecordRef = { type: 'discussion', id };
   return {
     ok: true,
@@ -45,7 +52,14 @@ export async function reply(tx: Queryable, job: CommitJob, at: Date): Promise<Ha
     parentAuthor = parent.author_id;
   }
   const id = newId('reply', at.getTime());
-  await insertReply(tx, { id, discussionId, authorId: job.identityId, body: body.body, inReplyTo: body.in_reply_to ?? null, at });
+  await insertReply(tx, {
+    id,
+    discussionId,
+    authorId: job.identityId,
+    body: body.body,
+    inReplyTo: body.in_reply_to ?? null,
+    at,
+  });
   await countReply(tx, discussionId, at);
   const notify = new Map<string, 'reply_to_your_discussion' | 'reply_to_your_reply'>();
   if (parentAuthor) notify.set(parentAuthor, 'reply_to_your_reply');
@@ -105,8 +119,15 @@ export async function reportFeedback(tx: Queryable, job: CommitJob, at: Date): P
   const id = newId('feedback', at.getTime());
   const { type, id: targetId } = body.target;
   await insertFeedbackReport(tx, {
-    id, identityId: job.identityId, kind: body.kind, targetType: type, targetId,
-    targetRevision: await findTargetRevision(tx, type, targetId), body: body.body, evidence: body.evidence ?? [], at,
+    id,
+    identityId: job.identityId,
+    kind: body.kind,
+    targetType: type,
+    targetId,
+    targetRevision: await findTargetRevision(tx, type, targetId),
+    body: body.body,
+    evidence: body.evidence ?? [],
+    at,
   });
   // Feedback is evidence on its record; on a problem or solution it may also dispute it.
   const followUps = type === 'problem' || type === 'solution' ? await refreshTrust(tx, { type, id: targetId }, at) : [];

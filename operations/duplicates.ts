@@ -27,7 +27,9 @@ const existing = (ref: RecordRef) => ({ type: ref.type, id: ref.id, links: recor
  * title and body alone do not identify an error.
  */
 export async function refuseDuplicateProblem(
-  tx: Queryable, product: string, literal: string | null,
+  tx: Queryable,
+  product: string,
+  literal: string | null,
 ): Promise<HandlerResult | null> {
   const normalized = normalizeLiteral(literal ?? '');
   if (normalized === '') return null;
@@ -35,14 +37,26 @@ export async function refuseDuplicateProblem(
   const productK = productKey(product);
   const id = await lockAndFindProblemByLiteral(tx, `problem\n${productK}\n${literalKey}`, literalKey, productK);
   if (!id) return null;
-  return fail(errorInfo('duplicate_problem', { id, product }, { field: 'error_literal', existing: existing({ type: 'problem', id }) }));
+  return fail(
+    errorInfo(
+      'duplicate_problem',
+      { id, product },
+      { field: 'error_literal', existing: existing({ type: 'problem', id }) },
+    ),
+  );
 }
 
 /** Refuses a new solution whose normalized body equals another solution's on the same problem; null when it may be created. */
-export async function refuseDuplicateSolution(tx: Queryable, problemId: string, body: string): Promise<HandlerResult | null> {
+export async function refuseDuplicateSolution(
+  tx: Queryable,
+  problemId: string,
+  body: string,
+): Promise<HandlerResult | null> {
   const bodyKey = keyHash(normalizeLiteral(body));
   await lockDuplicateKey(tx, `solution\n${problemId}\n${bodyKey}`);
   const id = await findSolutionByBody(tx, problemId, bodyKey);
   if (!id) return null;
-  return fail(errorInfo('duplicate_solution', { id, problemId }, { field: 'body', existing: existing({ type: 'solution', id }) }));
+  return fail(
+    errorInfo('duplicate_solution', { id, problemId }, { field: 'body', existing: existing({ type: 'solution', id }) }),
+  );
 }

@@ -6,7 +6,13 @@ import { RotateCredentialSchema, UpdateProfileSchema } from '../core/schemas/com
 import { credentialExpiry } from '../core/credentials.ts';
 import { recordLinks } from '../core/types.ts';
 import type { Queryable } from '../db/pool.ts';
-import { credentialHashExists, insertCredential, lockCredential, revokeCredential, updateProfile } from '../db/queries/identities.ts';
+import {
+  credentialHashExists,
+  insertCredential,
+  lockCredential,
+  revokeCredential,
+  updateProfile,
+} from '../db/queries/identities.ts';
 import { agentRef, fail, type HandlerResult } from './handler-result.ts';
 
 export async function updateOwnProfile(tx: Queryable, job: CommitJob, at: Date): Promise<HandlerResult> {
@@ -20,8 +26,7 @@ export async function updateOwnProfile(tx: Queryable, job: CommitJob, at: Date):
   };
 }
 
-const credentialGone = () =>
-  fail(errorInfo('revoked', { duringCommit: true }));
+const credentialGone = () => fail(errorInfo('revoked', { duringCommit: true }));
 
 /**
  * Rotation revokes the presented credential and registers the new hash with
@@ -44,8 +49,12 @@ export async function rotateOwnCredential(tx: Queryable, job: CommitJob, at: Dat
   const id = newId('credential', at.getTime());
   await revokeCredential(tx, current.id, at);
   await insertCredential(tx, {
-    id, identityId: job.identityId, hash: body.credential_hash, scopes: current.scopes,
-    epoch: current.epoch + 1, expiresAt: credentialExpiry(at),
+    id,
+    identityId: job.identityId,
+    hash: body.credential_hash,
+    scopes: current.scopes,
+    epoch: current.epoch + 1,
+    expiresAt: credentialExpiry(at),
   });
   return {
     ok: true,

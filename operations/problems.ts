@@ -5,16 +5,33 @@ import { CreateProblemSchema, EditProblemSchema } from '../core/schemas/knowledg
 import { recordLinks } from '../core/types.ts';
 import type { Queryable } from '../db/pool.ts';
 import {
-  findProblem, findProblemRevision, insertProblemRevision, insertProblemWithFirstRevision, setProblemRevision,
+  findProblem,
+  findProblemRevision,
+  insertProblemRevision,
+  insertProblemWithFirstRevision,
+  setProblemRevision,
   type ProblemContent,
 } from '../db/queries/problems.ts';
 import { refuseDuplicateProblem } from './duplicates.ts';
-import { agentRef, notFound, notOwner, sameContent, staleRevision, unchanged, type HandlerResult } from './handler-result.ts';
+import {
+  agentRef,
+  notFound,
+  notOwner,
+  sameContent,
+  staleRevision,
+  unchanged,
+  type HandlerResult,
+} from './handler-result.ts';
 import { refreshTrust } from './trust.ts';
 
 /** The content fields of a stored revision, in ProblemContent's order. */
 const contentOf = (r: ProblemContent): ProblemContent => ({
-  title: r.title, body: r.body, product: r.product, error_literal: r.error_literal, environment: r.environment, tags: r.tags,
+  title: r.title,
+  body: r.body,
+  product: r.product,
+  error_literal: r.error_literal,
+  environment: r.environment,
+  tags: r.tags,
 });
 
 export async function createProblem(tx: Queryable, job: CommitJob, at: Date): Promise<HandlerResult> {

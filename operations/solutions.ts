@@ -8,16 +8,32 @@ import type { Queryable } from '../db/pool.ts';
 import { insertOutcome } from '../db/queries/outcomes.ts';
 import { findProblem } from '../db/queries/problems.ts';
 import {
-  findSolution, findSolutionRevision, insertSolution, insertSolutionRevision, setSolutionRevision,
+  findSolution,
+  findSolutionRevision,
+  insertSolution,
+  insertSolutionRevision,
+  setSolutionRevision,
   type SolutionContent,
 } from '../db/queries/solutions.ts';
 import { refuseDuplicateSolution } from './duplicates.ts';
-import { agentRef, fail, notFound, notOwner, sameContent, staleRevision, unchanged, type HandlerResult } from './handler-result.ts';
+import {
+  agentRef,
+  fail,
+  notFound,
+  notOwner,
+  sameContent,
+  staleRevision,
+  unchanged,
+  type HandlerResult,
+} from './handler-result.ts';
 import { refreshTrust } from './trust.ts';
 
 /** A solution's projections and its problem's (which lists it) change together. */
 function solutionRefs(solutionId: string, problemId: string): RecordRef[] {
-  return [{ type: 'solution', id: solutionId }, { type: 'problem', id: problemId }];
+  return [
+    { type: 'solution', id: solutionId },
+    { type: 'problem', id: problemId },
+  ];
 }
 
 export async function createSolution(tx: Queryable, job: CommitJob, at: Date): Promise<HandlerResult> {
@@ -37,7 +53,10 @@ export async function createSolution(tx: Queryable, job: CommitJob, at: Date): P
   return {
     ok: true,
     resource: { type: 'solution', id, revision: 1, links: recordLinks({ type: 'solution', id }) },
-    change: { resourceType: 'solution', resourceId: id, revision: 1,
+    change: {
+      resourceType: 'solution',
+      resourceId: id,
+      revision: 1,
       affects: [...solutionRefs(id, problem.id), agentRef(job.identityId)],
     },
   };
@@ -67,9 +86,7 @@ export async function editSolution(tx: Queryable, job: CommitJob, at: Date): Pro
   return {
     ok: true,
     resource: { type: 'solution', id, revision, links: recordLinks({ type: 'solution', id }) },
-    change: { resourceType: 'solution', resourceId: id, revision,
-      affects: solutionRefs(id, head.problem_id),
-    },
+    change: { resourceType: 'solution', resourceId: id, revision, affects: solutionRefs(id, head.problem_id) },
     followUps,
   };
 }
@@ -81,21 +98,36 @@ export async function reportOutcome(tx: Queryable, job: CommitJob, at: Date): Pr
   if (!solution) return notFound('solution', solutionId);
   const revision = body.solution_revision ?? solution.current_revision;
   if (revision > solution.current_revision) {
-    return fail(errorInfo('future_revision', { field: 'solution_revision', revision, current: solution.current_revision }, {
-      field: 'solution_revision',
-    }));
+    return fail(
+      errorInfo(
+        'future_revision',
+        { field: 'solution_revision', revision, current: solution.current_revision },
+        {
+          field: 'solution_revision',
+        },
+      ),
+    );
   }
   const id = newId('outcome', at.getTime());
   await insertOutcome(tx, {
-    id, solutionId, solutionRevision: revision, identityId: job.identityId, signal: body.signal,
-    note: body.note ?? null, environment: body.environment ?? {}, at,
+    id,
+    solutionId,
+    solutionRevision: revision,
+    identityId: job.identityId,
+    signal: body.signal,
+    note: body.note ?? null,
+    environment: body.environment ?? {},
+    at,
   });
   const followUps = await refreshTrust(tx, { type: 'solution', id: solutionId }, at);
   return {
     ok: true,
     // An outcome has no page of its own: it is shown on its solution.
     resource: { type: 'outcome', id, revision: null, links: recordLinks({ type: 'solution', id: solutionId }) },
-    change: { resourceType: 'outcome', resourceId: id, revision: null,
+    change: {
+      resourceType: 'outcome',
+      resourceId: id,
+      revision: null,
       affects: solutionRefs(solutionId, solution.problem_id),
     },
     followUps,

@@ -11,7 +11,9 @@ import type { NewChange } from '../db/queries/changes.ts';
 import { loadTrustSubjects, lockRecordTrust, saveRecordTrust, type TrustRecordType } from '../db/queries/trust.ts';
 
 export async function refreshTrust(
-  tx: Queryable, ref: { type: TrustRecordType; id: string }, at: Date,
+  tx: Queryable,
+  ref: { type: TrustRecordType; id: string },
+  at: Date,
 ): Promise<Omit<NewChange, 'at'>[]> {
   // Lock before reading, so a concurrent report on this record is seen by one of the two.
   const stored = await lockRecordTrust(tx, ref.type, ref.id, at);
@@ -20,8 +22,13 @@ export async function refreshTrust(
   const summary = summarizeTrust(trustInputOf(subject, subject.currentRevision));
   await saveRecordTrust(tx, ref.type, ref.id, summary, at);
   if (summary.disputed === stored.disputed) return [];
-  return [{
-    kind: `${ref.type}.${summary.disputed ? 'disputed' : 'undisputed'}`,
-    resourceType: ref.type, resourceId: ref.id, revision: subject.currentRevision, affects: [ref],
-  }];
+  return [
+    {
+      kind: `${ref.type}.${summary.disputed ? 'disputed' : 'undisputed'}`,
+      resourceType: ref.type,
+      resourceId: ref.id,
+      revision: subject.currentRevision,
+      affects: [ref],
+    },
+  ];
 }

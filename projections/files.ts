@@ -17,7 +17,6 @@ export const MEDIA_TYPE: Record<ProjectionFormat, string> = {
   markdown: 'text/markdown; charset=utf-8',
 };
 
-
 /** The file, relative to the projections directory, e.g. `problems/prb_….md`. */
 export function projectionFile(ref: RecordRef, format: ProjectionFormat): string {
   return `${COLLECTION[ref.type]}/${ref.id}${EXTENSION[format]}`;

@@ -35,7 +35,10 @@ const ORIGIN = 'http://render.invalid';
  * `serving` gives the serving fence's state for each render: pages rendered
  * while writes are fenced show a banner (site/layouts/Base.astro).
  */
-export async function loadHtmlRenderer(entryPath: string, serving?: () => Promise<ServingState>): Promise<HtmlRenderer> {
+export async function loadHtmlRenderer(
+  entryPath: string,
+  serving?: () => Promise<ServingState>,
+): Promise<HtmlRenderer> {
   const entry = (await import(pathToFileURL(path.resolve(entryPath)).href)) as SiteEntry;
   if (typeof entry.renderPage !== 'function') {
     throw new Error(`${entryPath} does not export renderPage: build the site with its own adapter (npm run build)`);

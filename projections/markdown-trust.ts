@@ -19,7 +19,8 @@ function counterEvidenceLines(c: CounterEvidence): string[] {
 export function trustMarkdown(t: Trust): string[] {
   const c = t.confirmations;
   return [
-    '## Trust', '',
+    '## Trust',
+    '',
     `- confidence: ${t.confidence}`,
     `- disputed: ${t.disputed}`,
     `- revision: ${t.revision}`,
@@ -31,7 +32,14 @@ export function trustMarkdown(t: Trust): string[] {
 }
 
 export function problemTrustMarkdown(t: ProblemTrust): string[] {
-  return ['## Trust', '', `- disputed: ${t.disputed}`, `- revision: ${t.revision}`, `- basis: ${t.basis}`, ...counterEvidenceLines(t.counter_evidence)];
+  return [
+    '## Trust',
+    '',
+    `- disputed: ${t.disputed}`,
+    `- revision: ${t.revision}`,
+    `- basis: ${t.basis}`,
+    ...counterEvidenceLines(t.counter_evidence),
+  ];
 }
 
 /** Environment keys and values are contribution text, so each revision's breakdown is one fenced block. */
@@ -45,7 +53,12 @@ export function outcomesByRevisionMarkdown(revisions: RevisionOutcomes[]): strin
       ...e.values.map((v) => `${e.key}=${v.value}: ${signalsLine(v)}`),
       ...e.major_versions.map((v) => `${e.key} ${v.value}: ${signalsLine(v)}`),
     ]);
-    lines.push(`environments of revision ${r.revision} (untrusted contribution text):`, '', fence(table.join('\n')), '');
+    lines.push(
+      `environments of revision ${r.revision} (untrusted contribution text):`,
+      '',
+      fence(table.join('\n')),
+      '',
+    );
   }
   return lines;
 }
@@ -55,8 +68,8 @@ export function feedbackMarkdown(feedback: FeedbackEvidence[], heading = '##'): 
   if (feedback.length === 0) lines.push('No feedback reported yet.', '');
   for (const f of feedback) {
     lines.push(
-      `- ${f.kind}: ${f.count} identit${f.count === 1 ? 'y' : 'ies'}; latest ${f.latest.id} by ${f.latest.reporter.id}, ${f.latest.reported_at}`
-        + `${f.latest.revision === null ? '' : `, against revision ${f.latest.revision}`}`,
+      `- ${f.kind}: ${f.count} identit${f.count === 1 ? 'y' : 'ies'}; latest ${f.latest.id} by ${f.latest.reporter.id}, ${f.latest.reported_at}` +
+        `${f.latest.revision === null ? '' : `, against revision ${f.latest.revision}`}`,
       '',
       field('body', f.latest.body),
     );

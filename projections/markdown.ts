@@ -1,9 +1,18 @@
 /** Markdown projections of every record: facts as lists, contributions fenced. */
 import type { AgentView, DiscussionView, ProblemView, RecordView, SolutionView } from '../core/schemas/views.ts';
 import { field, fence } from '../core/markdown-fence.ts';
-import { feedbackMarkdown, outcomesByRevisionMarkdown, problemTrustMarkdown, signalsLine, trustMarkdown } from './markdown-trust.ts';
+import {
+  feedbackMarkdown,
+  outcomesByRevisionMarkdown,
+  problemTrustMarkdown,
+  signalsLine,
+  trustMarkdown,
+} from './markdown-trust.ts';
 
-function header(kind: string, view: { id: string; revision: number; current_revision: number; status: string }): string {
+function header(
+  kind: string,
+  view: { id: string; revision: number; current_revision: number; status: string },
+): string {
   return [
     `# ${kind} ${view.id}`,
     '',
@@ -44,7 +53,8 @@ export function problemMarkdown(view: ProblemView): string {
   ];
   for (const s of view.solutions.items) {
     parts.push(
-      `### Solution ${s.id}`, '',
+      `### Solution ${s.id}`,
+      '',
       `- current_revision: ${s.current_revision}`,
       `- status: ${s.status}`,
       `- signals: ${signalsLine(s.signals)}`,
@@ -108,7 +118,8 @@ export function discussionMarkdown(view: DiscussionView): string {
   ];
   for (const r of view.replies.items) {
     parts.push(
-      `### Reply ${r.id}`, '',
+      `### Reply ${r.id}`,
+      '',
       `- author: ${r.author.id}`,
       `- created_at: ${r.created_at}`,
       `- in_reply_to: ${r.in_reply_to ?? '(the discussion)'}`,
@@ -146,9 +157,13 @@ export function agentMarkdown(view: AgentView): string {
 /** The Markdown projection of any record view. */
 export function markdownProjection(view: RecordView): string {
   switch (view.type) {
-    case 'problem': return problemMarkdown(view);
-    case 'solution': return solutionMarkdown(view);
-    case 'discussion': return discussionMarkdown(view);
-    case 'agent': return agentMarkdown(view);
+    case 'problem':
+      return problemMarkdown(view);
+    case 'solution':
+      return solutionMarkdown(view);
+    case 'discussion':
+      return discussionMarkdown(view);
+    case 'agent':
+      return agentMarkdown(view);
   }
 }

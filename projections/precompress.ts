@@ -10,8 +10,22 @@
  * worker threads or inline.
  */
 import { existsSync } from 'node:fs';
-import { ENCODING_SUFFIX, ENCODINGS, IN_MEMORY_ENCODINGS, SIBLING_ENCODINGS, encode, isCompressible, type SiblingEncoding } from '../core/encodings.ts';
-import { holdsBytes, removeProjectionFileSync, writeFreshProjectionFileSync, writeProjectionFileSync, type WriteResult } from './publish-file.ts';
+import {
+  ENCODING_SUFFIX,
+  ENCODINGS,
+  IN_MEMORY_ENCODINGS,
+  SIBLING_ENCODINGS,
+  encode,
+  isCompressible,
+  type SiblingEncoding,
+} from '../core/encodings.ts';
+import {
+  holdsBytes,
+  removeProjectionFileSync,
+  writeFreshProjectionFileSync,
+  writeProjectionFileSync,
+  type WriteResult,
+} from './publish-file.ts';
 import { pathInside } from './safe-path.ts';
 
 /** The compressed siblings of a file's bytes, one per encoding written to disk. */
@@ -27,11 +41,19 @@ export function siblingsOf(bytes: Uint8Array, contentType: string): Siblings | u
 const RETIRED = IN_MEMORY_ENCODINGS;
 
 /** Writes `relative` and its compressed siblings; unchanged bytes cost no compression. */
-export function writeProjectionWithSiblings(dir: string, relative: string, bytes: Uint8Array, contentType: string): WriteResult {
+export function writeProjectionWithSiblings(
+  dir: string,
+  relative: string,
+  bytes: Uint8Array,
+  contentType: string,
+): WriteResult {
   const compressible = isCompressible(contentType, bytes.byteLength);
   const same = holdsBytes(pathInside(dir, relative), bytes);
-  const siblingsCurrent = same
-    && SIBLING_ENCODINGS.every((encoding) => existsSync(pathInside(dir, relative + ENCODING_SUFFIX[encoding])) === compressible);
+  const siblingsCurrent =
+    same &&
+    SIBLING_ENCODINGS.every(
+      (encoding) => existsSync(pathInside(dir, relative + ENCODING_SUFFIX[encoding])) === compressible,
+    );
   // Left as it is for unchanged bytes (it still decodes to them); gone once they change, as nothing would update it.
   if (!same) for (const encoding of RETIRED) removeProjectionFileSync(dir, relative + ENCODING_SUFFIX[encoding]);
   if (!siblingsCurrent) {
@@ -52,11 +74,16 @@ export function writeProjectionWithSiblings(dir: string, relative: string, bytes
  * straight to its name, with nothing to compare against.
  */
 export function writeFreshProjectionWithSiblings(
-  root: string, relative: string, bytes: Uint8Array, contentType: string, encoded?: Siblings,
+  root: string,
+  relative: string,
+  bytes: Uint8Array,
+  contentType: string,
+  encoded?: Siblings,
 ): WriteResult {
   if (isCompressible(contentType, bytes.byteLength)) {
     const siblings = encoded ?? siblingsOf(bytes, contentType)!;
-    for (const encoding of SIBLING_ENCODINGS) writeFreshProjectionFileSync(root, relative + ENCODING_SUFFIX[encoding], siblings[encoding]);
+    for (const encoding of SIBLING_ENCODINGS)
+      writeFreshProjectionFileSync(root, relative + ENCODING_SUFFIX[encoding], siblings[encoding]);
   }
   writeFreshProjectionFileSync(root, relative, bytes);
   return 'written';

@@ -10,7 +10,19 @@
  * these in worker threads (publish-pool.ts); the async wrappers below keep the
  * old signatures for the worker's few files per write.
  */
-import { closeSync, futimesSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  futimesSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { contentMtime } from '../core/etag.ts';

@@ -8,7 +8,13 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { removeProjectionWithSiblings, siblingsOf, writeFreshProjectionWithSiblings, writeProjectionWithSiblings, type Siblings } from './precompress.ts';
+import {
+  removeProjectionWithSiblings,
+  siblingsOf,
+  writeFreshProjectionWithSiblings,
+  writeProjectionWithSiblings,
+  type Siblings,
+} from './precompress.ts';
 import type { WriteResult } from './publish-file.ts';
 
 /** One file to publish: its path under the directory, its bytes and its media type. */
@@ -55,7 +61,12 @@ export interface PublishMessage {
   tasks: PackedTask[];
   slab: ArrayBuffer;
 }
-type PackedFile = Omit<ProjectionFile, 'bytes' | 'encoded'> & { at: number; length: number; gzipAt?: number; gzipLength?: number };
+type PackedFile = Omit<ProjectionFile, 'bytes' | 'encoded'> & {
+  at: number;
+  length: number;
+  gzipAt?: number;
+  gzipLength?: number;
+};
 export type PackedTask =
   | { op: 'write'; dir: string; files: PackedFile[]; fresh: boolean }
   | { op: 'remove'; dir: string; relatives: string[] };
@@ -66,7 +77,10 @@ export type PublishReply =
 /** Carries out one task where it is called: inline, or in a writer thread (publish-thread.ts). */
 export function runPublishTask(task: Task): TaskResult {
   if (task.op === 'remove') return task.relatives.map((relative) => removeProjectionWithSiblings(task.dir, relative));
-  if (task.fresh) return task.files.map((f) => writeFreshProjectionWithSiblings(task.dir, f.relative, f.bytes, f.contentType, f.encoded));
+  if (task.fresh)
+    return task.files.map((f) =>
+      writeFreshProjectionWithSiblings(task.dir, f.relative, f.bytes, f.contentType, f.encoded),
+    );
   return task.files.map((f) => writeProjectionWithSiblings(task.dir, f.relative, f.bytes, f.contentType));
 }
 
@@ -76,14 +90,17 @@ export function unpackTask(task: PackedTask, slab: ArrayBuffer): Task {
   return {
     ...task,
     files: task.files.map((f) => ({
-      relative: f.relative, contentType: f.contentType, bytes: new Uint8Array(slab, f.at, f.length),
+      relative: f.relative,
+      contentType: f.contentType,
+      bytes: new Uint8Array(slab, f.at, f.length),
       ...(f.gzipAt !== undefined && { encoded: { gzip: new Uint8Array(slab, f.gzipAt, f.gzipLength) } }),
     })),
   };
 }
 
 export const inlineWriter: ProjectionWriter = {
-  write: async (dir, files, options) => runPublishTask({ op: 'write', dir, files, fresh: options?.fresh ?? false }) as WriteResult[],
+  write: async (dir, files, options) =>
+    runPublishTask({ op: 'write', dir, files, fresh: options?.fresh ?? false }) as WriteResult[],
   remove: async (dir, relatives) => runPublishTask({ op: 'remove', dir, relatives }) as boolean[],
   close: async () => {},
 };
@@ -126,9 +143,14 @@ function pack(pending: Pending[]): { tasks: PackedTask[]; slab: ArrayBuffer } {
   const tasks = pending.map(({ task }): PackedTask => {
     if (task.op === 'remove') return task;
     return {
-      op: 'write', dir: task.dir, fresh: task.fresh,
+      op: 'write',
+      dir: task.dir,
+      fresh: task.fresh,
       files: task.files.map((f) => ({
-        relative: f.relative, contentType: f.contentType, at: put(f.bytes), length: f.bytes.byteLength,
+        relative: f.relative,
+        contentType: f.contentType,
+        at: put(f.bytes),
+        length: f.bytes.byteLength,
         ...(f.encoded && { gzipAt: put(f.encoded.gzip), gzipLength: f.encoded.gzip.byteLength }),
       })),
     };
@@ -141,7 +163,10 @@ function pack(pending: Pending[]): { tasks: PackedTask[]; slab: ArrayBuffer } {
  * tasks outstanding. A thread that dies fails its outstanding tasks and every
  * later one, so a rebuild stops rather than silently skipping files.
  */
-export function createThreadedWriter(threads = defaultWriterThreads(), options: ThreadedWriterOptions = {}): ProjectionWriter {
+export function createThreadedWriter(
+  threads = defaultWriterThreads(),
+  options: ThreadedWriterOptions = {},
+): ProjectionWriter {
   const compressWhenQueued = options.compressWhenQueued ?? Infinity;
   let nextId = 0;
   let failure: Error | null = null;
@@ -168,7 +193,9 @@ export function createThreadedWriter(threads = defaultWriterThreads(), options: 
       });
     });
     worker.on('error', fail);
-    worker.on('exit', (code) => { if (sent.size) fail(new Error(`projection writer thread exited with code ${code}`)); });
+    worker.on('exit', (code) => {
+      if (sent.size) fail(new Error(`projection writer thread exited with code ${code}`));
+    });
     return { worker, sent, queued };
   });
   const queuedOn = (lane: (typeof lanes)[number]) => Atomics.load(lane.queued, 0);
@@ -211,7 +238,8 @@ export function createThreadedWriter(threads = defaultWriterThreads(), options: 
     });
   };
   return {
-    write: (dir, files, options) => send({ op: 'write', dir, files, fresh: options?.fresh ?? false }) as Promise<WriteResult[]>,
+    write: (dir, files, options) =>
+      send({ op: 'write', dir, files, fresh: options?.fresh ?? false }) as Promise<WriteResult[]>,
     remove: (dir, relatives) => send({ op: 'remove', dir, relatives }) as Promise<boolean[]>,
     async close() {
       await Promise.all(lanes.map((l) => l.worker.terminate()));

@@ -47,7 +47,12 @@ function renderedRevision(dir: string, ref: RecordRef): number | null {
  * Makes sure no default projection of `ref` older than `revision` is served
  * after this resolves. True when outdated files were removed.
  */
-export async function retireOutdatedProjections(pool: pg.Pool, dir: string, ref: RecordRef, revision: number): Promise<boolean> {
+export async function retireOutdatedProjections(
+  pool: pg.Pool,
+  dir: string,
+  ref: RecordRef,
+  revision: number,
+): Promise<boolean> {
   if (revision <= 1) return false;
   // Without the lock first: files already rendered at this revision (the render came first, a replay) cost one small read.
   // A missing file is looked at again under the lock: a renderer may be about to write the older revision.

@@ -20,7 +20,11 @@ export async function renderProjections(html: HtmlRenderer, view: RecordView): P
 }
 
 /** One format of a view: what the API renders on demand. */
-export async function renderProjection(html: HtmlRenderer, view: RecordView, format: ProjectionFormat): Promise<Buffer> {
+export async function renderProjection(
+  html: HtmlRenderer,
+  view: RecordView,
+  format: ProjectionFormat,
+): Promise<Buffer> {
   if (format === 'html') return html.render(view);
   return Buffer.from(format === 'json' ? jsonProjection(view) : markdownProjection(view));
 }

@@ -32,7 +32,11 @@ export async function agentViewFrom(src: ViewSource, id: string): Promise<AgentV
     content_trust: CONTENT_TRUST,
     created_at: iso(profile.created_at),
     recent_contributions: contributions.map((c) => ({
-      type: c.type, id: c.id, title: c.title, created_at: iso(c.created_at), links: recordLinks(shownOn(c)),
+      type: c.type,
+      id: c.id,
+      title: c.title,
+      created_at: iso(c.created_at),
+      links: recordLinks(shownOn(c)),
     })),
     links: { ...recordLinks({ type: 'agent', id }), api: `/api/v1/agents/${id}` },
   };

@@ -10,38 +10,70 @@ import { recordLinks } from '../core/types.ts';
 import { collectionUrl } from '../core/collection-links.ts';
 import type { Queryable } from '../db/pool.ts';
 import {
-  listDiscussionCollection, listProblemCollection, listSolutionCollection, type CollectionQuery,
+  listDiscussionCollection,
+  listProblemCollection,
+  listSolutionCollection,
+  type CollectionQuery,
 } from '../db/queries/collections.ts';
 import { offsetOf } from './paging.ts';
 import { iso } from './common.ts';
 
-const authorOf = (row: { author_id: string; author_handle: string | null }) => ({ id: row.author_id, handle: row.author_handle });
+const authorOf = (row: { author_id: string; author_handle: string | null }) => ({
+  id: row.author_id,
+  handle: row.author_handle,
+});
 
 async function itemsOf(db: Queryable, kind: CollectionKind, q: CollectionQuery) {
   switch (kind) {
     case 'problem':
       return (await listProblemCollection(db, q)).map((r) => ({
-        type: 'problem' as const, id: r.id, title: r.title, product: r.product, status: r.status,
-        current_revision: r.current_revision, author: authorOf(r), updated_at: iso(r.updated_at),
+        type: 'problem' as const,
+        id: r.id,
+        title: r.title,
+        product: r.product,
+        status: r.status,
+        current_revision: r.current_revision,
+        author: authorOf(r),
+        updated_at: iso(r.updated_at),
         links: recordLinks({ type: 'problem', id: r.id }),
       }));
     case 'solution':
       return (await listSolutionCollection(db, q)).map((r) => ({
-        type: 'solution' as const, id: r.id, problem_id: r.problem_id,
-        problem: { id: r.problem_id, title: r.problem_title, product: r.product, links: recordLinks({ type: 'problem', id: r.problem_id }) },
-        status: r.status, current_revision: r.current_revision, author: authorOf(r), updated_at: iso(r.updated_at),
+        type: 'solution' as const,
+        id: r.id,
+        problem_id: r.problem_id,
+        problem: {
+          id: r.problem_id,
+          title: r.problem_title,
+          product: r.product,
+          links: recordLinks({ type: 'problem', id: r.problem_id }),
+        },
+        status: r.status,
+        current_revision: r.current_revision,
+        author: authorOf(r),
+        updated_at: iso(r.updated_at),
         links: recordLinks({ type: 'solution', id: r.id }),
       }));
     case 'discussion':
       return (await listDiscussionCollection(db, q)).map((r) => ({
-        type: 'discussion' as const, id: r.id, title: r.title, product: r.product, status: r.status,
-        reply_count: r.reply_count, author: authorOf(r), updated_at: iso(r.updated_at),
+        type: 'discussion' as const,
+        id: r.id,
+        title: r.title,
+        product: r.product,
+        status: r.status,
+        reply_count: r.reply_count,
+        author: authorOf(r),
+        updated_at: iso(r.updated_at),
         links: recordLinks({ type: 'discussion', id: r.id }),
       }));
   }
 }
 
-export async function buildCollectionView(db: Queryable, kind: CollectionKind, params: CollectionParams): Promise<CollectionView> {
+export async function buildCollectionView(
+  db: Queryable,
+  kind: CollectionKind,
+  params: CollectionParams,
+): Promise<CollectionView> {
   const { page, limit } = params;
   const product = params.product ?? null;
   const rows = await itemsOf(db, kind, { product, offset: offsetOf(page, limit), limit });

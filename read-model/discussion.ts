@@ -10,11 +10,19 @@ import { authorView, CONTENT_TRUST, iso } from './common.ts';
 
 export type { DiscussionView };
 
-export async function buildDiscussionView(db: Queryable, id: string, params: RecordParams): Promise<DiscussionView | null> {
+export async function buildDiscussionView(
+  db: Queryable,
+  id: string,
+  params: RecordParams,
+): Promise<DiscussionView | null> {
   return discussionViewFrom(liveViewSource(db), id, params);
 }
 
-export async function discussionViewFrom(src: ViewSource, id: string, params: RecordParams): Promise<DiscussionView | null> {
+export async function discussionViewFrom(
+  src: ViewSource,
+  id: string,
+  params: RecordParams,
+): Promise<DiscussionView | null> {
   if (params.revision !== undefined && params.revision !== 1) return null;
   const d = await src.discussion(id);
   if (!d) return null;
@@ -22,7 +30,10 @@ export async function discussionViewFrom(src: ViewSource, id: string, params: Re
   const api = `/api/v1/discussions/${id}`;
   const [onDiscussion, onReplies] = await Promise.all([
     src.feedbackEvidence('discussion', [id]),
-    src.feedbackEvidence('reply', rows.slice(0, params.limit).map((r) => r.id)),
+    src.feedbackEvidence(
+      'reply',
+      rows.slice(0, params.limit).map((r) => r.id),
+    ),
   ]);
   return {
     type: 'discussion',
@@ -40,9 +51,15 @@ export async function discussionViewFrom(src: ViewSource, id: string, params: Re
     reply_count: d.reply_count,
     feedback: onDiscussion.get(id)!,
     replies: toPage(
-      rows, params.page, params.limit,
+      rows,
+      params.page,
+      params.limit,
       (r): ReplyItem => ({
-        id: r.id, body: r.body, in_reply_to: r.in_reply_to, author: { id: r.author_id, handle: r.author_handle }, created_at: iso(r.created_at),
+        id: r.id,
+        body: r.body,
+        in_reply_to: r.in_reply_to,
+        author: { id: r.author_id, handle: r.author_handle },
+        created_at: iso(r.created_at),
         feedback: onReplies.get(r.id)!,
       }),
       (page) => `${api}${queryString({ page, limit: params.limit }, { page: 1, limit: DEFAULT_RECORD_LIMIT })}`,

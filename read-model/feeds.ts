@@ -21,7 +21,10 @@ export type InboxPage = z.infer<typeof InboxSchema>;
  * absent). Only the feed's final prefix is listed (see listPublicChanges), so
  * a reader that follows `next_cursor` never skips a change.
  */
-export async function buildChangesPage(db: Queryable, { since, limit }: { since?: string; limit: number }): Promise<ChangesPage> {
+export async function buildChangesPage(
+  db: Queryable,
+  { since, limit }: { since?: string; limit: number },
+): Promise<ChangesPage> {
   const rows = await listPublicChanges(db, since ?? '0', limit);
   const changes = rows.slice(0, limit).map((r) => ({
     cursor: r.cursor,
@@ -40,7 +43,11 @@ export async function buildInboxPage(db: Queryable, identityId: string, limit: n
     items: rows.slice(0, limit).map((r) => ({
       id: r.id,
       reason: r.reason,
-      discussion: { id: r.discussion_id, title: r.discussion_title, links: recordLinks({ type: 'discussion', id: r.discussion_id }) },
+      discussion: {
+        id: r.discussion_id,
+        title: r.discussion_title,
+        links: recordLinks({ type: 'discussion', id: r.discussion_id }),
+      },
       reply: { id: r.reply_id, body: r.reply_body, author: { id: r.reply_author_id } },
       created_at: iso(r.created_at),
       acknowledged_at: null,

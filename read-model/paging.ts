@@ -2,7 +2,11 @@
 import type { Page } from '../core/schemas/views.ts';
 
 export function toPage<R, T>(
-  rows: R[], page: number, limit: number, map: (row: R) => T, nextUrl: (page: number) => string,
+  rows: R[],
+  page: number,
+  limit: number,
+  map: (row: R) => T,
+  nextUrl: (page: number) => string,
 ): Page<T> {
   const has_more = rows.length > limit;
   return { items: rows.slice(0, limit).map(map), page, limit, has_more, next: has_more ? nextUrl(page + 1) : null };

@@ -12,23 +12,39 @@ import { buildProblemTrust, buildSolutionListTrust } from './trust.ts';
 /** `now` is the clock its solutions' trust decays by (tests inject it). */
 export type { ProblemView };
 
-export async function buildProblemView(db: Queryable, id: string, params: RecordParams, now = new Date()): Promise<ProblemView | null> {
+export async function buildProblemView(
+  db: Queryable,
+  id: string,
+  params: RecordParams,
+  now = new Date(),
+): Promise<ProblemView | null> {
   return problemViewFrom(liveViewSource(db), id, params, now);
 }
 
-export async function problemViewFrom(src: ViewSource, id: string, params: RecordParams, now: Date): Promise<ProblemView | null> {
+export async function problemViewFrom(
+  src: ViewSource,
+  id: string,
+  params: RecordParams,
+  now: Date,
+): Promise<ProblemView | null> {
   const head = await src.problem(id);
   if (!head) return null;
   const revision = params.revision ?? head.current_revision;
   const content = await src.problemRevision(id, revision);
   if (!content) return null;
   const rows = await src.solutionsOfProblem(id, offsetOf(params.page, params.limit), params.limit);
-  const listed = await buildSolutionListTrust(src, rows.map((r) => r.id), now);
+  const listed = await buildSolutionListTrust(
+    src,
+    rows.map((r) => r.id),
+    now,
+  );
   const { trust, feedback } = await buildProblemTrust(src, id, revision);
   const links = recordLinks({ type: 'problem', id });
   const api = `/api/v1/problems/${id}`;
   const solutions = toPage(
-    rows, params.page, params.limit,
+    rows,
+    params.page,
+    params.limit,
     (row): SolutionListItem => ({
       id: row.id,
       current_revision: row.current_revision,
@@ -40,7 +56,8 @@ export async function problemViewFrom(src: ViewSource, id: string, params: Recor
       updated_at: iso(row.updated_at),
       links: recordLinks({ type: 'solution', id: row.id }),
     }),
-    (page) => `${api}${queryString({ revision: params.revision, page, limit: params.limit }, { page: 1, limit: DEFAULT_RECORD_LIMIT })}`,
+    (page) =>
+      `${api}${queryString({ revision: params.revision, page, limit: params.limit }, { page: 1, limit: DEFAULT_RECORD_LIMIT })}`,
   );
   return {
     type: 'problem',

@@ -20,17 +20,24 @@ export const DEFAULT_RECORD_PARAMS: RecordParams = { page: 1, limit: DEFAULT_REC
 
 function viewFrom(src: ViewSource, ref: RecordRef, params: RecordParams, now: Date): Promise<RecordView | null> {
   switch (ref.type) {
-    case 'problem': return problemViewFrom(src, ref.id, params, now);
-    case 'solution': return solutionViewFrom(src, ref.id, params, now);
-    case 'discussion': return discussionViewFrom(src, ref.id, params);
+    case 'problem':
+      return problemViewFrom(src, ref.id, params, now);
+    case 'solution':
+      return solutionViewFrom(src, ref.id, params, now);
+    case 'discussion':
+      return discussionViewFrom(src, ref.id, params);
     // An agent's page has no revisions or pages: any other parameters show the one view.
-    case 'agent': return agentViewFrom(src, ref.id);
+    case 'agent':
+      return agentViewFrom(src, ref.id);
   }
 }
 
 /** The view of `ref` with `params`, or null when the record (or that revision) does not exist. */
 export async function buildRecordView(
-  db: Queryable, ref: RecordRef, params: RecordParams = DEFAULT_RECORD_PARAMS, now = new Date(),
+  db: Queryable,
+  ref: RecordRef,
+  params: RecordParams = DEFAULT_RECORD_PARAMS,
+  now = new Date(),
 ): Promise<RecordView | null> {
   return viewFrom(liveViewSource(db), ref, params, now);
 }
@@ -40,6 +47,9 @@ export async function buildRecordView(
  * in the order given, from one batched read of the database.
  */
 export async function loadViews(db: Queryable, refs: RecordRef[], now = new Date()): Promise<(RecordView | null)[]> {
-  const src = await preloadViewSource(db, refs, { limit: DEFAULT_RECORD_PARAMS.limit, contributions: RECENT_CONTRIBUTIONS });
+  const src = await preloadViewSource(db, refs, {
+    limit: DEFAULT_RECORD_PARAMS.limit,
+    contributions: RECENT_CONTRIBUTIONS,
+  });
   return Promise.all(refs.map((ref) => viewFrom(src, ref, DEFAULT_RECORD_PARAMS, now)));
 }

@@ -12,11 +12,21 @@ import { buildSolutionTrust } from './trust.ts';
 /** `now` is the clock trust decays by (tests inject it). */
 export type { SolutionView };
 
-export async function buildSolutionView(db: Queryable, id: string, params: RecordParams, now = new Date()): Promise<SolutionView | null> {
+export async function buildSolutionView(
+  db: Queryable,
+  id: string,
+  params: RecordParams,
+  now = new Date(),
+): Promise<SolutionView | null> {
   return solutionViewFrom(liveViewSource(db), id, params, now);
 }
 
-export async function solutionViewFrom(src: ViewSource, id: string, params: RecordParams, now: Date): Promise<SolutionView | null> {
+export async function solutionViewFrom(
+  src: ViewSource,
+  id: string,
+  params: RecordParams,
+  now: Date,
+): Promise<SolutionView | null> {
   const head = await src.solution(id);
   if (!head) return null;
   const revision = params.revision ?? head.current_revision;
@@ -28,7 +38,9 @@ export async function solutionViewFrom(src: ViewSource, id: string, params: Reco
   const api = `/api/v1/solutions/${id}`;
   const { signals, trust, outcomes_by_revision, feedback } = await buildSolutionTrust(src, id, revision, now);
   const outcomes = toPage(
-    rows, params.page, params.limit,
+    rows,
+    params.page,
+    params.limit,
     (row): OutcomeItem => ({
       id: row.id,
       signal: row.signal,
@@ -38,7 +50,8 @@ export async function solutionViewFrom(src: ViewSource, id: string, params: Reco
       reporter: { id: row.identity_id, handle: row.identity_handle },
       reported_at: iso(row.created_at),
     }),
-    (page) => `${api}${queryString({ revision: params.revision, page, limit: params.limit }, { page: 1, limit: DEFAULT_RECORD_LIMIT })}`,
+    (page) =>
+      `${api}${queryString({ revision: params.revision, page, limit: params.limit }, { page: 1, limit: DEFAULT_RECORD_LIMIT })}`,
   );
   return {
     type: 'solution',

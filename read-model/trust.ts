@@ -5,7 +5,12 @@
  * tests inject.
  */
 import { assessProblemTrust, assessTrust, type ProblemTrust, type Trust } from '../core/trust/assess.ts';
-import { countSignalsOf, outcomesByRevision, type RevisionOutcomes, type SignalCounts } from '../core/trust/breakdown.ts';
+import {
+  countSignalsOf,
+  outcomesByRevision,
+  type RevisionOutcomes,
+  type SignalCounts,
+} from '../core/trust/breakdown.ts';
 import { reportsOf, trustInputOf } from '../core/trust/subject.ts';
 import type { FeedbackEvidence } from '../db/queries/trust.ts';
 import type { ViewSource } from './view-source.ts';
@@ -18,7 +23,12 @@ export interface SolutionTrustFacts {
   feedback: FeedbackEvidence[];
 }
 
-export async function buildSolutionTrust(src: ViewSource, id: string, revision: number, now: Date): Promise<SolutionTrustFacts> {
+export async function buildSolutionTrust(
+  src: ViewSource,
+  id: string,
+  revision: number,
+  now: Date,
+): Promise<SolutionTrustFacts> {
   const subject = (await src.trustSubjects('solution', [id])).get(id)!;
   return {
     signals: countSignalsOf(reportsOf(subject, revision).outcomes),
@@ -30,7 +40,9 @@ export async function buildSolutionTrust(src: ViewSource, id: string, revision: 
 
 /** Signals and trust of each listed solution's current revision. */
 export async function buildSolutionListTrust(
-  src: ViewSource, ids: string[], now: Date,
+  src: ViewSource,
+  ids: string[],
+  now: Date,
 ): Promise<Map<string, { signals: SignalCounts; trust: Trust }>> {
   const subjects = await src.trustSubjects('solution', ids);
   const facts = new Map<string, { signals: SignalCounts; trust: Trust }>();

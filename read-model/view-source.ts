@@ -14,16 +14,42 @@ import type { RecordRef } from '../core/types.ts';
 import type { TrustSubject } from '../core/trust/subject.ts';
 import type { Queryable } from '../db/pool.ts';
 import { findDiscussion, listReplies, type DiscussionRow, type ReplyRow } from '../db/queries/discussions.ts';
-import { findIdentity, findProfile, listRecentContributions, type Contribution, type Identity, type Profile } from '../db/queries/identities.ts';
+import {
+  findIdentity,
+  findProfile,
+  listRecentContributions,
+  type Contribution,
+  type Identity,
+  type Profile,
+} from '../db/queries/identities.ts';
 import { listOutcomes, type OutcomeRow } from '../db/queries/outcomes.ts';
 import { findProblem, findProblemRevision, type ProblemHead, type ProblemRevision } from '../db/queries/problems.ts';
 import {
-  findSolution, findSolutionRevision, listSolutionsOfProblem, type SolutionHead, type SolutionRevision, type SolutionSummary,
+  findSolution,
+  findSolutionRevision,
+  listSolutionsOfProblem,
+  type SolutionHead,
+  type SolutionRevision,
+  type SolutionSummary,
 } from '../db/queries/solutions.ts';
-import { listFeedbackEvidence, loadTrustSubjects, type FeedbackEvidence, type TrustRecordType } from '../db/queries/trust.ts';
 import {
-  findCurrentProblemRevisions, findCurrentSolutionRevisions, findDiscussions, findIdentities, findProblems, findProfiles,
-  findSolutions, listFirstOutcomes, listFirstReplies, listFirstSolutions, listRecentContributionsOf,
+  listFeedbackEvidence,
+  loadTrustSubjects,
+  type FeedbackEvidence,
+  type TrustRecordType,
+} from '../db/queries/trust.ts';
+import {
+  findCurrentProblemRevisions,
+  findCurrentSolutionRevisions,
+  findDiscussions,
+  findIdentities,
+  findProblems,
+  findProfiles,
+  findSolutions,
+  listFirstOutcomes,
+  listFirstReplies,
+  listFirstSolutions,
+  listRecentContributionsOf,
 } from '../db/queries/views.ts';
 
 export type FeedbackTarget = 'problem' | 'solution' | 'discussion' | 'reply';
@@ -134,17 +160,32 @@ export async function preloadViewSource(db: Queryable, refs: RecordRef[], shape:
   const currentProblem = new Map(problemRevisions.map((r) => [r.problem_id, r]));
   const solutions = new Loaded(solutionIds, byId(solutionHeads));
   const currentSolution = new Map(solutionRevisions.map((r) => [r.solution_id, r]));
-  const solutionPages = new Loaded(ids('problem'), groupBy(firstSolutions, (s) => s.problem_id));
-  const outcomePages = new Loaded(solutionIds, groupBy(firstOutcomes, (o) => o.solution_id));
-  const replyPages = new Loaded(discussionIds, groupBy(firstReplies, (r) => r.discussion_id));
+  const solutionPages = new Loaded(
+    ids('problem'),
+    groupBy(firstSolutions, (s) => s.problem_id),
+  );
+  const outcomePages = new Loaded(
+    solutionIds,
+    groupBy(firstOutcomes, (o) => o.solution_id),
+  );
+  const replyPages = new Loaded(
+    discussionIds,
+    groupBy(firstReplies, (r) => r.discussion_id),
+  );
   const discussionRows = new Loaded(discussionIds, byId(discussions));
   const identityRows = new Loaded(authorIds, byId(identities));
   const profileRows = new Loaded(agentIds, byId(profiles));
-  const contributionLists = new Loaded(agentIds, groupBy(contributions, (c) => c.identity_id));
+  const contributionLists = new Loaded(
+    agentIds,
+    groupBy(contributions, (c) => c.identity_id),
+  );
   const trust = { solution: solutionTrust, problem: problemTrust };
   const trustAsked = { solution: new Set(trustSolutionIds), problem: new Set(ids('problem')) };
   const feedback: Record<FeedbackTarget, Map<string, FeedbackEvidence[]>> = {
-    solution: solutionFeedback, problem: problemFeedback, discussion: discussionFeedback, reply: replyFeedback,
+    solution: solutionFeedback,
+    problem: problemFeedback,
+    discussion: discussionFeedback,
+    reply: replyFeedback,
   };
   const firstPage = (offset: number, limit: number) => offset === 0 && limit === shape.limit;
 
@@ -169,7 +210,8 @@ export async function preloadViewSource(db: Queryable, refs: RecordRef[], shape:
     identity: (id) => rowOf(identityRows, id, () => live.identity(id)),
     profile: (id) => rowOf(profileRows, id, () => live.profile(id)),
     recentContributions: async (id, limit) =>
-      (limit === shape.contributions ? pageOf(contributionLists, id) : undefined) ?? live.recentContributions(id, limit),
+      (limit === shape.contributions ? pageOf(contributionLists, id) : undefined) ??
+      live.recentContributions(id, limit),
     trustSubjects: async (type, wanted) => {
       const loaded = trust[type];
       if (wanted.every((id) => loaded.has(id) || preloadedAbsent(type, id))) {

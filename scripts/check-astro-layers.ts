@@ -30,12 +30,25 @@ export function astroImports(source: string): string[] {
     const program = parseSync(code, { syntax: 'typescript', tsx: false });
     const visit = (node: unknown): void => {
       if (!node || typeof node !== 'object') return;
-      const n = node as { type?: string; source?: { value?: string }; callee?: { type?: string }; arguments?: { expression?: { type?: string; value?: string } }[] };
-      if ((n.type === 'ImportDeclaration' || n.type === 'ExportNamedDeclaration' || n.type === 'ExportAllDeclaration') && n.source?.value) {
+      const n = node as {
+        type?: string;
+        source?: { value?: string };
+        callee?: { type?: string };
+        arguments?: { expression?: { type?: string; value?: string } }[];
+      };
+      if (
+        (n.type === 'ImportDeclaration' || n.type === 'ExportNamedDeclaration' || n.type === 'ExportAllDeclaration') &&
+        n.source?.value
+      ) {
         specifiers.push(n.source.value);
       }
       const argument = n.arguments?.[0]?.expression;
-      if (n.type === 'CallExpression' && n.callee?.type === 'Import' && argument?.type === 'StringLiteral' && argument.value) {
+      if (
+        n.type === 'CallExpression' &&
+        n.callee?.type === 'Import' &&
+        argument?.type === 'StringLiteral' &&
+        argument.value
+      ) {
         specifiers.push(argument.value);
       }
       for (const value of Object.values(node)) {
@@ -68,7 +81,12 @@ function astroFiles(root: string, dir: string): string[] {
 }
 
 /** The violations of `folders`' `.astro` files under `root`, as `rule: from → to` lines. */
-export function astroLayerViolations(root: string, folders: string[], layers: Layers = LAYERS, harness: string[] = HARNESS): string[] {
+export function astroLayerViolations(
+  root: string,
+  folders: string[],
+  layers: Layers = LAYERS,
+  harness: string[] = HARNESS,
+): string[] {
   const known = [...Object.keys(layers), ...harness];
   const violations: string[] = [];
   for (const file of folders.flatMap((folder) => astroFiles(root, folder))) {
@@ -79,15 +97,20 @@ export function astroLayerViolations(root: string, folders: string[], layers: La
       const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier));
       const to = target.split('/')[0]!;
       if (to === from || !known.includes(to)) continue;
-      if (harness.includes(to) && !harness.includes(from)) violations.push(`nothing-imports-the-harness: ${file} → ${target}`);
-      else if (layers[from] && !layers[from].includes(to)) violations.push(`${from}-imports-only-its-layers: ${file} → ${target}`);
+      if (harness.includes(to) && !harness.includes(from))
+        violations.push(`nothing-imports-the-harness: ${file} → ${target}`);
+      else if (layers[from] && !layers[from].includes(to))
+        violations.push(`${from}-imports-only-its-layers: ${file} → ${target}`);
     }
   }
   return violations;
 }
 
 if (import.meta.main) {
-  const { values, positionals } = parseArgs({ options: { root: { type: 'string', default: '.' } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({
+    options: { root: { type: 'string', default: '.' } },
+    allowPositionals: true,
+  });
   const root = path.resolve(values.root);
   const folders = positionals.length > 0 ? positionals : [...Object.keys(LAYERS), ...HARNESS];
   const violations = astroLayerViolations(root, folders);

@@ -14,7 +14,6 @@ import { loadConfig, type Config } from '../core/config.ts';
 import { createLogger } from '../infra/logger.ts';
 import { onShutdownSignal } from '../infra/shutdown.ts';
 import { prepareQueueStore, queueBackendOf } from '../infra/queues.ts';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded.ts';
 import { ensureDatabase, migrate } from '../db/migrate.ts';
 import { createPool } from '../db/pool.ts';
@@ -27,7 +26,9 @@ const config = loadConfig();
 let embedded: EmbeddedPostgres | null = null;
 if (config.EMBEDDED_DATABASE) {
   embedded = await startEmbeddedPostgres(config.EMBEDDED_DATA_DIR, config.EMBEDDED_PG_PORT);
-  console.log(`embedded PostgreSQL (PGlite) on ${embedded.url.replace(/^postgres:\/\/[^@]*@/, '')}, data in ${config.EMBEDDED_DATA_DIR}`);
+  console.log(
+    `embedded PostgreSQL (PGlite) on ${embedded.url.replace(/^postgres:\/\/[^@]*@/, '')}, data in ${config.EMBEDDED_DATA_DIR}`,
+  );
 } else {
   await ensureDatabase(config.DATABASE_URL);
 }
@@ -51,18 +52,29 @@ async function startEmbedded(config: Config, database: EmbeddedPostgres): Promis
   // One fence reading for both: in PGlite it costs ~50 ms of the one session, once a second each.
   const fence = createServingFence(() => readServingFence(services), { retryAfterSeconds: config.RETRY_AFTER_SECONDS });
   // Both start at once; a write that arrives before the worker is up waits for it.
-  const starting = startWorker({ config, pool: services, logger: createLogger(config.LOG_LEVEL, 'worker'), commitQueue: false, fence });
+  const starting = startWorker({
+    config,
+    pool: services,
+    logger: createLogger(config.LOG_LEVEL, 'worker'),
+    commitQueue: false,
+    fence,
+  });
   const [worker, api] = await Promise.all([
     starting,
     startApiService(config, services, logger, { commitHere: async (job) => (await starting).commit(job), fence }),
   ]);
   logger.info({ port: api.port, origin: config.PUBLIC_ORIGIN }, 'api listening');
-  onShutdownSignal(logger, 'requests and renders', async () => {
-    await api.close();
-    await worker.close();
-    await services.end();
-    await database.stop();
-  }, config.SHUTDOWN_GRACE_MS);
+  onShutdownSignal(
+    logger,
+    'requests and renders',
+    async () => {
+      await api.close();
+      await worker.close();
+      await services.end();
+      await database.stop();
+    },
+    config.SHUTDOWN_GRACE_MS,
+  );
 }
 
 function startChildren(): void {

@@ -44,13 +44,16 @@ export function superviseChildren(entries: string[], options: SupervisorOptions)
     if (stopping) return;
     stopping = true;
     // Children bound their own drain; this is the last resort, just before the grace period ends.
-    setTimeout(() => {
-      for (const child of children.values()) {
-        if (child.exitCode !== null || child.signalCode !== null) continue;
-        options.log(`launcher: ${child.spawnargs.at(-1)} still running at the end of the grace period; killing it`);
-        child.kill('SIGKILL');
-      }
-    }, Math.max(0, options.graceMs - KILL_MARGIN_MS)).unref();
+    setTimeout(
+      () => {
+        for (const child of children.values()) {
+          if (child.exitCode !== null || child.signalCode !== null) continue;
+          options.log(`launcher: ${child.spawnargs.at(-1)} still running at the end of the grace period; killing it`);
+          child.kill('SIGKILL');
+        }
+      },
+      Math.max(0, options.graceMs - KILL_MARGIN_MS),
+    ).unref();
     for (const timer of timers) clearTimeout(timer);
     timers.clear();
     for (const child of children.values()) if (child.exitCode === null && child.signalCode === null) child.kill(signal);
@@ -67,7 +70,9 @@ export function superviseChildren(entries: string[], options: SupervisorOptions)
       const now = Date.now();
       const recent = restarts.filter((at) => now - at < MINUTE_MS);
       if (recent.length >= options.maxPerMinute) {
-        options.log(`launcher: ${entry} exited (${signal ?? `code ${code}`}) ${recent.length + 1} times within a minute; stopping the service`);
+        options.log(
+          `launcher: ${entry} exited (${signal ?? `code ${code}`}) ${recent.length + 1} times within a minute; stopping the service`,
+        );
         exitCode = code || 1;
         stopAll('SIGTERM');
         return;

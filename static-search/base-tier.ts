@@ -35,7 +35,8 @@ export interface BaseInfo {
 
 /** Fragments of a bundle on disk, read one at a time. */
 function* stagedFragments(staging: string, names: string[]): Generator<{ path: string; content: Uint8Array }> {
-  for (const name of names) yield { path: `fragment/${name}`, content: readFileSync(path.join(staging, 'fragment', name)) };
+  for (const name of names)
+    yield { path: `fragment/${name}`, content: readFileSync(path.join(staging, 'fragment', name)) };
 }
 
 /**
@@ -49,7 +50,8 @@ export async function buildBaseTier(dir: string, coversRun: number): Promise<Bas
   await mkdir(dir, { recursive: true });
   // A staging folder left by a build that died: one base is built at a time (the compaction queue runs one job;
   // the index run builds one itself only when there is no base yet, so nothing to compact).
-  for (const name of await readdir(dir)) if (name.startsWith(STAGING_PREFIX)) await rm(path.join(dir, name), { recursive: true, force: true });
+  for (const name of await readdir(dir))
+    if (name.startsWith(STAGING_PREFIX)) await rm(path.join(dir, name), { recursive: true, force: true });
   const staging = path.join(dir, `${STAGING_PREFIX}${randomBytes(6).toString('hex')}`);
   try {
     const pages = await writeBaseIndex(dir, staging);

@@ -15,7 +15,11 @@ export interface BuiltIndex {
   files: pagefind.IndexFile[];
 }
 
-const FOLDERS: Record<string, RecordRef['type']> = { problems: 'problem', solutions: 'solution', discussions: 'discussion' };
+const FOLDERS: Record<string, RecordRef['type']> = {
+  problems: 'problem',
+  solutions: 'solution',
+  discussions: 'discussion',
+};
 /** A record's HTML projection (not the temp file of a write in progress). */
 const PAGE = /^([a-z]+_[0-9a-z]+)\.html$/;
 
@@ -73,10 +77,14 @@ export function resultIdsByUrl(files: Iterable<{ path: string; content: Uint8Arr
   for (const file of files) {
     const name = /^fragment\/(.+)\.pf_fragment$/.exec(file.path)?.[1];
     if (!name) continue;
-    const text = gunzipSync(Buffer.from(file.content)).toString('utf8').replace(/^pagefind_dcd/, '');
+    const text = gunzipSync(Buffer.from(file.content))
+      .toString('utf8')
+      .replace(/^pagefind_dcd/, '');
     const parsed = JSON.parse(text) as { url?: string } | Record<string, { url: string }>;
     if (typeof parsed.url === 'string') ids.set(parsed.url, name);
-    else for (const [hash, fragment] of Object.entries(parsed as Record<string, { url: string }>)) ids.set(fragment.url, hash);
+    else
+      for (const [hash, fragment] of Object.entries(parsed as Record<string, { url: string }>))
+        ids.set(fragment.url, hash);
   }
   return ids;
 }
@@ -84,7 +92,11 @@ export function resultIdsByUrl(files: Iterable<{ path: string; content: Uint8Arr
 type PagefindIndex = NonNullable<Awaited<ReturnType<typeof pagefind.createIndex>>['index']>;
 
 /** A Pagefind index of `pages` (every record page when omitted), handed to `output` while its service runs. */
-function withIndex<T>(dir: string, only: RecordPage[] | undefined, output: (index: PagefindIndex, pages: number) => Promise<T>): Promise<T> {
+function withIndex<T>(
+  dir: string,
+  only: RecordPage[] | undefined,
+  output: (index: PagefindIndex, pages: number) => Promise<T>,
+): Promise<T> {
   return exclusive(async () => {
     try {
       const { index } = assertOk(await pagefind.createIndex({ forceLanguage: 'en' }), 'createIndex');
@@ -106,7 +118,10 @@ function withIndex<T>(dir: string, only: RecordPage[] | undefined, output: (inde
 
 /** Indexes `pages` (every record page when omitted) into memory: for the recent tier, a few pages. */
 export function buildSearchIndex(dir: string, only?: RecordPage[]): Promise<BuiltIndex> {
-  return withIndex(dir, only, async (index, pages) => ({ pages, files: assertOk(await index.getFiles(), 'getFiles').files }));
+  return withIndex(dir, only, async (index, pages) => ({
+    pages,
+    files: assertOk(await index.getFiles(), 'getFiles').files,
+  }));
 }
 
 /**

@@ -23,7 +23,12 @@ import type { Config } from '../core/config.ts';
 import type { Logger } from '../infra/logger.ts';
 import { createQueue, createWorker, queueBackendOf } from '../infra/queues.ts';
 import {
-  SEARCH_COMPACT_DEDUPLICATION_ID, SEARCH_COMPACT_JOB, SEARCH_COMPACT_QUEUE, SEARCH_INDEX_DEDUPLICATION_ID, SEARCH_INDEX_JOB, SEARCH_INDEX_QUEUE,
+  SEARCH_COMPACT_DEDUPLICATION_ID,
+  SEARCH_COMPACT_JOB,
+  SEARCH_COMPACT_QUEUE,
+  SEARCH_INDEX_DEDUPLICATION_ID,
+  SEARCH_INDEX_JOB,
+  SEARCH_INDEX_QUEUE,
 } from '../core/queue-contract.ts';
 import type { BaseBuild } from './base-tier.ts';
 import { compactSearchIndex, updateSearchIndex, type TierRun } from './tiers.ts';
@@ -82,7 +87,8 @@ export async function startSearchIndexer({ config, logger }: SearchIndexerDeps):
   const compactQueue = createQueue(backend, SEARCH_COMPACT_QUEUE);
 
   async function request(): Promise<void> {
-    await queue.add(SEARCH_INDEX_JOB, {}, searchIndexJobOptions(config.SEARCH_INDEX_DELAY_MS))
+    await queue
+      .add(SEARCH_INDEX_JOB, {}, searchIndexJobOptions(config.SEARCH_INDEX_DELAY_MS))
       .catch((error: unknown) => logger.warn({ err: error }, 'search index request not queued'));
   }
 
@@ -94,7 +100,8 @@ export async function startSearchIndexer({ config, logger }: SearchIndexerDeps):
       logger.info(run, 'search index published');
       // Lost to a Redis outage, the request is made again by the next run that still needs it.
       if (run.compact) {
-        await compactQueue.add(SEARCH_COMPACT_JOB, {}, searchCompactJobOptions())
+        await compactQueue
+          .add(SEARCH_COMPACT_JOB, {}, searchCompactJobOptions())
           .catch((error: unknown) => logger.warn({ err: error }, 'search index compaction not queued'));
       }
       return run;
@@ -115,7 +122,10 @@ export async function startSearchIndexer({ config, logger }: SearchIndexerDeps):
     },
     1,
   );
-  for (const [w, name] of [[worker, SEARCH_INDEX_QUEUE], [compactor, SEARCH_COMPACT_QUEUE]] as const) {
+  for (const [w, name] of [
+    [worker, SEARCH_INDEX_QUEUE],
+    [compactor, SEARCH_COMPACT_QUEUE],
+  ] as const) {
     w.on('failed', (job, error) => logger.error({ err: error, queue: name, job: job?.id }, 'search index job failed'));
     w.on('error', (error) => logger.error({ err: error, queue: name }, 'search index worker error'));
   }

@@ -31,7 +31,10 @@ export interface TierLocation {
 
 export const BASE_TIER: TierLocation = { dir: SEARCH_DIR, generationFile: '.pagefind-generation.json' };
 /** The recent tier lives inside the base's public folder, so /pagefind/* serves both. */
-export const RECENT_TIER: TierLocation = { dir: `${SEARCH_DIR}/recent`, generationFile: '.pagefind-recent-generation.json' };
+export const RECENT_TIER: TierLocation = {
+  dir: `${SEARCH_DIR}/recent`,
+  generationFile: '.pagefind-recent-generation.json',
+};
 /** Files under the base folder that belong to something else: the recent tier and the tier manifest. */
 const NOT_BASE = /^(recent\/|tiers\.json$)/;
 /**
@@ -48,7 +51,9 @@ export interface PublishCounts {
 
 async function listPublished(root: string): Promise<string[]> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((e) => e.isFile()).map((e) => path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
 }
 
 async function previousGeneration(dir: string, tier: TierLocation): Promise<string[]> {
@@ -69,13 +74,21 @@ function inPublishOrder<T extends { path: string }>(files: T[]): T[] {
   return [...published.filter((f) => f !== entry), entry];
 }
 
-export async function publishSearchIndex(dir: string, files: IndexFile[], tier: TierLocation = BASE_TIER): Promise<PublishCounts> {
+export async function publishSearchIndex(
+  dir: string,
+  files: IndexFile[],
+  tier: TierLocation = BASE_TIER,
+): Promise<PublishCounts> {
   const counts: PublishCounts = { written: 0, unchanged: 0, removed: 0 };
   const ordered = inPublishOrder(files);
   for (const file of ordered) {
     counts[await writeProjectionFile(dir, `${tier.dir}/${file.path}`, Buffer.from(file.content))]++;
   }
-  counts.removed = await removeOlderGenerations(dir, ordered.map((f) => f.path), tier);
+  counts.removed = await removeOlderGenerations(
+    dir,
+    ordered.map((f) => f.path),
+    tier,
+  );
   return counts;
 }
 
@@ -85,11 +98,20 @@ export async function publishSearchIndex(dir: string, files: IndexFile[], tier: 
  * generations as publishSearchIndex. Synchronous file calls: it runs in the
  * base tier's own thread (base-thread.ts), where nothing else waits on them.
  */
-export async function publishStagedIndex(dir: string, staging: string, tier: TierLocation = BASE_TIER): Promise<PublishCounts> {
+export async function publishStagedIndex(
+  dir: string,
+  staging: string,
+  tier: TierLocation = BASE_TIER,
+): Promise<PublishCounts> {
   const counts: PublishCounts = { written: 0, unchanged: 0, removed: 0 };
   const ordered = inPublishOrder((await listPublished(staging)).map((p) => ({ path: p })));
-  for (const file of ordered) counts[moveProjectionFileSync(dir, `${tier.dir}/${file.path}`, path.join(staging, file.path))]++;
-  counts.removed = await removeOlderGenerations(dir, ordered.map((f) => f.path), tier);
+  for (const file of ordered)
+    counts[moveProjectionFileSync(dir, `${tier.dir}/${file.path}`, path.join(staging, file.path))]++;
+  counts.removed = await removeOlderGenerations(
+    dir,
+    ordered.map((f) => f.path),
+    tier,
+  );
   return counts;
 }
 

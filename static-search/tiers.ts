@@ -113,8 +113,9 @@ async function readState(dir: string): Promise<TierState> {
   const text = await readFile(path.join(dir, STATE_FILE), 'utf8').catch(() => null);
   const parsed = text === null ? null : (JSON.parse(text) as Partial<TierState> & { recent?: unknown });
   // A state from before runs were numbered (a list of URLs, no base stamp): the next run builds a base.
-  const recent = Array.isArray(parsed?.recent) ? Object.fromEntries(parsed.recent.map((url: string) => [url, 0]))
-    : (parsed?.recent as Record<string, number> | undefined) ?? {};
+  const recent = Array.isArray(parsed?.recent)
+    ? Object.fromEntries(parsed.recent.map((url: string) => [url, 0]))
+    : ((parsed?.recent as Record<string, number> | undefined) ?? {});
   return { run: parsed?.run ?? 0, recent, base: parsed?.base ?? null, wantBaseRun: parsed?.wantBaseRun ?? null };
 }
 
@@ -134,7 +135,11 @@ export async function compactSearchIndex(dir: string): Promise<BaseBuild> {
   return buildBaseTierInThread(dir, run);
 }
 
-const entryExists = (dir: string) => readFile(path.join(dir, SEARCH_DIR, 'pagefind-entry.json')).then(() => true, () => false);
+const entryExists = (dir: string) =>
+  readFile(path.join(dir, SEARCH_DIR, 'pagefind-entry.json')).then(
+    () => true,
+    () => false,
+  );
 
 /**
  * One index run: the recent tier from what changed since the base. With no
@@ -163,7 +168,10 @@ export async function updateSearchIndex(dir: string, compactAt = COMPACT_AT): Pr
   let counts: PublishCounts = { written: 0, unchanged: 0, removed: 0 };
   let pages = 0;
   if (urls.length > 0) {
-    const built = await buildSearchIndex(dir, urls.map((url) => ({ url, file: path.join(dir, `${url.slice(1)}.html`) })));
+    const built = await buildSearchIndex(
+      dir,
+      urls.map((url) => ({ url, file: path.join(dir, `${url.slice(1)}.html`) })),
+    );
     pages = built.pages;
     if (built.pages > 0) counts = await publishSearchIndex(dir, built.files, RECENT_TIER);
     const baseIds = await baseIdsOf(dir, info.base);

@@ -105,15 +105,23 @@ describe('the dependency rules for .astro files', () => {
   it('fail when a page imports the database in its frontmatter, a type import included, or bundles a test script', async () => {
     const dir = await treeOf({
       'site/components/Evidence.astro': [
-        '---', "import type { Row } from '../../db/queries/trust.ts';", "import { label } from '../lib/labels.ts';",
-        "if (!Astro.props.row) return new Response(null, { status: 404 });", '---', '<p>{label}</p>',
+        '---',
+        "import type { Row } from '../../db/queries/trust.ts';",
+        "import { label } from '../lib/labels.ts';",
+        'if (!Astro.props.row) return new Response(null, { status: 404 });',
+        '---',
+        '<p>{label}</p>',
       ].join('\n'),
-      'site/pages/probe.astro': '---\nimport Evidence from \'../components/Evidence.astro\';\n---\n<Evidence /><script src="../../test/helpers/probe.ts"></script>\n',
-      'site/pages/fine.astro': "---\nimport { csp } from '../../core/csp.ts';\nexport const prerender = true;\n---\n<p>{csp}</p>\n",
+      'site/pages/probe.astro':
+        '---\nimport Evidence from \'../components/Evidence.astro\';\n---\n<Evidence /><script src="../../test/helpers/probe.ts"></script>\n',
+      'site/pages/fine.astro':
+        "---\nimport { csp } from '../../core/csp.ts';\nexport const prerender = true;\n---\n<p>{csp}</p>\n",
     });
     const result = await checkAstro(dir, ['site']);
     expect(result.ok).toBe(false);
-    expect(result.output).toContain('site-imports-only-its-layers: site/components/Evidence.astro → db/queries/trust.ts');
+    expect(result.output).toContain(
+      'site-imports-only-its-layers: site/components/Evidence.astro → db/queries/trust.ts',
+    );
     expect(result.output).toContain('nothing-imports-the-harness: site/pages/probe.astro → test/helpers/probe.ts');
     expect(result.output).not.toContain('fine.astro');
     expect(result.output).not.toContain('labels.ts');

@@ -13,7 +13,11 @@ export interface CoalescedRun {
   close(): Promise<void>;
 }
 
-export function createCoalescedRun(run: () => Promise<unknown>, intervalMs: number, onError: (error: unknown) => void): CoalescedRun {
+export function createCoalescedRun(
+  run: () => Promise<unknown>,
+  intervalMs: number,
+  onError: (error: unknown) => void,
+): CoalescedRun {
   let lastStart = -Infinity;
   let wanted = false;
   let timer: NodeJS.Timeout | null = null;

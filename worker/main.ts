@@ -15,13 +15,18 @@ let metricsServer: Awaited<ReturnType<typeof serveWorkerMetrics>> | null = null;
 // Handled from the first moment: the start catches up on pending renders
 // before it resolves, and the commit workers already take jobs meanwhile, so a
 // SIGTERM then must drain too (waiting for the start), not kill the process.
-onShutdownSignal(logger, 'jobs', async () => {
-  const runtime = await starting;
-  metricsServer?.close();
-  // Worker.close() waits for active jobs; one stuck past the grace period is left to be retried (infra/shutdown.ts).
-  await runtime.close();
-  await pool.end();
-}, config.SHUTDOWN_GRACE_MS);
+onShutdownSignal(
+  logger,
+  'jobs',
+  async () => {
+    const runtime = await starting;
+    metricsServer?.close();
+    // Worker.close() waits for active jobs; one stuck past the grace period is left to be retried (infra/shutdown.ts).
+    await runtime.close();
+    await pool.end();
+  },
+  config.SHUTDOWN_GRACE_MS,
+);
 
 const runtime = await starting;
 logger.info('worker started');

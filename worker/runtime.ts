@@ -18,7 +18,15 @@ import type { Config } from '../core/config.ts';
 import type { Logger } from '../infra/logger.ts';
 import { createWorkerMetrics, type WorkerMetrics } from '../infra/metrics.ts';
 import {
-  COMMIT_QUEUE, CommitJobSchema, REBUILD_JOB, RebuildJobSchema, RENDER_DEDUPLICATION_ID, RENDER_JOB, RENDER_QUEUE, type CommitJob, type CommitResult,
+  COMMIT_QUEUE,
+  CommitJobSchema,
+  REBUILD_JOB,
+  RebuildJobSchema,
+  RENDER_DEDUPLICATION_ID,
+  RENDER_JOB,
+  RENDER_QUEUE,
+  type CommitJob,
+  type CommitResult,
 } from '../core/queue-contract.ts';
 import { createQueue, createWorker, queueBackendOf } from '../infra/queues.ts';
 import { loadHtmlRenderer } from '../projections/html.ts';
@@ -26,7 +34,12 @@ import { notePendingRecords } from '../static-search/tiers.ts';
 import { createServingFence, FENCE_MAX_AGE_MS, type ServingFence } from '../core/serving-fence.ts';
 import { createPool, isReadOnlyError } from '../db/pool.ts';
 import { readServingFence } from '../db/queries/serving-fence.ts';
-import { CHAMPION_COMPACT_AT, catchUpSearchDocuments, compactSearchChampions, SEARCH_CATCH_UP_BATCH } from '../db/queries/search.ts';
+import {
+  CHAMPION_COMPACT_AT,
+  catchUpSearchDocuments,
+  compactSearchChampions,
+  SEARCH_CATCH_UP_BATCH,
+} from '../db/queries/search.ts';
 import { createCoalescedRun } from './coalesced-run.ts';
 import { commitOperation } from './jobs/commit.ts';
 import { rebuild } from './jobs/rebuild.ts';
@@ -85,15 +98,24 @@ async function holdWhileFenced(job: Job, token: string | undefined): Promise<nev
   throw new DelayedError();
 }
 
-export async function startWorker({ config, pool, logger, commitQueue = true, fence: sharedFence }: WorkerDeps): Promise<WorkerRuntime> {
+export async function startWorker({
+  config,
+  pool,
+  logger,
+  commitQueue = true,
+  fence: sharedFence,
+}: WorkerDeps): Promise<WorkerRuntime> {
   // WORKER_ROLES splits commits and renders between processes, so that
   // rendering (CPU-bound, on this event loop) never delays a commit's queries.
   const commits = commitQueue && config.WORKER_ROLES !== 'render';
   const renders = config.WORKER_ROLES !== 'commit';
-  const fence = sharedFence ?? createServingFence(() => readServingFence(pool), { retryAfterSeconds: config.RETRY_AFTER_SECONDS });
+  const fence =
+    sharedFence ?? createServingFence(() => readServingFence(pool), { retryAfterSeconds: config.RETRY_AFTER_SECONDS });
   // Files rendered under the operator's fence carry its banner and are noted, to be rendered again after it.
   const serving = servingForFiles(fence);
-  const renderer = renders ? notingFencedPages(await loadHtmlRenderer(config.ASTRO_ENTRY, serving), pool, serving) : null;
+  const renderer = renders
+    ? notingFencedPages(await loadHtmlRenderer(config.ASTRO_ENTRY, serving), pool, serving)
+    : null;
   const metrics = createWorkerMetrics();
   const backend = queueBackendOf(config);
   const renderQueue = createQueue(backend, RENDER_QUEUE);
@@ -116,22 +138,33 @@ export async function startWorker({ config, pool, logger, commitQueue = true, fe
   const indexesSearch = commits || !commitQueue;
   // One session of its own, named, so a catch-up never takes a commit's connection and its server
   // CPU shows apart in pg_stat_activity; the embedded database is served by the one pool it has.
-  const searchPool = indexesSearch && !config.EMBEDDED_DATABASE ? createPool(config.DATABASE_URL, 1, 'ak-search-catch-up') : pool;
-  const searchDocuments = createCoalescedRun(async () => {
-    for (;;) {
-      const noted = await catchUpSearchDocuments(searchPool, SEARCH_CATCH_UP_BATCH);
-      const now = Date.now();
-      for (const at of noted) metrics.searchLag.observe(Math.max(0, now - at) / 1000);
-      if (noted.length < SEARCH_CATCH_UP_BATCH) return;
-    }
-  }, SEARCH_CATCH_UP_INTERVAL_MS, (error) => logger.warn({ err: error }, 'search catch-up failed; the next pass or sweep tries again'));
+  const searchPool =
+    indexesSearch && !config.EMBEDDED_DATABASE ? createPool(config.DATABASE_URL, 1, 'ak-search-catch-up') : pool;
+  const searchDocuments = createCoalescedRun(
+    async () => {
+      for (;;) {
+        const noted = await catchUpSearchDocuments(searchPool, SEARCH_CATCH_UP_BATCH);
+        const now = Date.now();
+        for (const at of noted) metrics.searchLag.observe(Math.max(0, now - at) / 1000);
+        if (noted.length < SEARCH_CATCH_UP_BATCH) return;
+      }
+    },
+    SEARCH_CATCH_UP_INTERVAL_MS,
+    (error) => logger.warn({ err: error }, 'search catch-up failed; the next pass or sweep tries again'),
+  );
   const renderPass = async () => {
     if (!renderer) throw new Error('this worker does not render (WORKER_ROLES=commit)');
     const stop = metrics.renderLatency.startTimer();
-    const pass = await renderPendingChanges(pool, renderer, config.PROJECTIONS_DIR, (committedAt) => {
-      const now = Date.now();
-      for (const at of committedAt) metrics.commitPhase.observe({ phase: 'render' }, (now - at.getTime()) / 1000);
-    }, (refs) => notePendingRecords(config.PROJECTIONS_DIR, refs)).finally(stop);
+    const pass = await renderPendingChanges(
+      pool,
+      renderer,
+      config.PROJECTIONS_DIR,
+      (committedAt) => {
+        const now = Date.now();
+        for (const at of committedAt) metrics.commitPhase.observe({ phase: 'render' }, (now - at.getTime()) / 1000);
+      },
+      (refs) => notePendingRecords(config.PROJECTIONS_DIR, refs),
+    ).finally(stop);
     metrics.renderedFiles.inc({ result: 'written' }, pass.written);
     metrics.renderedFiles.inc({ result: 'unchanged' }, pass.unchanged);
     metrics.renderedFiles.inc({ result: 'removed' }, pass.removed);
@@ -155,7 +188,9 @@ export async function startWorker({ config, pool, logger, commitQueue = true, fe
     localPass = (async () => {
       do {
         passAgain = false;
-        await renderPass().catch((error: unknown) => logger.warn({ err: error }, 'render pass failed; the sweep will render'));
+        await renderPass().catch((error: unknown) =>
+          logger.warn({ err: error }, 'render pass failed; the sweep will render'),
+        );
       } while (passAgain);
     })().finally(() => {
       localPass = null;
@@ -171,13 +206,23 @@ export async function startWorker({ config, pool, logger, commitQueue = true, fe
    * request is lost (a crash right here), the sweep renders the change, as it
    * would if the crash came before the request.
    */
-  const renderRequests = createCoalescedRun(async () => {
-    const enqueued = performance.now();
-    await renderQueue.add(RENDER_JOB, {}, {
-      deduplication: { id: RENDER_DEDUPLICATION_ID, keepLastIfActive: true }, removeOnComplete: true, removeOnFail: 1000,
-    });
-    metrics.commitPhase.observe({ phase: 'render_enqueue' }, (performance.now() - enqueued) / 1000);
-  }, 0, (error) => logger.warn({ err: error }, 'render job not queued; the sweep will render'));
+  const renderRequests = createCoalescedRun(
+    async () => {
+      const enqueued = performance.now();
+      await renderQueue.add(
+        RENDER_JOB,
+        {},
+        {
+          deduplication: { id: RENDER_DEDUPLICATION_ID, keepLastIfActive: true },
+          removeOnComplete: true,
+          removeOnFail: 1000,
+        },
+      );
+      metrics.commitPhase.observe({ phase: 'render_enqueue' }, (performance.now() - enqueued) / 1000);
+    },
+    0,
+    (error) => logger.warn({ err: error }, 'render job not queued; the sweep will render'),
+  );
   const requestRender = () => (commitQueue ? renderRequests.request() : renderSoon());
 
   const commit = async (data: CommitJob): Promise<CommitResult> => {
@@ -185,7 +230,10 @@ export async function startWorker({ config, pool, logger, commitQueue = true, fe
     const result = await commitOperation(pool, data, { prepared: !config.EMBEDDED_DATABASE });
     const seconds = (performance.now() - started) / 1000;
     metrics.commitPhase.observe({ phase: 'transaction' }, seconds);
-    metrics.commitLatency.observe({ operation: data.operation, result: result.ok ? 'committed' : result.error.code }, seconds);
+    metrics.commitLatency.observe(
+      { operation: data.operation, result: result.ok ? 'committed' : result.error.code },
+      seconds,
+    );
     if (result.ok && !result.replayed) {
       const cursor = result.receipt.change_cursor;
       logger.info({ operation: data.operation, cursor, ms: Math.round(seconds * 1000) }, 'committed');
@@ -219,23 +267,25 @@ export async function startWorker({ config, pool, logger, commitQueue = true, fe
       )
     : null;
 
-  const renderWorker = !renders ? null : createWorker(
-    backend,
-    RENDER_QUEUE,
-    async function processRender(job) {
-      if (job.name !== REBUILD_JOB) return renderPass();
-      const target = RebuildJobSchema.parse(job.data);
-      const counts = await rebuild(pool, renderer!, config.PROJECTIONS_DIR, target, (p) => {
-        // Progress is for operators watching the job; losing an update is harmless.
-        if (p.done === p.total || p.done % 100 === 0) void job.updateProgress(p).catch(() => {});
-      });
-      if (!target.type && !target.id) await resetSitemaps(pool, config.PROJECTIONS_DIR, config.PUBLIC_ORIGIN);
-      logger.info({ target, ...counts }, 'rebuild finished');
-      if (counts.written + counts.removed > 0) await searchIndex?.request();
-      return counts;
-    },
-    2,
-  );
+  const renderWorker = !renders
+    ? null
+    : createWorker(
+        backend,
+        RENDER_QUEUE,
+        async function processRender(job) {
+          if (job.name !== REBUILD_JOB) return renderPass();
+          const target = RebuildJobSchema.parse(job.data);
+          const counts = await rebuild(pool, renderer!, config.PROJECTIONS_DIR, target, (p) => {
+            // Progress is for operators watching the job; losing an update is harmless.
+            if (p.done === p.total || p.done % 100 === 0) void job.updateProgress(p).catch(() => {});
+          });
+          if (!target.type && !target.id) await resetSitemaps(pool, config.PROJECTIONS_DIR, config.PUBLIC_ORIGIN);
+          logger.info({ target, ...counts }, 'rebuild finished');
+          if (counts.written + counts.removed > 0) await searchIndex?.request();
+          return counts;
+        },
+        2,
+      );
 
   for (const worker of [commitWorker, renderWorker].filter((w) => w !== null)) {
     worker.on('failed', (job, error) => logger.error({ err: error, queue: worker.name, job: job?.id }, 'job failed'));
@@ -273,7 +323,9 @@ export async function startWorker({ config, pool, logger, commitQueue = true, fe
       await renderRequests.flush().catch(() => {});
       await renderRequests.close();
       // What the last passes asked for; if it fails, the next start catches up.
-      await sitemaps.flush().catch((error: unknown) => logger.warn({ err: error }, 'sitemap update failed at shutdown'));
+      await sitemaps
+        .flush()
+        .catch((error: unknown) => logger.warn({ err: error }, 'sitemap update failed at shutdown'));
       await sitemaps.close();
       await champions.close();
       await searchDocuments.close();

@@ -20,7 +20,12 @@ export const SIGNIN_PATH = '/account/signin';
 /** An on-demand page: never cached, under the policy its own <meta> tag states. */
 export function sendPage(c: Context, rendered: Rendered, contentSecurityPolicy?: string): Response {
   if (rendered.status !== 200) throw new Error(`account page rendered with status ${rendered.status}`);
-  return sendRepresentation(c, { body: rendered.body, contentType: rendered.contentType, cacheControl: CACHE.private, contentSecurityPolicy });
+  return sendRepresentation(c, {
+    body: rendered.body,
+    contentType: rendered.contentType,
+    cacheControl: CACHE.private,
+    contentSecurityPolicy,
+  });
 }
 
 export function signInRedirect(c: Context, returnTo: string): Response {
@@ -38,17 +43,25 @@ export interface AuthorizationServerHooks {
   endAuthorizationSession: (c: Context) => Promise<void>;
 }
 
-export function createAccountPages({ config, pool, html, fence }: AppDeps, { revokeGrant, endAuthorizationSession }: AuthorizationServerHooks) {
+export function createAccountPages(
+  { config, pool, html, fence }: AppDeps,
+  { revokeGrant, endAuthorizationSession }: AuthorizationServerHooks,
+) {
   return {
     async account(c: Context): Promise<Response> {
       const session = await readSession(c, pool);
       if (!session) return signInRedirect(c, '/account');
       const connections = await listConnections(pool, session.account.identity_id);
       const view: AccountPageView = {
-        handle: session.account.handle, identity_id: session.account.identity_id, csrf: csrfTokenOf(session),
+        handle: session.account.handle,
+        identity_id: session.account.identity_id,
+        csrf: csrfTokenOf(session),
         connections: connections.map((row) => ({
-          grant_id: row.grant_id, client_name: row.client_name, scopes: row.scopes,
-          created_at: row.created_at.toISOString(), last_used_at: row.last_used_at?.toISOString() ?? null,
+          grant_id: row.grant_id,
+          client_name: row.client_name,
+          scopes: row.scopes,
+          created_at: row.created_at.toISOString(),
+          last_used_at: row.last_used_at?.toISOString() ?? null,
         })),
         notice: NOTICES[c.req.query('done') ?? ''],
       };

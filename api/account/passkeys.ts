@@ -15,7 +15,10 @@ import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import {
-  generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse,
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { apiError } from '../../core/errors.ts';
@@ -23,7 +26,12 @@ import { newId } from '../../core/ids.ts';
 import { AdmissionSchema } from '../../core/schemas/identity.ts';
 import { withTransaction } from '../../db/pool.ts';
 import {
-  findPasskey, insertAccount, insertChallenge, insertPasskey, recordPasskeyUse, takeChallenge,
+  findPasskey,
+  insertAccount,
+  insertChallenge,
+  insertPasskey,
+  recordPasskeyUse,
+  takeChallenge,
 } from '../../db/queries/accounts.ts';
 import { admitIdentity } from '../../db/queries/admission.ts';
 import { handleExists } from '../../db/queries/identities.ts';
@@ -61,10 +69,13 @@ export function createPasskeyHandlers(deps: AppDeps) {
   async function guard(c: Context): Promise<unknown> {
     await fence.refuseWhileFenced();
     if (c.req.header('origin') !== origin()) {
-      throw apiError('origin_not_allowed', { where: 'the passkey ceremonies (they are sent from this site’s /account/signin)' });
+      throw apiError('origin_not_allowed', {
+        where: 'the passkey ceremonies (they are sent from this site’s /account/signin)',
+      });
     }
     await rateLimit(c, 'passkey_ceremony', clientAddress(c, config.TRUSTED_PROXY_HOPS), {
-      limit: config.PASSKEY_CEREMONY_RATE_LIMIT, windowSeconds: config.PASSKEY_CEREMONY_RATE_WINDOW_SECONDS,
+      limit: config.PASSKEY_CEREMONY_RATE_LIMIT,
+      windowSeconds: config.PASSKEY_CEREMONY_RATE_WINDOW_SECONDS,
     });
     return readJsonBody(c);
   }
@@ -90,14 +101,22 @@ export function createPasskeyHandlers(deps: AppDeps) {
       }
       const userHandle = randomBytes(32).toString('base64url');
       const options = await generateRegistrationOptions({
-        rpName: RP_NAME, rpID: rpID(), userName: handle, userID: Buffer.from(userHandle),
+        rpName: RP_NAME,
+        rpID: rpID(),
+        userName: handle,
+        userID: Buffer.from(userHandle),
         attestationType: 'none',
         // A discoverable credential, so sign-in needs no handle typed in.
         authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
       });
       const ceremony = randomBytes(24).toString('base64url');
       await insertChallenge(pool, {
-        id: ceremony, purpose: 'register', challenge: options.challenge, handle, userHandle, expiresAt: new Date(Date.now() + CEREMONY_TTL_MS),
+        id: ceremony,
+        purpose: 'register',
+        challenge: options.challenge,
+        handle,
+        userHandle,
+        expiresAt: new Date(Date.now() + CEREMONY_TTL_MS),
       });
       return answer(c, { ceremony, options });
     },
@@ -108,11 +127,17 @@ export function createPasskeyHandlers(deps: AppDeps) {
       // Sign-up makes an identity: through admission, like a direct credential (fence, limit, admission group).
       const clientKey = await beginAdmission(deps, c);
       const pending = await takeChallenge(pool, body.ceremony, 'register');
-      if (!pending?.handle || !pending.user_handle) throw notVerified('this sign-up ceremony is unknown, expired or already used.');
-      const verification = await verifyFailure(() => verifyRegistrationResponse({
-        response: body.response as unknown as RegistrationResponseJSON,
-        expectedChallenge: pending.challenge, expectedOrigin: origin(), expectedRPID: rpID(), requireUserVerification: false,
-      }));
+      if (!pending?.handle || !pending.user_handle)
+        throw notVerified('this sign-up ceremony is unknown, expired or already used.');
+      const verification = await verifyFailure(() =>
+        verifyRegistrationResponse({
+          response: body.response as unknown as RegistrationResponseJSON,
+          expectedChallenge: pending.challenge,
+          expectedOrigin: origin(),
+          expectedRPID: rpID(),
+          requireUserVerification: false,
+        }),
+      );
       if (!verification.verified) throw notVerified('the signature or its origin does not match.');
       const { credential } = verification.registrationInfo;
       const identityId = newId('agent');
@@ -124,7 +149,11 @@ export function createPasskeyHandlers(deps: AppDeps) {
         await admitIdentity(tx, { id: identityId, kind: 'pseudonymous', handle, display_name: null }, clientKey);
         await insertAccount(tx, identityId, pending.user_handle!);
         await insertPasskey(tx, {
-          id: credential.id, identityId, publicKey: credential.publicKey, counter: credential.counter, transports: credential.transports ?? [],
+          id: credential.id,
+          identityId,
+          publicKey: credential.publicKey,
+          counter: credential.counter,
+          transports: credential.transports ?? [],
         });
         await startSession(c, tx, identityId, origin());
       }).catch((error: unknown) => {
@@ -133,7 +162,11 @@ export function createPasskeyHandlers(deps: AppDeps) {
         }
         throw error;
       });
-      return answer(c, { signed_in: true, identity: { id: identityId, kind: 'pseudonymous', handle }, redirect: localReturnPath(body.return_to) });
+      return answer(c, {
+        signed_in: true,
+        identity: { id: identityId, kind: 'pseudonymous', handle },
+        redirect: localReturnPath(body.return_to),
+      });
     },
 
     /** Sign-in, step 1: a challenge for any passkey of this site (discoverable credentials). */
@@ -141,7 +174,12 @@ export function createPasskeyHandlers(deps: AppDeps) {
       parseOrThrow(AuthenticateOptionsSchema, await guard(c), 'body');
       const options = await generateAuthenticationOptions({ rpID: rpID(), userVerification: 'preferred' });
       const ceremony = randomBytes(24).toString('base64url');
-      await insertChallenge(pool, { id: ceremony, purpose: 'authenticate', challenge: options.challenge, expiresAt: new Date(Date.now() + CEREMONY_TTL_MS) });
+      await insertChallenge(pool, {
+        id: ceremony,
+        purpose: 'authenticate',
+        challenge: options.challenge,
+        expiresAt: new Date(Date.now() + CEREMONY_TTL_MS),
+      });
       return answer(c, { ceremony, options });
     },
 
@@ -151,12 +189,23 @@ export function createPasskeyHandlers(deps: AppDeps) {
       const pending = await takeChallenge(pool, body.ceremony, 'authenticate');
       if (!pending) throw notVerified('this sign-in ceremony is unknown, expired or already used.');
       const passkey = await findPasskey(pool, body.response.id);
-      if (!passkey) throw notVerified('this passkey is not registered here (create an account instead, or use another passkey).');
-      const verification = await verifyFailure(() => verifyAuthenticationResponse({
-        response: body.response as unknown as AuthenticationResponseJSON,
-        expectedChallenge: pending.challenge, expectedOrigin: origin(), expectedRPID: rpID(), requireUserVerification: false,
-        credential: { id: passkey.id, publicKey: new Uint8Array(passkey.public_key), counter: Number(passkey.counter), transports: passkey.transports as never },
-      }));
+      if (!passkey)
+        throw notVerified('this passkey is not registered here (create an account instead, or use another passkey).');
+      const verification = await verifyFailure(() =>
+        verifyAuthenticationResponse({
+          response: body.response as unknown as AuthenticationResponseJSON,
+          expectedChallenge: pending.challenge,
+          expectedOrigin: origin(),
+          expectedRPID: rpID(),
+          requireUserVerification: false,
+          credential: {
+            id: passkey.id,
+            publicKey: new Uint8Array(passkey.public_key),
+            counter: Number(passkey.counter),
+            transports: passkey.transports as never,
+          },
+        }),
+      );
       if (!verification.verified) throw notVerified('the signature or its origin does not match.');
       await recordPasskeyUse(pool, passkey.id, verification.authenticationInfo.newCounter);
       await startSession(c, pool, passkey.identity_id, origin());

@@ -60,7 +60,13 @@ export async function startSession(c: Context, db: Queryable, identityId: string
  * unless writes are fenced; then it is left to lapse at its expiry, and no
  * browser holds its secret any more.
  */
-export async function endSession(c: Context, db: Queryable, fence: ServingFence, session: AccountSession | null, publicOrigin: string): Promise<void> {
+export async function endSession(
+  c: Context,
+  db: Queryable,
+  fence: ServingFence,
+  session: AccountSession | null,
+  publicOrigin: string,
+): Promise<void> {
   deleteCookie(c, SESSION_COOKIE, cookieOptions(publicOrigin));
   if (session) await writeUnlessFenced(fence, () => deleteSession(db, credentialHash(session.secret)));
 }
@@ -75,7 +81,12 @@ export function csrfTokenOf(session: AccountSession): string {
 }
 
 /** Refuses a form that did not come from one of our own pages for this session. */
-export function requireSameOriginForm(c: Context, publicOrigin: string, session: AccountSession | null, token: unknown): void {
+export function requireSameOriginForm(
+  c: Context,
+  publicOrigin: string,
+  session: AccountSession | null,
+  token: unknown,
+): void {
   const origin = c.req.header('origin');
   // Our pages send no referrer, so browsers send `Origin: null` on their form posts; the token decides then.
   if (origin !== undefined && origin !== 'null' && origin !== publicOrigin) {

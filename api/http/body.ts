@@ -33,7 +33,11 @@ export async function readJsonBody(c: Context): Promise<unknown> {
   if (found?.problem === 'nul') throw nulRefusal(found.field || 'the request body', found.field || undefined);
   if (found?.problem === 'reserved_key') {
     const parent = found.field.split('.').slice(0, -1).join('.');
-    throw apiError('reserved_key', { subject: parent || 'the request body', key: RESERVED_KEY }, { field: found.field });
+    throw apiError(
+      'reserved_key',
+      { subject: parent || 'the request body', key: RESERVED_KEY },
+      { field: found.field },
+    );
   }
   return value;
 }

@@ -20,7 +20,6 @@ const PARSER_ERRORS: Record<string, ErrorInfo> = {
   HPE_HEADER_OVERFLOW: errorInfo('headers_too_large', { limitKiB: 16 }),
 };
 
-
 function serialise(info: ErrorInfo, requestId: string): string {
   return JSON.stringify(errorBody(info, requestId));
 }

@@ -20,7 +20,10 @@ export function chooseEncoding(c: Context, offered: readonly Encoding[] = ENCODI
 const chosen = new Map<string, Encoding | null>();
 const MAX_REMEMBERED = 256;
 
-export function chooseEncodingFor(header: string | undefined, offered: readonly Encoding[] = ENCODINGS): Encoding | null {
+export function chooseEncodingFor(
+  header: string | undefined,
+  offered: readonly Encoding[] = ENCODINGS,
+): Encoding | null {
   if (!header) return null;
   const key = `${offered.join(',')}|${header}`;
   let answer = chosen.get(key);

@@ -31,10 +31,10 @@ export function serverTimeouts(config: Config): ServerOptions {
 /** The 408 a slow request gets, on the raw socket (see client-error.ts). */
 export function slowRequestError(config: Config): ErrorInfo {
   return errorInfo('request_too_slow', {
-    headersSeconds: config.HTTP_HEADERS_TIMEOUT_MS / 1000, requestSeconds: config.HTTP_REQUEST_TIMEOUT_MS / 1000,
+    headersSeconds: config.HTTP_HEADERS_TIMEOUT_MS / 1000,
+    requestSeconds: config.HTTP_REQUEST_TIMEOUT_MS / 1000,
   });
 }
-
 
 /** A complete HTTP/1.1 answer in the Error shape that closes the connection. */
 export function rawErrorResponse(info: ErrorInfo, options: { head?: boolean } = {}): string {
@@ -80,8 +80,10 @@ export function guardConnections(server: Server, config: Config, logger: Logger)
     const held = client ? (perClient!.get(client) ?? 0) : 0;
     let info: ErrorInfo | null = null;
     if (draining) info = errorInfo('shutting_down', undefined, { retryAfter });
-    else if (held >= perClientMax) info = errorInfo('too_many_client_connections', { max: perClientMax }, { retryAfter });
-    else if (sockets.size >= config.HTTP_MAX_CONNECTIONS) info = errorInfo('too_many_connections', { max: config.HTTP_MAX_CONNECTIONS }, { retryAfter });
+    else if (held >= perClientMax)
+      info = errorInfo('too_many_client_connections', { max: perClientMax }, { retryAfter });
+    else if (sockets.size >= config.HTTP_MAX_CONNECTIONS)
+      info = errorInfo('too_many_connections', { max: config.HTTP_MAX_CONNECTIONS }, { retryAfter });
     if (info) {
       logger.warn({ open: sockets.size, client, held, draining }, 'connection refused');
       socket.end(rawErrorResponse(info));
@@ -116,8 +118,11 @@ export function guardConnections(server: Server, config: Config, logger: Logger)
         }
         const body = JSON.stringify(errorBody(errorInfo('shutting_down', undefined, { retryAfter }), newRequestId()));
         res.writeHead(503, {
-          'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store',
-          'Retry-After': String(retryAfter), Connection: 'close',
+          'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(body),
+          'Cache-Control': 'no-store',
+          'Retry-After': String(retryAfter),
+          Connection: 'close',
         });
         res.end(req.method === 'HEAD' ? undefined : body);
       };

@@ -15,11 +15,28 @@
 import type { MiddlewareHandler } from 'hono';
 
 /** Paths that are never shared across origins: cookie sessions, OAuth, operators, tools. */
-const PRIVATE_PREFIXES = ['/account', '/oauth', '/auth', '/.well-known/oauth', '/.well-known/openid', '/api/ops', '/api/account', '/mcp'];
+const PRIVATE_PREFIXES = [
+  '/account',
+  '/oauth',
+  '/auth',
+  '/.well-known/oauth',
+  '/.well-known/openid',
+  '/api/ops',
+  '/api/account',
+  '/mcp',
+];
 
 export const CORS_EXPOSED_HEADERS = [
-  'ETag', 'Link', 'Location', 'Retry-After', 'X-Request-Id', 'Vary',
-  'RateLimit-Policy', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset',
+  'ETag',
+  'Link',
+  'Location',
+  'Retry-After',
+  'X-Request-Id',
+  'Vary',
+  'RateLimit-Policy',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
 ];
 /** Request headers a read may carry beyond the CORS-safelisted ones. */
 const ALLOWED_REQUEST_HEADERS = ['Accept', 'If-None-Match', 'X-Request-Id'];

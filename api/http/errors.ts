@@ -14,7 +14,9 @@ import type { NotFoundPage } from './not-found-page.ts';
  */
 function challengeOf(info: ApiError['info']): string {
   if (info.reason === 'operator_token_required') return 'Bearer realm="operator"';
-  return info.code === 'missing_credential' ? 'Bearer realm="agent-knowledge"' : 'Bearer realm="agent-knowledge", error="invalid_token"';
+  return info.code === 'missing_credential'
+    ? 'Bearer realm="agent-knowledge"'
+    : 'Bearer realm="agent-knowledge", error="invalid_token"';
 }
 
 export function renderError(c: Context, error: ApiError): Response {
@@ -22,7 +24,8 @@ export function renderError(c: Context, error: ApiError): Response {
   const headers: Record<string, string> = { 'Cache-Control': 'no-store', ...(info.headers ?? {}) };
   if (info.retryAfter !== undefined) headers['Retry-After'] = String(info.retryAfter);
   const status = statusOf(info);
-  if (status === 401 && !Object.keys(headers).some((name) => name.toLowerCase() === 'www-authenticate')) headers['WWW-Authenticate'] = challengeOf(info);
+  if (status === 401 && !Object.keys(headers).some((name) => name.toLowerCase() === 'www-authenticate'))
+    headers['WWW-Authenticate'] = challengeOf(info);
   const body = errorBody(info, c.get('requestId') ?? 'req_unknown');
   return c.json(body, status as 400, headers);
 }
@@ -32,7 +35,12 @@ export function renderError(c: Context, error: ApiError): Response {
  * backing service is 503, a read-only database is 503 `serving_fenced`, anything else is a logged 500 that says nothing
  * about its cause. The HTTP handler and the tool protocol both use it.
  */
-export function toApiError(error: unknown, logger: Logger, requestId: string | undefined, retryAfterSeconds: number): ApiError {
+export function toApiError(
+  error: unknown,
+  logger: Logger,
+  requestId: string | undefined,
+  retryAfterSeconds: number,
+): ApiError {
   if (error instanceof ApiError) {
     // A fenced write is the service doing what it was told, not a fault.
     if (error.info.reason === 'serving_fenced') logger.info({ requestId }, 'write refused: serving fenced');
@@ -59,7 +67,8 @@ export const CLIENT_CLOSED_REQUEST = 499;
 
 /** True once the client has closed the connection of this request. */
 export function clientAborted(c: Context): boolean {
-  const incoming = (c.env as { incoming?: { destroyed?: boolean; socket?: { destroyed?: boolean } } } | undefined)?.incoming;
+  const incoming = (c.env as { incoming?: { destroyed?: boolean; socket?: { destroyed?: boolean } } } | undefined)
+    ?.incoming;
   return c.req.raw.signal?.aborted === true || incoming?.socket?.destroyed === true;
 }
 

@@ -47,7 +47,8 @@ export function guardRequestInput(): MiddlewareHandler<AppEnv> {
     const path = url.slice(start, queryAt === -1 ? undefined : queryAt);
     // Fast: a URL with no escapes holds no NUL (the HTTP parser refuses a raw one).
     if (path.includes('%') && hasNul(decoded(path) ?? '')) throw nulRefusal('the path');
-    if (queryAt !== -1 && url.includes('%', queryAt)) guardFields(new URLSearchParams(url.slice(queryAt + 1)), 'the query');
+    if (queryAt !== -1 && url.includes('%', queryAt))
+      guardFields(new URLSearchParams(url.slice(queryAt + 1)), 'the query');
     const cookies = c.req.header('cookie');
     if (cookies?.includes('%')) {
       for (const pair of cookies.split(';')) {

@@ -16,7 +16,11 @@ import { apiError } from '../../core/errors.ts';
 import type { ProjectionFormat } from '../../projections/files.ts';
 
 /** In order of preference when the client has none (`*\/*`). */
-const RECORD_MEDIA: [string, ProjectionFormat][] = [['text/html', 'html'], ['application/json', 'json'], ['text/markdown', 'markdown']];
+const RECORD_MEDIA: [string, ProjectionFormat][] = [
+  ['text/html', 'html'],
+  ['application/json', 'json'],
+  ['text/markdown', 'markdown'],
+];
 const SUFFIX: Record<ProjectionFormat, string> = { html: '', json: '.json', markdown: '.md' };
 
 function preferred(accept: string | undefined, available: string[]): string | undefined {
@@ -41,7 +45,10 @@ function remembered<T>(decide: (accept: string | undefined) => T): (accept: stri
 
 /** The twin a canonical record URL answers with, for this request's `Accept`. */
 export const recordFormatFor = remembered(function recordFormat(accept): ProjectionFormat {
-  const type = preferred(accept, RECORD_MEDIA.map(([media]) => media));
+  const type = preferred(
+    accept,
+    RECORD_MEDIA.map(([media]) => media),
+  );
   return RECORD_MEDIA.find(([media]) => media === type)?.[1] ?? 'html';
 });
 
@@ -49,7 +56,9 @@ export const recordFormatFor = remembered(function recordFormat(accept): Project
 export const TWIN_SUFFIX = SUFFIX;
 
 /** Whether an API path may answer this `Accept` (JSON is all the API produces). */
-export const acceptsJson = remembered((accept) => accept === undefined || preferred(accept, ['application/json']) !== undefined);
+export const acceptsJson = remembered(
+  (accept) => accept === undefined || preferred(accept, ['application/json']) !== undefined,
+);
 
 /**
  * The projection name to serve for `/{folder}/{name}`: a suffixed twin as

@@ -6,7 +6,6 @@ import type { Queue } from 'bullmq';
 import type { Context, MiddlewareHandler } from 'hono';
 import { infoLineWriter, type Logger } from '../../infra/logger.ts';
 import type { ApiMetrics } from '../../infra/metrics.ts';
-import type { Queryable } from '../../db/pool.ts';
 import { readRenderState } from '../../db/queries/changes.ts';
 import { readChampionState, readSearchDocumentsLag } from '../../db/queries/search.ts';
 import type { AppDeps, AppEnv, RecordRequest } from '../app-deps.ts';
@@ -71,7 +70,13 @@ export function observeRequests(record: RecordRequest): MiddlewareHandler<AppEnv
   return async function observeRequest(c, next) {
     const started = performance.now();
     await next();
-    record(c.get('requestId'), c.req.method, c.req.routePath || 'unmatched', c.res.status, (performance.now() - started) / 1000);
+    record(
+      c.get('requestId'),
+      c.req.method,
+      c.req.routePath || 'unmatched',
+      c.res.status,
+      (performance.now() - started) / 1000,
+    );
   };
 }
 
@@ -83,24 +88,31 @@ export function createMetricsHandler({ metrics, pool: db, queues: byName }: AppD
       const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
       for (const [state, n] of Object.entries(counts)) metrics.queueDepth.set({ queue: queue.name, state }, n);
     });
-    refreshes.push(readRenderState(db).then((state) => {
-      metrics.lastCommitted.set(Number(state.last_committed));
-      metrics.lastRendered.set(Number(state.last_rendered));
-      metrics.renderLagChanges.set(state.unrendered);
-      metrics.renderLagSeconds.set(state.oldest_unrendered_seconds);
-    }));
-    refreshes.push(readChampionState(db).then((state) => {
-      metrics.championsUnfolded.set(state.unfolded);
-      metrics.championsLagSeconds.set(state.lagSeconds);
-    }));
-    refreshes.push(readSearchDocumentsLag(db).then((lag) => {
-      metrics.searchPending.set(lag.pending);
-      metrics.searchPendingSeconds.set(lag.oldestSeconds);
-    }));
+    refreshes.push(
+      readRenderState(db).then((state) => {
+        metrics.lastCommitted.set(Number(state.last_committed));
+        metrics.lastRendered.set(Number(state.last_rendered));
+        metrics.renderLagChanges.set(state.unrendered);
+        metrics.renderLagSeconds.set(state.oldest_unrendered_seconds);
+      }),
+    );
+    refreshes.push(
+      readChampionState(db).then((state) => {
+        metrics.championsUnfolded.set(state.unfolded);
+        metrics.championsLagSeconds.set(state.lagSeconds);
+      }),
+    );
+    refreshes.push(
+      readSearchDocumentsLag(db).then((lag) => {
+        metrics.searchPending.set(lag.pending);
+        metrics.searchPendingSeconds.set(lag.oldestSeconds);
+      }),
+    );
     // A dependency being away must not hide the metrics that do exist.
     await Promise.allSettled(refreshes);
     return c.body(await metrics.registry.metrics(), 200, {
-      'Content-Type': metrics.registry.contentType, 'Cache-Control': 'no-store',
+      'Content-Type': metrics.registry.contentType,
+      'Cache-Control': 'no-store',
     });
   };
 }

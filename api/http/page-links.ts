@@ -15,7 +15,8 @@ function withParams(c: Context, set: Record<string, string | null>): string {
 }
 
 function setLinks(c: Context, links: [string, string][]): void {
-  if (links.length) c.header('Link', links.map(([rel, href]) => `<${href}>; rel="${rel}"`).join(', '), { append: true });
+  if (links.length)
+    c.header('Link', links.map(([rel, href]) => `<${href}>; rel="${rel}"`).join(', '), { append: true });
 }
 
 /** A numbered page: rel=next when there is more, rel=prev and rel=first past page 1. */

@@ -45,10 +45,13 @@ export interface Representation {
  * The headers of a representation that depend only on its kind, sent with
  * its 200 and its 304 alike (api/reads/fast-reads.ts computes them once per format).
  */
-export function fixedHeaders(rep: Pick<Representation, 'contentType' | 'cacheControl' | 'contentSecurityPolicy'>): Record<string, string> {
+export function fixedHeaders(
+  rep: Pick<Representation, 'contentType' | 'cacheControl' | 'contentSecurityPolicy'>,
+): Record<string, string> {
   const headers: Record<string, string> = { 'Cache-Control': rep.cacheControl, 'X-Content-Type-Options': 'nosniff' };
   // Every page gets the strict policy; other files only when given one (a worker script).
-  const policy = rep.contentSecurityPolicy ?? (rep.contentType.startsWith('text/html') ? CONTENT_SECURITY_POLICY : undefined);
+  const policy =
+    rep.contentSecurityPolicy ?? (rep.contentType.startsWith('text/html') ? CONTENT_SECURITY_POLICY : undefined);
   if (policy) headers['Content-Security-Policy'] = `${policy}; ${FRAME_POLICY}`;
   return headers;
 }

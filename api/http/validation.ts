@@ -17,14 +17,19 @@ const REASONS: Record<string, Reason> = {
 /** The value at `path` in `input`, to tell a missing field from a mistyped one. */
 function valueAt(input: unknown, path: PropertyKey[]): unknown {
   let value = input;
-  for (const key of path) value = value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  for (const key of path)
+    value = value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined;
   return value;
 }
 
 /** Where the input came from: an HTTP body or query, or a tool call's arguments. */
 export type InputSource = 'body' | 'query' | 'arguments';
 
-const SUBJECT: Record<InputSource, string> = { body: 'the request body', query: 'the query', arguments: 'the tool arguments' };
+const SUBJECT: Record<InputSource, string> = {
+  body: 'the request body',
+  query: 'the query',
+  arguments: 'the tool arguments',
+};
 
 export function validationError(error: z.ZodError, where: InputSource, input: unknown): ApiError {
   const issue = error.issues[0]!;

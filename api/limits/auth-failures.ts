@@ -16,12 +16,21 @@ import { authenticate, type Channel } from '../auth.ts';
 import { clientAddress, rateLimited, windowOf, type Counter } from './rate-limit.ts';
 
 /** Authenticates the request's credential, under the failure bound of its client address. */
-export type CheckCredential = (c: Context, authorization: string | undefined, channel?: Channel) => Promise<AuthenticatedCredential>;
+export type CheckCredential = (
+  c: Context,
+  authorization: string | undefined,
+  channel?: Channel,
+) => Promise<AuthenticatedCredential>;
 
 /** Reasons that mean a credential was presented and refused. */
 const FAILED = new Set(['invalid', 'expired', 'revoked']);
 
-export function createCredentialCheck(db: Queryable, config: Config, counter: Counter, prefix: string): CheckCredential {
+export function createCredentialCheck(
+  db: Queryable,
+  config: Config,
+  counter: Counter,
+  prefix: string,
+): CheckCredential {
   const rule = { limit: config.AUTH_FAILURE_LIMIT, windowSeconds: config.AUTH_FAILURE_WINDOW_SECONDS };
   return async function checkCredential(c, authorization, channel = 'http') {
     try {

@@ -19,7 +19,8 @@ export interface RateRule {
 
 /** Reads are limited per client address, by this rule (the app's middleware and api/reads/fast-reads.ts). */
 export const readRule = (config: Pick<Config, 'READ_RATE_LIMIT' | 'READ_RATE_WINDOW_SECONDS'>): RateRule => ({
-  limit: config.READ_RATE_LIMIT, windowSeconds: config.READ_RATE_WINDOW_SECONDS,
+  limit: config.READ_RATE_LIMIT,
+  windowSeconds: config.READ_RATE_WINDOW_SECONDS,
 });
 
 /** What is counted, and the reason a refusal of each carries. */
@@ -35,7 +36,13 @@ const RATE_LIMITED = {
 export type RateBucket = keyof typeof RATE_LIMITED;
 
 /** Spends `cost` (default 1) of the subject's budget in the bucket; throws 429 past the limit. */
-export type RateLimiter = (c: Context, bucket: RateBucket, subject: string, rule: RateRule, cost?: number) => Promise<void>;
+export type RateLimiter = (
+  c: Context,
+  bucket: RateBucket,
+  subject: string,
+  rule: RateRule,
+  cost?: number,
+) => Promise<void>;
 
 /** Adds `amount` hits to a key that lives `ttlSeconds`, returning the count so far. */
 export type Counter = (key: string, ttlSeconds: number, amount?: number) => Promise<number>;
@@ -52,9 +59,13 @@ export function windowOf(prefix: string, bucket: RateBucket, subject: string, ru
 
 /** The 429 of a bucket, with the RateLimit-* facts of the refusal. */
 export function rateLimited(bucket: RateBucket, rule: RateRule, resetSeconds: number) {
-  return apiError(RATE_LIMITED[bucket], { limit: rule.limit, windowSeconds: rule.windowSeconds, resetSeconds }, {
-    retryAfter: resetSeconds,
-  });
+  return apiError(
+    RATE_LIMITED[bucket],
+    { limit: rule.limit, windowSeconds: rule.windowSeconds, resetSeconds },
+    {
+      retryAfter: resetSeconds,
+    },
+  );
 }
 
 export function createRateLimiter(counter: Counter, prefix: string): RateLimiter {
@@ -77,10 +88,14 @@ export function createRateLimiter(counter: Counter, prefix: string): RateLimiter
 /** The RateLimit-* headers of an answer, as name, value, name, value. */
 export function rateLimitHeaders(rule: RateRule, count: number, resetSeconds: number): string[] {
   return [
-    'RateLimit-Policy', `${rule.limit};w=${rule.windowSeconds}`,
-    'RateLimit-Limit', String(rule.limit),
-    'RateLimit-Remaining', String(Math.max(0, rule.limit - count)),
-    'RateLimit-Reset', String(resetSeconds),
+    'RateLimit-Policy',
+    `${rule.limit};w=${rule.windowSeconds}`,
+    'RateLimit-Limit',
+    String(rule.limit),
+    'RateLimit-Remaining',
+    String(Math.max(0, rule.limit - count)),
+    'RateLimit-Reset',
+    String(resetSeconds),
   ];
 }
 
@@ -92,7 +107,9 @@ export function rateLimitHeaders(rule: RateRule, count: number, resetSeconds: nu
  * answers the 429, so every refusal is the app's own answer.
  */
 export function createReadAdmission(
-  counts: { admit(key: string, ttlSeconds: number, limit: number): number | null }, prefix: string, rule: RateRule,
+  counts: { admit(key: string, ttlSeconds: number, limit: number): number | null },
+  prefix: string,
+  rule: RateRule,
 ): (subject: string) => string[] | null {
   return function admitRead(subject) {
     const { key, resetSeconds } = windowOf(prefix, 'read', subject, rule);
@@ -112,11 +129,19 @@ export function createReadAdmission(
  */
 export function clientAddress(c: Context, trustedHops: number): string {
   const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  return addressOf(incoming?.socket?.remoteAddress, trustedHops === 0 ? undefined : c.req.header('x-forwarded-for'), trustedHops);
+  return addressOf(
+    incoming?.socket?.remoteAddress,
+    trustedHops === 0 ? undefined : c.req.header('x-forwarded-for'),
+    trustedHops,
+  );
 }
 
 /** `clientAddress` from the socket peer and the X-Forwarded-For header (for code that has no Hono context). */
-export function addressOf(socketPeer: string | undefined, forwardedFor: string | undefined, trustedHops: number): string {
+export function addressOf(
+  socketPeer: string | undefined,
+  forwardedFor: string | undefined,
+  trustedHops: number,
+): string {
   return clientAddressKey(forwardedPeer(socketPeer, forwardedFor, trustedHops));
 }
 
@@ -127,10 +152,17 @@ export function addressOf(socketPeer: string | undefined, forwardedFor: string |
  * peer]: entries further left were written by whoever sent the request and
  * are not believed. With fewer entries than hops, the leftmost is the best known.
  */
-export function forwardedPeer(socketPeer: string | undefined, forwardedFor: string | undefined, trustedHops: number): string {
+export function forwardedPeer(
+  socketPeer: string | undefined,
+  forwardedFor: string | undefined,
+  trustedHops: number,
+): string {
   const peer = socketPeer ?? 'unknown';
   if (trustedHops === 0) return peer;
-  const forwarded = (forwardedFor ?? '').split(',').map((hop) => hop.trim()).filter(Boolean);
+  const forwarded = (forwardedFor ?? '')
+    .split(',')
+    .map((hop) => hop.trim())
+    .filter(Boolean);
   const chain = [...forwarded, peer];
   return chain[Math.max(0, chain.length - 1 - trustedHops)]!;
 }

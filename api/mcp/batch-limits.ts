@@ -37,7 +37,11 @@ export interface BatchRefusal {
 }
 
 function invalidRequest(info: ErrorInfo, requestId: string): Record<string, unknown> {
-  return { jsonrpc: '2.0', id: null, error: { code: JSON_RPC.invalidRequest, message: info.message, data: errorBody(info, requestId) } };
+  return {
+    jsonrpc: '2.0',
+    id: null,
+    error: { code: JSON_RPC.invalidRequest, message: info.message, data: errorBody(info, requestId) },
+  };
 }
 
 /** The messages of a POST, or the refusal of a batch that is empty or too large. */
@@ -45,7 +49,8 @@ export function checkBatch(message: unknown, config: Config, requestId: string):
   if (!Array.isArray(message)) return null;
   let info: ErrorInfo | null = null;
   if (message.length === 0) info = errorInfo('empty_batch');
-  else if (message.length > config.MCP_MAX_BATCH) info = errorInfo('batch_too_large', { size: message.length, max: config.MCP_MAX_BATCH });
+  else if (message.length > config.MCP_MAX_BATCH)
+    info = errorInfo('batch_too_large', { size: message.length, max: config.MCP_MAX_BATCH });
   if (!info) return null;
   return { status: 400, body: invalidRequest(info, requestId) };
 }

@@ -47,7 +47,9 @@ const quoted = (value: string) => `"${value.replace(/["\\]/g, '')}"`;
 
 function challenge(publicOrigin: string, extra: Record<string, string> = {}): string {
   const params = { ...extra, resource_metadata: protectedResourceMetadataUrl(publicOrigin) };
-  return `Bearer ${Object.entries(params).map(([k, v]) => `${k}=${quoted(v)}`).join(', ')}`;
+  return `Bearer ${Object.entries(params)
+    .map(([k, v]) => `${k}=${quoted(v)}`)
+    .join(', ')}`;
 }
 
 /** The contract's one 401 `connection_required`: auth.ts's refusal, with the 401 and the challenge. */
@@ -67,7 +69,12 @@ const withInvalidToken = (error: ApiError, publicOrigin: string, description: st
 /** A presented OAuth token refused: the catalog's reason, recovery for a connection, and the invalid_token challenge. */
 function oauthRefusal(publicOrigin: string, refusal: 'token_wrong_resource' | 'connection_revoked'): ApiError {
   const error = apiError(refusal, undefined, {
-    recovery: { next_action: 'verify_oauth_connection', human_action_required: true, help: '/docs/chat', retry: RETRY.tool },
+    recovery: {
+      next_action: 'verify_oauth_connection',
+      human_action_required: true,
+      help: '/docs/chat',
+      retry: RETRY.tool,
+    },
   });
   return withInvalidToken(error, publicOrigin, error.message);
 }
@@ -81,7 +88,10 @@ async function stampUse(pool: AppDeps['pool'], fence: AppDeps['fence'], grantId:
   await writeUnlessFenced(fence, () => touchConnection(pool, grantId));
 }
 
-export function createConnectionAuthenticator({ config, pool, authenticate, fence }: AppDeps, provider: () => Provider) {
+export function createConnectionAuthenticator(
+  { config, pool, authenticate, fence }: AppDeps,
+  provider: () => Provider,
+) {
   const resource = () => `${config.PUBLIC_ORIGIN}${MCP_PATH}`;
 
   async function fromAccessToken(value: string): Promise<ToolCaller | null> {
@@ -98,10 +108,20 @@ export function createConnectionAuthenticator({ config, pool, authenticate, fenc
     const scopes = (token.scope ?? '').split(' ').filter(Boolean);
     const expiresAt = new Date((token.exp ?? 0) * 1000);
     return {
-      id: connection.grant_id, identity_id: identity.id, identity, scopes, epoch: 1, expires_at: expiresAt, revoked_at: null,
+      id: connection.grant_id,
+      identity_id: identity.id,
+      identity,
+      scopes,
+      epoch: 1,
+      expires_at: expiresAt,
+      revoked_at: null,
       connection: {
-        id: connection.grant_id, client_id: connection.client_id, client_name: connection.client_name, scopes,
-        created_at: connection.created_at.toISOString(), expires_at: expiresAt.toISOString(),
+        id: connection.grant_id,
+        client_id: connection.client_id,
+        client_name: connection.client_name,
+        scopes,
+        created_at: connection.created_at.toISOString(),
+        expires_at: expiresAt.toISOString(),
       },
     };
   }
@@ -127,17 +147,26 @@ export function createConnectionAuthenticator({ config, pool, authenticate, fenc
 
 /** Tool calls in one POST (a message or a batch) and the scopes each needs (any one of them). */
 export function requireToolScopes(
-  caller: ToolCaller, message: unknown, scopesOf: (tool: string) => readonly string[] | undefined, publicOrigin: string,
+  caller: ToolCaller,
+  message: unknown,
+  scopesOf: (tool: string) => readonly string[] | undefined,
+  publicOrigin: string,
 ): void {
   if (!caller.connection) return; // Direct credentials are refused inside the call, as over HTTP.
   for (const item of [message].flat()) {
-    const params = (item as { method?: unknown; params?: { name?: unknown } } | null);
+    const params = item as { method?: unknown; params?: { name?: unknown } } | null;
     if (params?.method !== 'tools/call' || typeof params.params?.name !== 'string') continue;
     const needed = scopesOf(params.params.name);
     if (!needed || needed.some((scope) => caller.scopes.includes(scope))) continue;
-    throw apiError('missing_scope', { scopes: needed }, {
-      headers: { 'WWW-Authenticate': challenge(publicOrigin, { error: 'insufficient_scope', scope: needed.join(' ') }) },
-    });
+    throw apiError(
+      'missing_scope',
+      { scopes: needed },
+      {
+        headers: {
+          'WWW-Authenticate': challenge(publicOrigin, { error: 'insufficient_scope', scope: needed.join(' ') }),
+        },
+      },
+    );
   }
 }
 

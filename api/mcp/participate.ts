@@ -20,7 +20,11 @@ import type { Context } from 'hono';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import {
-  JSONRPCMessageSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema,
+  JSONRPCMessageSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError, apiError, errorInfo, type ErrorInfo } from '../../core/errors.ts';
@@ -115,9 +119,13 @@ export function createParticipationHandler(deps: AppDeps, tools: Tool[], options
     // A batch carries several calls in one HTTP request; each gets its own id.
     const nextRequestId = () => (calls++ === 0 ? c.get('requestId') : `${c.get('requestId')}_${calls}`);
     const answers = createAnswerBudget(config.MCP_MAX_ANSWER_BYTES);
-    const server = new Server(SERVER_INFO, { capabilities: { tools: {}, resources: {} }, instructions: options.instructions ?? INSTRUCTIONS });
+    const server = new Server(SERVER_INFO, {
+      capabilities: { tools: {}, resources: {} },
+      instructions: options.instructions ?? INSTRUCTIONS,
+    });
     // Transport-level failures are answered to the client by the SDK; they are not ours to log loudly.
-    server.onerror = (error) => logger.debug({ requestId: c.get('requestId'), message: error.message }, 'tool protocol error');
+    server.onerror = (error) =>
+      logger.debug({ requestId: c.get('requestId'), message: error.message }, 'tool protocol error');
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: definitions }));
     // The help documents and the newest records; every record is a resource through the templates (resources.ts).
     server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await resources.list() }));
@@ -126,25 +134,35 @@ export function createParticipationHandler(deps: AppDeps, tools: Tool[], options
       const requestId = nextRequestId();
       const result = await resources.read(request.params.uri, requestId);
       // Resource reads share the answer bound of the POST with tool results, so a batch never buffers an unbounded answer.
-      if (!answers.admit(Buffer.byteLength(JSON.stringify(result)))) throw protocolError(JSON_RPC.invalidParams, answers.refusal(), requestId);
+      if (!answers.admit(Buffer.byteLength(JSON.stringify(result))))
+        throw protocolError(JSON_RPC.invalidParams, answers.refusal(), requestId);
       return result;
     });
-    server.setRequestHandler(toolCallSchema(c.get('requestId')), async function callTool(request): Promise<CallToolResult> {
-      const params = request.params as ToolCallParams;
-      const tool = byName.get(params.name);
-      // An unknown tool is a protocol error (-32602), not a tool result, per the tool protocol.
-      if (!tool) throw protocolError(JSON_RPC.invalidParams, errorInfo('unknown_tool', { name: params.name }), c.get('requestId'));
-      const requestId = nextRequestId();
-      let result: CallToolResult;
-      try {
-        const answer = await tool.run(params.arguments ?? {}, { c, requestId });
-        result = toolResult(answer, tool.summarize?.(answer));
-      } catch (error) {
-        return toolError(toApiError(error, logger, requestId, config.RETRY_AFTER_SECONDS), requestId);
-      }
-      if (!answers.admit(Buffer.byteLength(JSON.stringify(result)))) return toolError(new ApiError(answers.refusal()), requestId);
-      return result;
-    });
+    server.setRequestHandler(
+      toolCallSchema(c.get('requestId')),
+      async function callTool(request): Promise<CallToolResult> {
+        const params = request.params as ToolCallParams;
+        const tool = byName.get(params.name);
+        // An unknown tool is a protocol error (-32602), not a tool result, per the tool protocol.
+        if (!tool)
+          throw protocolError(
+            JSON_RPC.invalidParams,
+            errorInfo('unknown_tool', { name: params.name }),
+            c.get('requestId'),
+          );
+        const requestId = nextRequestId();
+        let result: CallToolResult;
+        try {
+          const answer = await tool.run(params.arguments ?? {}, { c, requestId });
+          result = toolResult(answer, tool.summarize?.(answer));
+        } catch (error) {
+          return toolError(toApiError(error, logger, requestId, config.RETRY_AFTER_SECONDS), requestId);
+        }
+        if (!answers.admit(Buffer.byteLength(JSON.stringify(result))))
+          return toolError(new ApiError(answers.refusal()), requestId);
+        return result;
+      },
+    );
     return server;
   }
 
@@ -173,14 +191,19 @@ export function createParticipationHandler(deps: AppDeps, tools: Tool[], options
       // Not JSON: answered with the generic message below.
     }
     const info = errorInfo('protocol_error', { detail: error.message ?? 'The tool protocol request was refused.' });
-    const answer = rpcErrorBody(typeof error.code === 'number' ? error.code : MESSAGE_ERRORS.invalidRequest, info, c.get('requestId'));
+    const answer = rpcErrorBody(
+      typeof error.code === 'number' ? error.code : MESSAGE_ERRORS.invalidRequest,
+      info,
+      c.get('requestId'),
+    );
     return c.json(answer, status as 400, { 'Cache-Control': CACHE.private });
   }
 
   /** The body as JSON-RPC: a body that is not JSON is -32700, one that is no JSON-RPC message -32600 (HTTP 400 both). */
   async function readMessage(c: Context<AppEnv>): Promise<{ message: unknown } | { refusal: Response }> {
-    const refuse = (code: number, info: ErrorInfo) =>
-      ({ refusal: c.json(rpcErrorBody(code, info, c.get('requestId')), 400, { 'Cache-Control': CACHE.private }) });
+    const refuse = (code: number, info: ErrorInfo) => ({
+      refusal: c.json(rpcErrorBody(code, info, c.get('requestId')), 400, { 'Cache-Control': CACHE.private }),
+    });
     let message: unknown;
     try {
       // Read here, not by the transport, so 415 and 413 are the API's own (1 MiB, Error shape).
@@ -221,7 +244,10 @@ export function createParticipationHandler(deps: AppDeps, tools: Tool[], options
       c.set('toolCaller', caller);
     }
     const server = createServerFor(c);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     await server.connect(transport);
     try {
       const answer = await transport.handleRequest(withJsonAccept(c.req.raw), { parsedBody: message });

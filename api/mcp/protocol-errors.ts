@@ -34,8 +34,10 @@ function paramsProblem(params: unknown): { field: string; detail: string } | nul
   const isObject = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v);
   if (!isObject(params)) return { field: 'params', detail: 'must be an object with name and arguments' };
   const { name, arguments: args } = params as Record<string, unknown>;
-  if (typeof name !== 'string' || name === '') return { field: 'params.name', detail: 'must be the name of a tool (a string)' };
-  if (args !== undefined && !isObject(args)) return { field: 'params.arguments', detail: 'must be an object of the tool\'s arguments' };
+  if (typeof name !== 'string' || name === '')
+    return { field: 'params.name', detail: 'must be the name of a tool (a string)' };
+  if (args !== undefined && !isObject(args))
+    return { field: 'params.arguments', detail: "must be an object of the tool's arguments" };
   return null;
 }
 

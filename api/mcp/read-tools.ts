@@ -16,10 +16,21 @@ import { SearchArgsSchema } from '../../core/schemas/search-params.ts';
 import { searchWithinLimit } from '../routes/search.ts';
 import { isId } from '../../core/ids.ts';
 import {
-  AgentArgsSchema, ChangesArgsSchema, CollectionArgsSchema, InboxArgsSchema, RecordArgsSchema, type RecordParams,
+  AgentArgsSchema,
+  ChangesArgsSchema,
+  CollectionArgsSchema,
+  InboxArgsSchema,
+  RecordArgsSchema,
+  type RecordParams,
 } from '../../core/schemas/read-params.ts';
 import { COLLECTION_KINDS, type CollectionKind } from '../../core/schemas/collection-views.ts';
-import { ChangesSchema, CollectionSchema, InboxSchema, RECORD_RESPONSE_SCHEMAS, SearchResultSchema } from '../../core/schemas/responses.ts';
+import {
+  ChangesSchema,
+  CollectionSchema,
+  InboxSchema,
+  RECORD_RESPONSE_SCHEMAS,
+  SearchResultSchema,
+} from '../../core/schemas/responses.ts';
 import { COLLECTION, type RecordRef } from '../../core/types.ts';
 import type { Queryable } from '../../db/pool.ts';
 import { buildAgentView } from '../../read-model/agent.ts';
@@ -101,16 +112,28 @@ const CHANGES = readRoute('list_changes');
 const INBOX = readRoute('read_inbox');
 
 export const READ_TOOLS: readonly ReadTool[] = [
-  recordTool('get_problem', 'problem', buildProblemView,
-    'A problem: its text, product, error literal, environment and tags at one revision, and a page of its solutions with their outcome signals.'),
-  recordTool('get_solution', 'solution', buildSolutionView,
-    'A solution at one revision: its text, applicability, limitations, the problem it solves, its trust (confidence from independent confirmations, disputed state and counter-evidence), outcomes per revision and environment, feedback evidence and a page of reported outcomes.'),
-  recordTool('get_discussion', 'discussion', buildDiscussionView,
-    'A discussion: its opening post, product and a page of its replies (oldest first).'),
+  recordTool(
+    'get_problem',
+    'problem',
+    buildProblemView,
+    'A problem: its text, product, error literal, environment and tags at one revision, and a page of its solutions with their outcome signals.',
+  ),
+  recordTool(
+    'get_solution',
+    'solution',
+    buildSolutionView,
+    'A solution at one revision: its text, applicability, limitations, the problem it solves, its trust (confidence from independent confirmations, disputed state and counter-evidence), outcomes per revision and environment, feedback evidence and a page of reported outcomes.',
+  ),
+  recordTool(
+    'get_discussion',
+    'discussion',
+    buildDiscussionView,
+    'A discussion: its opening post, product and a page of its replies (oldest first).',
+  ),
   defineReadTool({
     name: 'get_agent',
     title: 'Get an agent profile',
-    description: 'An agent\'s public profile, as GET /api/v1/agents/{id}.',
+    description: "An agent's public profile, as GET /api/v1/agents/{id}.",
     help: `An agent's public profile: kind, handle, display name, bio and its recent contributions (problems, solutions, discussions, replies) with their links. Same facts as GET /api/v1/agents/{id}. ${UNTRUSTED_CONTENT}`,
     schema: AgentArgsSchema,
     output: RECORD_RESPONSE_SCHEMAS.agent,

@@ -4,12 +4,18 @@
  * carries the whole answer once. Contribution text appears only as short
  * quoted titles.
  */
+// biome-ignore lint/suspicious/noExplicitAny: a tool's structured answer, read field by field with checks.
 type Json = Record<string, any>;
 
 const MAX_LINES = 5;
 
 /** A title as untrusted data: quoted, one line, at most 80 characters. */
-export const quoted = (text: unknown) => JSON.stringify(String(text ?? '').replace(/\s+/g, ' ').slice(0, 80));
+export const quoted = (text: unknown) =>
+  JSON.stringify(
+    String(text ?? '')
+      .replace(/\s+/g, ' ')
+      .slice(0, 80),
+  );
 
 function itemLine(item: Json): string {
   const what = item.type ? `${item.type} ${item.id}` : String(item.id ?? '');
@@ -43,13 +49,17 @@ export function summarize(value: Json): string {
     return `Authenticated as ${who.kind} ${who.handle ?? who.id}${value.connection ? ' over an OAuth connection' : ''}.`;
   }
   if (Array.isArray(value.changes)) {
-    return [`${value.changes.length} changes; next_cursor ${value.next_cursor}${value.has_more ? ', more to read' : ''}.`,
-      ...value.changes.slice(0, MAX_LINES).map((c: Json) => `- ${c.kind} ${c.resource?.type} ${c.resource?.id}`)].join('\n');
+    return [
+      `${value.changes.length} changes; next_cursor ${value.next_cursor}${value.has_more ? ', more to read' : ''}.`,
+      ...value.changes.slice(0, MAX_LINES).map((c: Json) => `- ${c.kind} ${c.resource?.type} ${c.resource?.id}`),
+    ].join('\n');
   }
   if (value.type && value.id) {
     const title = value.title ?? value.handle ?? value.display_name;
     const inner = value.solutions ?? value.outcomes ?? value.replies ?? value.contributions;
-    const lines = [`${value.type} ${value.id}${value.revision ? ` revision ${value.revision} of ${value.current_revision}` : ''}${title ? `: ${quoted(title)}` : ''}`];
+    const lines = [
+      `${value.type} ${value.id}${value.revision ? ` revision ${value.revision} of ${value.current_revision}` : ''}${title ? `: ${quoted(title)}` : ''}`,
+    ];
     if (inner?.items) lines.push(`${inner.items.length} listed (${pageNote(inner)}).`, ...listLines(inner.items));
     return lines.join('\n');
   }

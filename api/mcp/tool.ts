@@ -49,9 +49,12 @@ export function portableSchema(schema: unknown): unknown {
   const out: Json = {};
   for (const [key, value] of Object.entries(rest)) {
     // Keyword maps (properties, $defs) hold schemas; every other object value is one schema.
-    out[key] = key === 'properties' || key === '$defs' || key === 'patternProperties'
-      ? Object.fromEntries(Object.entries(value as Json).map(([name, sub]) => [name, portableSchema(sub)]))
-      : key === 'enum' || key === 'const' || key === 'default' || key === 'examples' || key === 'required' ? value : portableSchema(value);
+    out[key] =
+      key === 'properties' || key === '$defs' || key === 'patternProperties'
+        ? Object.fromEntries(Object.entries(value as Json).map(([name, sub]) => [name, portableSchema(sub)]))
+        : key === 'enum' || key === 'const' || key === 'default' || key === 'examples' || key === 'required'
+          ? value
+          : portableSchema(value);
   }
   // Bounds that bound nothing cost an agent's context and say nothing.
   if (out.minLength === 0) delete out.minLength;
@@ -67,7 +70,12 @@ export function portableSchema(schema: unknown): unknown {
 
 /** "Any JSON value", spelled out so no schema is empty. */
 const ANY_VALUE = [
-  { type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'object' }, { type: 'array' }, { type: 'null' },
+  { type: 'string' },
+  { type: 'number' },
+  { type: 'boolean' },
+  { type: 'object' },
+  { type: 'array' },
+  { type: 'null' },
 ];
 
 /**

@@ -13,7 +13,6 @@ import { whoamiFacts } from '../routes/identity.ts';
 import { parseOrThrow } from '../http/validation.ts';
 import type { ToolCaller } from './connection-auth.ts';
 import { MCP_PATH } from './path.ts';
-import { ToolWhoamiSchema } from '../../core/schemas/responses.ts';
 import { READ_ONLY } from './read-tools.ts';
 import { inputSchemaOf, outputSchemaOf, type Tool } from './tool.ts';
 

@@ -36,11 +36,18 @@ function writeInputSchema(spec: RegisteredOperation): InputSchema {
   if (spec.param) Object.assign(added, inputSchemaOf(TargetArgSchema).properties);
   const clash = Object.keys(added).find((name) => name in (body.properties ?? {}));
   if (clash) throw new Error(`${spec.name}: a body field is named ${clash}, which the write tool uses for itself`);
-  return { ...body, properties: { ...added, ...body.properties }, required: [...Object.keys(added), ...(body.required ?? [])] };
+  return {
+    ...body,
+    properties: { ...added, ...body.properties },
+    required: [...Object.keys(added), ...(body.required ?? [])],
+  };
 }
 
 /** The arguments as HTTP would have them: the target apart, the key dropped (it was read already). */
-function splitArguments(spec: RegisteredOperation, args: Record<string, unknown>): { targetId?: string; body: unknown } {
+function splitArguments(
+  spec: RegisteredOperation,
+  args: Record<string, unknown>,
+): { targetId?: string; body: unknown } {
   const { idempotency_key: _key, ...rest } = args;
   if (!spec.param) return { body: rest };
   const { [spec.param]: target, ...body } = rest;

@@ -10,7 +10,13 @@ import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { sha256Hex } from '../../core/hash.ts';
 import type { Queryable } from '../../db/pool.ts';
 import {
-  consumeOAuthRecord, deleteOAuthRecord, keepOAuthRecord, deleteOAuthRecordsOfGrant, findOAuthRecord, findOAuthRecordByUid, upsertOAuthRecord,
+  consumeOAuthRecord,
+  deleteOAuthRecord,
+  keepOAuthRecord,
+  deleteOAuthRecordsOfGrant,
+  findOAuthRecord,
+  findOAuthRecordByUid,
+  upsertOAuthRecord,
   type OAuthRecord,
 } from '../../db/queries/oauth.ts';
 

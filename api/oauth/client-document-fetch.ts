@@ -38,19 +38,23 @@ class NotPublic extends Error {
 
 export type Resolve = (host: string) => Promise<LookupAddress[]>;
 
-const systemResolve: Resolve = (host) => new Promise((resolve, reject) => {
-  dnsLookup(host, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses)));
-});
+const systemResolve: Resolve = (host) =>
+  new Promise((resolve, reject) => {
+    dnsLookup(host, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses)));
+  });
 
 /** A connector lookup that resolves, refuses unless every address is public, and answers the one it checked. */
 function checkedLookup(resolve: Resolve): LookupFunction {
   return (host, options, callback) => {
-    resolve(host).then((addresses) => {
-      if (addresses.length === 0 || !addresses.every((a) => isPublicAddress(a.address))) throw new NotPublic(host);
-      const wanted = addresses.find((a) => !options.family || a.family === options.family) ?? addresses[0]!;
-      if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, [wanted]);
-      else callback(null, wanted.address, wanted.family);
-    }).catch((error: Error) => callback(error as NodeJS.ErrnoException, '', 0));
+    resolve(host)
+      .then((addresses) => {
+        if (addresses.length === 0 || !addresses.every((a) => isPublicAddress(a.address))) throw new NotPublic(host);
+        const wanted = addresses.find((a) => !options.family || a.family === options.family) ?? addresses[0]!;
+        if ((options as { all?: boolean }).all)
+          (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, [wanted]);
+        else callback(null, wanted.address, wanted.family);
+      })
+      .catch((error: Error) => callback(error as NodeJS.ErrnoException, '', 0));
   };
 }
 

@@ -8,7 +8,10 @@ import type { KoaContextWithOIDC } from 'oidc-provider';
 import { CONTENT_SECURITY_POLICY, FRAME_POLICY } from '../../core/content-security-policy.ts';
 
 const escapeHtml = (value: unknown) =>
-  String(value).replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+  String(value).replace(
+    /[&<>"']/g,
+    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!,
+  );
 
 export const ERROR_PAGE_HEADERS = {
   'Content-Type': 'text/html; charset=utf-8',
@@ -16,7 +19,10 @@ export const ERROR_PAGE_HEADERS = {
   'Cache-Control': 'private, no-store',
 };
 
-export async function renderOAuthError(ctx: KoaContextWithOIDC, out: { error: string; error_description?: string }): Promise<void> {
+export async function renderOAuthError(
+  ctx: KoaContextWithOIDC,
+  out: { error: string; error_description?: string },
+): Promise<void> {
   // A prompt=none refusal carries the 303 of the redirect it was meant for; as a page it is a 400.
   if (ctx.status < 400) ctx.status = 400;
   ctx.set(ERROR_PAGE_HEADERS);

@@ -33,7 +33,10 @@ export const AUTHORIZATION_SERVER_PATHS: Record<string, ('GET' | 'POST')[]> = {
   [OAUTH_ROUTES.jwks]: ['GET'],
 };
 /** RFC 9728: at the root and suffixed with the resource's path. */
-export const PROTECTED_RESOURCE_METADATA_PATHS = ['/.well-known/oauth-protected-resource', `/.well-known/oauth-protected-resource${MCP_PATH}`];
+export const PROTECTED_RESOURCE_METADATA_PATHS = [
+  '/.well-known/oauth-protected-resource',
+  `/.well-known/oauth-protected-resource${MCP_PATH}`,
+];
 
 export function mountAccountsAndOAuth(app: Hono<AppEnv>, deps: AppDeps) {
   const oauth = createOAuthRoutes(deps);

@@ -110,15 +110,19 @@ const accountOf = (ctx: KoaContextWithOIDC, pool: Queryable) =>
  */
 function interactionPolicyFor(pool: Queryable) {
   const prompts = interactionPolicy.base();
-  prompts.get('login')!.checks.add(new interactionPolicy.Check(
-    'account_session_changed', 'The account signed in on this site is not the one of this authorization session',
-    async (ctx) => {
-      const sessionAccount = ctx.oidc.session?.accountId;
-      if (!sessionAccount) return interactionPolicy.Check.NO_NEED_TO_PROMPT; // The library's no_session check asks then.
-      return (await accountOf(ctx, pool)) === sessionAccount
-        ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT;
-    },
-  ));
+  prompts.get('login')!.checks.add(
+    new interactionPolicy.Check(
+      'account_session_changed',
+      'The account signed in on this site is not the one of this authorization session',
+      async (ctx) => {
+        const sessionAccount = ctx.oidc.session?.accountId;
+        if (!sessionAccount) return interactionPolicy.Check.NO_NEED_TO_PROMPT; // The library's no_session check asks then.
+        return (await accountOf(ctx, pool)) === sessionAccount
+          ? interactionPolicy.Check.NO_NEED_TO_PROMPT
+          : interactionPolicy.Check.REQUEST_PROMPT;
+      },
+    ),
+  );
   return prompts;
 }
 
@@ -159,7 +163,12 @@ export function createOAuthProvider({ config, pool, logger, oauthFetch }: AppDep
         useGrantedResource: () => true,
         getResourceServerInfo(_ctx, indicator) {
           if (indicator !== resource) throw new errors.InvalidTarget(`the only resource here is ${resource}`);
-          return { scope: SCOPES.join(' '), audience: resource, accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS, accessTokenFormat: 'opaque' };
+          return {
+            scope: SCOPES.join(' '),
+            audience: resource,
+            accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS,
+            accessTokenFormat: 'opaque',
+          };
         },
       },
     },
@@ -175,11 +184,15 @@ export function createOAuthProvider({ config, pool, logger, oauthFetch }: AppDep
       Session: 24 * 60 * 60,
       Grant: GRANT_TTL_SECONDS,
     },
-    interactions: { url: (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}`, policy: interactionPolicyFor(pool) },
+    interactions: {
+      url: (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}`,
+      policy: interactionPolicyFor(pool),
+    },
     // The account id is the identity id; there are no OpenID claims beyond `sub`.
     findAccount: async (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
     // Browser-based clients may call the token endpoint from the origin of one of their redirect URIs.
-    clientBasedCORS: (_ctx, origin, client) => origin !== 'null' && (client.redirectUris ?? []).some((uri) => URL.parse(uri)?.origin === origin),
+    clientBasedCORS: (_ctx, origin, client) =>
+      origin !== 'null' && (client.redirectUris ?? []).some((uri) => URL.parse(uri)?.origin === origin),
     renderError: renderOAuthError,
     // Resolve, check, connect to the checked address (client-document-fetch.ts); tests of documents on loopback pass their own.
     fetch: oauthFetch ?? createClientDocumentFetch(),
@@ -192,7 +205,8 @@ export function createOAuthProvider({ config, pool, logger, oauthFetch }: AppDep
   provider.use(async (ctx, next) => {
     if (ctx.path === OAUTH_ROUTES.authorization && typeof ctx.query.client_id === 'string') {
       const account = await accountOf(ctx as KoaContextWithOIDC, pool);
-      (ctx.state as { [APPROVED]?: boolean })[APPROVED] = account !== null && await findLiveConnectionOf(pool, account, ctx.query.client_id);
+      (ctx.state as { [APPROVED]?: boolean })[APPROVED] =
+        account !== null && (await findLiveConnectionOf(pool, account, ctx.query.client_id));
     }
     await next();
   });

@@ -54,7 +54,11 @@ function nodeOf(c: Context, publicOrigin: string): HttpBindings {
 }
 
 /** What the library answers without writing anything: its metadata and its public keys. */
-const READ_ONLY_PATHS = new Set(['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration', OAUTH_ROUTES.jwks]);
+const READ_ONLY_PATHS = new Set([
+  '/.well-known/oauth-authorization-server',
+  '/.well-known/openid-configuration',
+  OAUTH_ROUTES.jwks,
+]);
 
 const listOf = (value: unknown): string[] => [value].flat().filter((v): v is string => typeof v === 'string');
 
@@ -73,7 +77,14 @@ export function createOAuthRoutes(deps: AppDeps) {
   const provider = () => (instance ??= createOAuthProvider(deps));
 
   const expired = (c: Context) =>
-    c.body(oauthErrorPage('interaction_expired', 'This sign-in request is unknown or has expired. Start connecting again from the chat client.'), 400, ERROR_PAGE_HEADERS);
+    c.body(
+      oauthErrorPage(
+        'interaction_expired',
+        'This sign-in request is unknown or has expired. Start connecting again from the chat client.',
+      ),
+      400,
+      ERROR_PAGE_HEADERS,
+    );
 
   /** The interaction this browser is in, or null when its cookie and the path disagree or it has expired. */
   async function interactionOf(c: Context) {
@@ -102,7 +113,8 @@ export function createOAuthRoutes(deps: AppDeps) {
       if (c.req.method === 'POST' && c.req.path === OAUTH_ROUTES.registration) {
         // Counted before the size check, so oversized attempts spend the budget too.
         await rateLimit(c, 'registration', clientAddress(c, config.TRUSTED_PROXY_HOPS), {
-          limit: config.CLIENT_REGISTRATION_RATE_LIMIT, windowSeconds: config.CLIENT_REGISTRATION_RATE_WINDOW_SECONDS,
+          limit: config.CLIENT_REGISTRATION_RATE_LIMIT,
+          windowSeconds: config.CLIENT_REGISTRATION_RATE_WINDOW_SECONDS,
         });
         const declared = Number(c.req.header('content-length') ?? NaN);
         // No declared length (a chunked body) is refused too: the limit must hold before the library reads.
@@ -144,9 +156,14 @@ export function createOAuthRoutes(deps: AppDeps) {
       const policy = consentPolicy(redirectUri);
       const rendered = await html.renderRoute('/oauth/consent', {
         consent: {
-          uid: details.uid, csrf: csrfTokenOf(session), handle: session.account.handle,
-          client_name: shownClientName(client.clientName, client.clientId), client_id: client.clientId, redirect_uri: redirectUri,
-          scopes: SCOPES.filter((scope) => asked.has(scope)), resource: resourceUrlOf(config.PUBLIC_ORIGIN),
+          uid: details.uid,
+          csrf: csrfTokenOf(session),
+          handle: session.account.handle,
+          client_name: shownClientName(client.clientName, client.clientId),
+          client_id: client.clientId,
+          redirect_uri: redirectUri,
+          scopes: SCOPES.filter((scope) => asked.has(scope)),
+          resource: resourceUrlOf(config.PUBLIC_ORIGIN),
           content_security_policy: policy,
         },
       });
@@ -165,7 +182,9 @@ export function createOAuthRoutes(deps: AppDeps) {
       const clientId = String(details.params.client_id);
       const client = await provider().Client.find(clientId);
       if (!client) return expired(c);
-      const asked = listOf(details.params.scope).flatMap((s) => s.split(' ')).filter(Boolean);
+      const asked = listOf(details.params.scope)
+        .flatMap((s) => s.split(' '))
+        .filter(Boolean);
       const kept = new Set(form.getAll('scope'));
       const resource = resourceUrlOf(config.PUBLIC_ORIGIN);
       const accountId = session.account.identity_id;
@@ -178,10 +197,21 @@ export function createOAuthRoutes(deps: AppDeps) {
       grant.addOIDCScope([...granted, ...asked.filter((scope) => scope === 'offline_access')].join(' '));
       if (refused.length) grant.rejectOIDCScope(refused.join(' '));
       const grantId = await grant.save();
-      await upsertConnection(pool, { grantId, identityId: accountId, clientId, clientName: shownClientName(client.clientName, clientId), scopes: granted });
+      await upsertConnection(pool, {
+        grantId,
+        identityId: accountId,
+        clientId,
+        clientName: shownClientName(client.clientName, clientId),
+        scopes: granted,
+      });
       await keepClient(pool, clientId);
       const { incoming, outgoing } = node(c);
-      await provider().interactionFinished(incoming, outgoing, { login: { accountId }, consent: { grantId } }, { mergeWithLastSubmission: false });
+      await provider().interactionFinished(
+        incoming,
+        outgoing,
+        { login: { accountId }, consent: { grantId } },
+        { mergeWithLastSubmission: false },
+      );
       return RESPONSE_ALREADY_SENT;
     },
 
@@ -194,22 +224,32 @@ export function createOAuthRoutes(deps: AppDeps) {
       if (!details) return expired(c);
       requireSameOriginForm(c, config.PUBLIC_ORIGIN, session, form.get('csrf'));
       const { incoming, outgoing } = node(c);
-      await provider().interactionFinished(incoming, outgoing, {
-        error: 'access_denied', error_description: 'The person declined the connection.',
-      }, { mergeWithLastSubmission: false });
+      await provider().interactionFinished(
+        incoming,
+        outgoing,
+        {
+          error: 'access_denied',
+          error_description: 'The person declined the connection.',
+        },
+        { mergeWithLastSubmission: false },
+      );
       return RESPONSE_ALREADY_SENT;
     },
 
     /** RFC 9728: which authorization server issues tokens for /mcp/participate, and its scopes. */
     protectedResourceMetadata(c: Context): Response {
-      return c.json({
-        resource: resourceUrlOf(config.PUBLIC_ORIGIN),
-        authorization_servers: [config.PUBLIC_ORIGIN],
-        scopes_supported: [...SCOPES],
-        bearer_methods_supported: ['header'],
-        resource_name: `Agent Knowledge tool protocol (${MCP_PATH})`,
-        resource_documentation: `${config.PUBLIC_ORIGIN}/docs/chat`,
-      }, 200, { 'Cache-Control': CACHE.collection, 'Access-Control-Allow-Origin': '*' });
+      return c.json(
+        {
+          resource: resourceUrlOf(config.PUBLIC_ORIGIN),
+          authorization_servers: [config.PUBLIC_ORIGIN],
+          scopes_supported: [...SCOPES],
+          bearer_methods_supported: ['header'],
+          resource_name: `Agent Knowledge tool protocol (${MCP_PATH})`,
+          resource_documentation: `${config.PUBLIC_ORIGIN}/docs/chat`,
+        },
+        200,
+        { 'Cache-Control': CACHE.collection, 'Access-Control-Allow-Origin': '*' },
+      );
     },
   };
 }

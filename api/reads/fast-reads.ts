@@ -56,13 +56,19 @@ export function createFastReads(deps: FastReadsDeps): FastRead {
   const { files, admitRead, recordRequest } = deps;
   // Folder and id are plain ASCII (PROJECTION_PATH): a concatenation is the path.join it would be, without its normalising pass.
   const root = path.join(deps.projectionsDir, '/');
-  const fixed = Object.fromEntries((Object.keys(MEDIA_TYPE) as ProjectionFormat[]).map((format) => [
-    format, Object.entries(fixedHeaders({ contentType: MEDIA_TYPE[format], cacheControl: CACHE.record })).flat(),
-  ])) as Record<ProjectionFormat, string[]>;
+  const fixed = Object.fromEntries(
+    (Object.keys(MEDIA_TYPE) as ProjectionFormat[]).map((format) => [
+      format,
+      Object.entries(fixedHeaders({ contentType: MEDIA_TYPE[format], cacheControl: CACHE.record })).flat(),
+    ]),
+  ) as Record<ProjectionFormat, string[]>;
 
   /** The cached sibling in the encoding the client prefers, as the app's reader picks it; undefined when only the app can tell. */
-  function pickEncoding(file: string, acceptEncoding: string): { encoding: Encoding; cached: CachedFile } | null | undefined {
-    for (let offered = [...ENCODINGS]; offered.length;) {
+  function pickEncoding(
+    file: string,
+    acceptEncoding: string,
+  ): { encoding: Encoding; cached: CachedFile } | null | undefined {
+    for (let offered = [...ENCODINGS]; offered.length; ) {
       const encoding = chooseEncodingFor(acceptEncoding, offered);
       if (!encoding) return null;
       const cached = files.peek(file + ENCODING_SUFFIX[encoding]);
@@ -114,7 +120,9 @@ export function createFastReads(deps: FastReadsDeps): FastRead {
     if (compressible) vary = vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding';
 
     // Last, as it counts: a read handed to the app from here on would be counted twice.
-    const limits = admitRead(addressOf(req.socket.remoteAddress, headers['x-forwarded-for'] as string | undefined, deps.trustedProxyHops));
+    const limits = admitRead(
+      addressOf(req.socket.remoteAddress, headers['x-forwarded-for'] as string | undefined, deps.trustedProxyHops),
+    );
     if (!limits) return false;
 
     const requestId = newRequestId();

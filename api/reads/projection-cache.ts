@@ -31,7 +31,13 @@
 import { statSync, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { LRUCache } from 'lru-cache';
-import { ENCODING_SUFFIX, IN_MEMORY_ENCODINGS, MIN_COMPRESSIBLE_BYTES, encode, type Encoding } from '../../core/encodings.ts';
+import {
+  ENCODING_SUFFIX,
+  IN_MEMORY_ENCODINGS,
+  MIN_COMPRESSIBLE_BYTES,
+  encode,
+  type Encoding,
+} from '../../core/encodings.ts';
 import { etagOf } from '../../core/etag.ts';
 
 export interface CachedFile {
@@ -67,7 +73,8 @@ const IN_MEMORY = IN_MEMORY_ENCODINGS.map((encoding) => ({ encoding, suffix: ENC
 
 /** `x.json.br` → `x.json` and 'br' when that encoding is made in memory; null for any other file. */
 function inMemoryEncoding(file: string): { of: string; encoding: Encoding } | null {
-  for (const { encoding, suffix } of IN_MEMORY) if (file.endsWith(suffix)) return { of: file.slice(0, -suffix.length), encoding };
+  for (const { encoding, suffix } of IN_MEMORY)
+    if (file.endsWith(suffix)) return { of: file.slice(0, -suffix.length), encoding };
   return null;
 }
 

@@ -69,62 +69,163 @@ const OPENAPI = { 'application/json': { type: 'object', description: 'This OpenA
 
 export const READ_ROUTES: readonly ReadRoute[] = [
   {
-    path: '/api/v1', handler: 'apiIndex', doc: {
-      operationId: 'api_index', tag: 'discovery',
-      summary: 'The read API index: operations, policy values, limits, rate limits, and `serving`: whether writes are open or fenced, since when and why.',
-      content: { 'application/json': ApiIndexSchema }, jsonOnly: true, extraHeaders: ['Link'],
-    },
-  },
-  { path: '/api/v1/openapi.json', handler: 'openapi', doc: { operationId: 'openapi_document', tag: 'discovery', summary: 'This document.', content: OPENAPI, jsonOnly: true } },
-  { path: '/openapi.json', handler: 'openapi', doc: { operationId: 'openapi_document_root', tag: 'discovery', summary: 'This document, at the conventional place.', content: OPENAPI } },
-  { path: '/robots.txt', handler: 'robots', doc: { operationId: 'robots_txt', tag: 'discovery', summary: 'Crawling rules, naming the sitemap.', content: TEXT } },
-  { path: '/llms.txt', handler: 'llms', doc: { operationId: 'llms_txt', tag: 'discovery', summary: 'How an agent searches, reads and contributes (llmstxt.org).', content: TEXT } },
-  { path: '/sitemap.xml', handler: 'sitemapIndex', doc: { operationId: 'sitemap_index', tag: 'discovery', summary: 'The sitemap index over every record.', content: XML } },
-  {
-    path: '/sitemaps/{file}', handler: 'sitemapChunk', doc: {
-      operationId: 'sitemap_chunk', tag: 'discovery', summary: 'One sitemap chunk: the records of one kind created on one day.',
-      pathParameter: { name: 'file', description: 'A chunk named in the sitemap index, e.g. problems-2026-11-24.xml.', example: 'problems-2026-11-24.xml' },
-      content: XML, notFound: true,
+    path: '/api/v1',
+    handler: 'apiIndex',
+    doc: {
+      operationId: 'api_index',
+      tag: 'discovery',
+      summary:
+        'The read API index: operations, policy values, limits, rate limits, and `serving`: whether writes are open or fenced, since when and why.',
+      content: { 'application/json': ApiIndexSchema },
+      jsonOnly: true,
+      extraHeaders: ['Link'],
     },
   },
   {
-    path: '/favicon.ico', handler: 'favicon', doc: {
-      operationId: 'favicon_ico', tag: 'discovery', summary: 'The site icon (the same SVG as /favicon.svg).', content: { 'image/svg+xml': { type: 'string' } },
+    path: '/api/v1/openapi.json',
+    handler: 'openapi',
+    doc: {
+      operationId: 'openapi_document',
+      tag: 'discovery',
+      summary: 'This document.',
+      content: OPENAPI,
+      jsonOnly: true,
     },
   },
   {
-    path: '/api/v1/search', handler: 'searchV1', doc: {
-      operationId: 'search', tag: 'search', summary: 'Compact first-stage candidates, each with its match kind and coverage.',
-      query: SearchParamsSchema, content: { 'application/json': SearchResultSchema }, jsonOnly: true, extraHeaders: ['Link'], searchUnavailable: true,
+    path: '/openapi.json',
+    handler: 'openapi',
+    doc: {
+      operationId: 'openapi_document_root',
+      tag: 'discovery',
+      summary: 'This document, at the conventional place.',
+      content: OPENAPI,
     },
   },
   {
-    path: '/api/search', handler: 'search', doc: {
-      operationId: 'search_with_coverage', tag: 'search', summary: 'The same candidates plus coverage of the whole query.',
-      query: SearchParamsSchema, content: { 'application/json': SearchResultSchema }, jsonOnly: true, extraHeaders: ['Link'], searchUnavailable: true,
+    path: '/robots.txt',
+    handler: 'robots',
+    doc: { operationId: 'robots_txt', tag: 'discovery', summary: 'Crawling rules, naming the sitemap.', content: TEXT },
+  },
+  {
+    path: '/llms.txt',
+    handler: 'llms',
+    doc: {
+      operationId: 'llms_txt',
+      tag: 'discovery',
+      summary: 'How an agent searches, reads and contributes (llmstxt.org).',
+      content: TEXT,
     },
   },
   {
-    path: '/api/v1/changes', handler: 'changes', doc: {
-      operationId: 'list_changes', tag: 'search', summary: 'Public committed changes after a cursor; Link rel=next while has_more.',
-      query: ChangesParamsSchema, content: { 'application/json': ChangesSchema }, jsonOnly: true, extraHeaders: ['Link'],
+    path: '/sitemap.xml',
+    handler: 'sitemapIndex',
+    doc: {
+      operationId: 'sitemap_index',
+      tag: 'discovery',
+      summary: 'The sitemap index over every record.',
+      content: XML,
     },
   },
   {
-    path: '/api/inbox', handler: 'inbox', doc: {
-      operationId: 'read_inbox', tag: 'community', summary: 'Your unacknowledged replies; reading never acknowledges.',
-      query: InboxParamsSchema, content: { 'application/json': InboxSchema }, jsonOnly: true, auth: true,
+    path: '/sitemaps/{file}',
+    handler: 'sitemapChunk',
+    doc: {
+      operationId: 'sitemap_chunk',
+      tag: 'discovery',
+      summary: 'One sitemap chunk: the records of one kind created on one day.',
+      pathParameter: {
+        name: 'file',
+        description: 'A chunk named in the sitemap index, e.g. problems-2026-11-24.xml.',
+        example: 'problems-2026-11-24.xml',
+      },
+      content: XML,
+      notFound: true,
     },
   },
   {
-    path: '/api/whoami', handler: 'whoami', doc: {
-      operationId: 'whoami', tag: 'identity', summary: 'Verify a direct credential: who it is and what it may do.',
-      content: { 'application/json': WhoamiSchema }, jsonOnly: true, auth: true,
+    path: '/favicon.ico',
+    handler: 'favicon',
+    doc: {
+      operationId: 'favicon_ico',
+      tag: 'discovery',
+      summary: 'The site icon (the same SVG as /favicon.svg).',
+      content: { 'image/svg+xml': { type: 'string' } },
     },
   },
   {
-    path: HELP_PATH, handler: 'toolsHelp', doc: {
-      operationId: 'tools_help', tag: 'tools', summary: 'Every tool of the tool protocol in full: what tools/list leaves out to stay small.',
+    path: '/api/v1/search',
+    handler: 'searchV1',
+    doc: {
+      operationId: 'search',
+      tag: 'search',
+      summary: 'Compact first-stage candidates, each with its match kind and coverage.',
+      query: SearchParamsSchema,
+      content: { 'application/json': SearchResultSchema },
+      jsonOnly: true,
+      extraHeaders: ['Link'],
+      searchUnavailable: true,
+    },
+  },
+  {
+    path: '/api/search',
+    handler: 'search',
+    doc: {
+      operationId: 'search_with_coverage',
+      tag: 'search',
+      summary: 'The same candidates plus coverage of the whole query.',
+      query: SearchParamsSchema,
+      content: { 'application/json': SearchResultSchema },
+      jsonOnly: true,
+      extraHeaders: ['Link'],
+      searchUnavailable: true,
+    },
+  },
+  {
+    path: '/api/v1/changes',
+    handler: 'changes',
+    doc: {
+      operationId: 'list_changes',
+      tag: 'search',
+      summary: 'Public committed changes after a cursor; Link rel=next while has_more.',
+      query: ChangesParamsSchema,
+      content: { 'application/json': ChangesSchema },
+      jsonOnly: true,
+      extraHeaders: ['Link'],
+    },
+  },
+  {
+    path: '/api/inbox',
+    handler: 'inbox',
+    doc: {
+      operationId: 'read_inbox',
+      tag: 'community',
+      summary: 'Your unacknowledged replies; reading never acknowledges.',
+      query: InboxParamsSchema,
+      content: { 'application/json': InboxSchema },
+      jsonOnly: true,
+      auth: true,
+    },
+  },
+  {
+    path: '/api/whoami',
+    handler: 'whoami',
+    doc: {
+      operationId: 'whoami',
+      tag: 'identity',
+      summary: 'Verify a direct credential: who it is and what it may do.',
+      content: { 'application/json': WhoamiSchema },
+      jsonOnly: true,
+      auth: true,
+    },
+  },
+  {
+    path: HELP_PATH,
+    handler: 'toolsHelp',
+    doc: {
+      operationId: 'tools_help',
+      tag: 'tools',
+      summary: 'Every tool of the tool protocol in full: what tools/list leaves out to stay small.',
       content: { 'text/markdown': { type: 'string' } },
     },
   },

@@ -19,7 +19,12 @@ const POLICY_AND_LIMITS = {
     review_policy: 'legacy_proposals_only',
     anonymous_writes: false,
   },
-  authentication: { scheme: 'bearer', whoami: '/api/whoami', admission: '/api/public/admission', help: '/agent-help/authentication.json' },
+  authentication: {
+    scheme: 'bearer',
+    whoami: '/api/whoami',
+    admission: '/api/public/admission',
+    help: '/agent-help/authentication.json',
+  },
   limits: {
     search_q_max_chars: SEARCH_Q_MAX_CHARS,
     product_chars: { min: 1, max: 120 },
@@ -56,14 +61,21 @@ export function createApiIndex(config: Config, fence: ServingFence) {
     rate_limits: {
       read: { limit: config.READ_RATE_LIMIT, window_seconds: config.READ_RATE_WINDOW_SECONDS, per: 'client address' },
       write: { limit: config.WRITE_RATE_LIMIT, window_seconds: config.WRITE_RATE_WINDOW_SECONDS, per: 'identity' },
-      admission: { limit: config.ADMISSION_RATE_LIMIT, window_seconds: config.ADMISSION_RATE_WINDOW_SECONDS, per: 'client address' },
+      admission: {
+        limit: config.ADMISSION_RATE_LIMIT,
+        window_seconds: config.ADMISSION_RATE_WINDOW_SECONDS,
+        per: 'client address',
+      },
     },
     paths: listOperations(document),
   };
   return {
     index: async function serveApiIndex(c: Context): Promise<Response> {
       // RFC 8631: where the machine-readable description of this API is.
-      c.header('Link', `<${POLICY_AND_LIMITS.openapi}>; rel="service-desc"; type="application/openapi+json", </llms.txt>; rel="service-doc"; type="text/plain"`);
+      c.header(
+        'Link',
+        `<${POLICY_AND_LIMITS.openapi}>; rel="service-desc"; type="application/openapi+json", </llms.txt>; rel="service-doc"; type="text/plain"`,
+      );
       return sendJson(c, { ...index, serving: await fence.current() }, CACHE.collection);
     },
     // Compact: the document is for programs, and pretty-printing would nearly double it.

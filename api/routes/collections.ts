@@ -28,20 +28,26 @@ export function createCollectionHandlers({ pool, html }: AppDeps) {
   const viewOf = (c: Context, kind: CollectionKind) =>
     buildCollectionView(pool, kind, parseOrThrow(CollectionParamsSchema, c.req.query(), 'query'));
 
-  const json = (kind: CollectionKind) => async function listCollection(c: Context): Promise<Response> {
-    const view = await viewOf(c, kind);
-    linkPages(c, view);
-    return sendJson(c, collectionJson(view), CACHE.collection);
-  };
+  const json = (kind: CollectionKind) =>
+    async function listCollection(c: Context): Promise<Response> {
+      const view = await viewOf(c, kind);
+      linkPages(c, view);
+      return sendJson(c, collectionJson(view), CACHE.collection);
+    };
 
-  const page = (kind: CollectionKind) => async function showCollection(c: Context): Promise<Response> {
-    const view = await viewOf(c, kind);
-    const rendered = await html.renderRoute(view.links.html, { collection: view });
-    if (rendered.status !== 200) throw new Error(`rendering ${view.links.html} answered ${rendered.status}`);
-    linkPages(c, view);
-    c.header('Link', `<${view.links.json}>; rel="alternate"; type="application/json"`, { append: true });
-    return sendRepresentation(c, { body: rendered.body, contentType: MEDIA_TYPE.html, cacheControl: CACHE.collection });
-  };
+  const page = (kind: CollectionKind) =>
+    async function showCollection(c: Context): Promise<Response> {
+      const view = await viewOf(c, kind);
+      const rendered = await html.renderRoute(view.links.html, { collection: view });
+      if (rendered.status !== 200) throw new Error(`rendering ${view.links.html} answered ${rendered.status}`);
+      linkPages(c, view);
+      c.header('Link', `<${view.links.json}>; rel="alternate"; type="application/json"`, { append: true });
+      return sendRepresentation(c, {
+        body: rendered.body,
+        contentType: MEDIA_TYPE.html,
+        cacheControl: CACHE.collection,
+      });
+    };
 
   /** The home page: newest problems and best-confirmed solutions, rendered like a list (same cache rule: writes cost nothing). */
   async function homePage(c: Context): Promise<Response> {
@@ -52,7 +58,11 @@ export function createCollectionHandlers({ pool, html }: AppDeps) {
 
   return {
     homePage,
-    problems: json('problem'), solutions: json('solution'), discussions: json('discussion'),
-    problemsPage: page('problem'), solutionsPage: page('solution'), discussionsPage: page('discussion'),
+    problems: json('problem'),
+    solutions: json('solution'),
+    discussions: json('discussion'),
+    problemsPage: page('problem'),
+    solutionsPage: page('solution'),
+    discussionsPage: page('discussion'),
   };
 }

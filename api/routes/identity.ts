@@ -51,10 +51,14 @@ export function createAdmissionHandler(deps: AppDeps) {
       throw error;
     });
     c.status(201);
-    return c.json({
-      identity: { id: identity.id, kind: identity.kind, handle: identity.handle },
-      credential: { id: credential.id, scopes, epoch: 1, expires_at: credential.expiresAt.toISOString() },
-    }, 201, { 'Cache-Control': CACHE.private });
+    return c.json(
+      {
+        identity: { id: identity.id, kind: identity.kind, handle: identity.handle },
+        credential: { id: credential.id, scopes, epoch: 1, expires_at: credential.expiresAt.toISOString() },
+      },
+      201,
+      { 'Cache-Control': CACHE.private },
+    );
   };
 }
 
@@ -65,7 +69,9 @@ export function whoamiFacts(credential: AuthenticatedCredential) {
     authenticated: true as const,
     identity: { id: identity.id, kind: identity.kind, handle: identity.handle },
     credential: {
-      id: credential.id, scopes: credential.scopes, epoch: credential.epoch,
+      id: credential.id,
+      scopes: credential.scopes,
+      epoch: credential.epoch,
       expires_at: credential.expires_at.toISOString(),
     },
   };

@@ -5,7 +5,13 @@
  * not an agent credential: no public scope reaches them.
  */
 import type { Context } from 'hono';
-import { REBUILD_JOB, RebuildJobSchema, SEARCH_COMPACT_QUEUE, SEARCH_INDEX_QUEUE, withTypeFromId } from '../../core/queue-contract.ts';
+import {
+  REBUILD_JOB,
+  RebuildJobSchema,
+  SEARCH_COMPACT_QUEUE,
+  SEARCH_INDEX_QUEUE,
+  withTypeFromId,
+} from '../../core/queue-contract.ts';
 import { FenceCommandSchema } from '../../core/schemas/fence.ts';
 import { applyFenceCommand, readFenceStatus } from '../../db/queries/serving-fence.ts';
 import { readOperatorStatus } from '../../infra/operator-status.ts';
@@ -21,13 +27,20 @@ export function createOperatorHandlers({ config, pool, queues, fence }: AppDeps)
     async rebuild(c: Context): Promise<Response> {
       requireOperator(c, config.OPERATOR_TOKEN_SHA256);
       const target = parseOrThrow(RebuildJobSchema, withTypeFromId(await readJsonBody(c)), 'body');
-      const job = await queues.render.add(REBUILD_JOB, target, { removeOnComplete: { age: 86_400 }, removeOnFail: { age: 86_400 } });
-      return c.json({ job_id: job.id, status: 'queued', target, status_url: '/api/ops/status' }, 202, { 'Cache-Control': CACHE.private });
+      const job = await queues.render.add(REBUILD_JOB, target, {
+        removeOnComplete: { age: 86_400 },
+        removeOnFail: { age: 86_400 },
+      });
+      return c.json({ job_id: job.id, status: 'queued', target, status_url: '/api/ops/status' }, 202, {
+        'Cache-Control': CACHE.private,
+      });
     },
     async status(c: Context): Promise<Response> {
       requireOperator(c, config.OPERATOR_TOKEN_SHA256);
       const status = await readOperatorStatus(pool, Object.values(queues), {
-        searchIndexQueue: SEARCH_INDEX_QUEUE, searchCompactQueue: SEARCH_COMPACT_QUEUE, retryAfterSeconds: config.RETRY_AFTER_SECONDS,
+        searchIndexQueue: SEARCH_INDEX_QUEUE,
+        searchCompactQueue: SEARCH_COMPACT_QUEUE,
+        retryAfterSeconds: config.RETRY_AFTER_SECONDS,
       });
       return c.json(status, 200, { 'Cache-Control': CACHE.private });
     },

@@ -22,14 +22,16 @@ import { parseOrThrow } from '../http/validation.ts';
 const SUFFIX_FORMAT: Record<string, ProjectionFormat> = { '': 'html', '.json': 'json', '.md': 'markdown' };
 
 /** `prb_….md` → the record and format, or null when the name is not a projection's. */
-export function parseProjectionName(type: RecordRef['type'], name: string): { ref: RecordRef; format: ProjectionFormat } | null {
+export function parseProjectionName(
+  type: RecordRef['type'],
+  name: string,
+): { ref: RecordRef; format: ProjectionFormat } | null {
   const match = /^([a-z]+_[0-9a-z]+)(\.json|\.md)?$/.exec(name);
   if (!match || !isId(type, match[1]!)) return null;
   return { ref: { type, id: match[1]! }, format: SUFFIX_FORMAT[match[2] ?? '']! };
 }
 
 const isDefault = (p: RecordParams) => p.revision === undefined && p.page === 1 && p.limit === DEFAULT_RECORD_LIMIT;
-
 
 /** The 404 of a record read (HTTP or tool): no such record, or no such revision of it. */
 export function unknownRecord(ref: RecordRef, revision?: number) {
@@ -49,7 +51,7 @@ export function createProjectionReader({ config, pool, html, projectionFiles: fi
       const filePath = path.join(config.PROJECTIONS_DIR, projectionFile(ref, format));
       const rep = { contentType: MEDIA_TYPE[format], cacheControl: CACHE.record };
       // The worker's precompressed sibling in the encoding the client prefers, through the same cache.
-      for (let offered = [...ENCODINGS]; offered.length;) {
+      for (let offered = [...ENCODINGS]; offered.length; ) {
         const encoding = chooseEncoding(c, offered);
         if (!encoding) break;
         const sibling = await files.read(filePath + ENCODING_SUFFIX[encoding]);
@@ -64,6 +66,11 @@ export function createProjectionReader({ config, pool, html, projectionFiles: fi
     if (!view) throw unknownRecord(ref, params.revision);
     const body = await renderProjection(html, view, format);
     // The default view is the file the worker is about to write: the same bytes and ETags in every encoding.
-    return sendRepresentation(c, { body, contentType: MEDIA_TYPE[format], cacheControl: CACHE.record, asStaticFile: isDefault(params) });
+    return sendRepresentation(c, {
+      body,
+      contentType: MEDIA_TYPE[format],
+      cacheControl: CACHE.record,
+      asStaticFile: isDefault(params),
+    });
   };
 }

@@ -43,7 +43,9 @@ export function createSearchIndexHandler({ config }: AppDeps) {
       throw apiError('unknown_path', { path: c.req.path, note: 'The search index may not be built yet.' });
     }
     return sendRepresentation(c, {
-      body, contentType: type, cacheControl: cacheControlOf(relative),
+      body,
+      contentType: type,
+      cacheControl: cacheControlOf(relative),
       contentSecurityPolicy: relative === 'pagefind-worker.js' ? SEARCH_WORKER_CONTENT_SECURITY_POLICY : undefined,
     });
   };

@@ -35,7 +35,11 @@ const QUERY_CANCELED = '57014';
  * namespace of prepared statements.
  */
 export async function searchWithinLimit(
-  { pool, searchPool, config }: Pick<AppDeps, 'pool' | 'searchPool'> & { config: Pick<Config, 'RETRY_AFTER_SECONDS' | 'EMBEDDED_DATABASE'> },
+  {
+    pool,
+    searchPool,
+    config,
+  }: Pick<AppDeps, 'pool' | 'searchPool'> & { config: Pick<Config, 'RETRY_AFTER_SECONDS' | 'EMBEDDED_DATABASE'> },
   params: SearchParams,
 ): Promise<SearchResult> {
   const prepared = !config.EMBEDDED_DATABASE;
@@ -46,7 +50,11 @@ export async function searchWithinLimit(
       : await withTransaction(pool, run, `BEGIN; ${searchSettings(SEARCH_STATEMENT_TIMEOUT_MS)}`);
   } catch (error) {
     if ((error as { code?: string } | null)?.code !== QUERY_CANCELED) throw error;
-    throw apiError('search_unavailable', { seconds: SEARCH_STATEMENT_TIMEOUT_MS / 1000 }, { retryAfter: config.RETRY_AFTER_SECONDS });
+    throw apiError(
+      'search_unavailable',
+      { seconds: SEARCH_STATEMENT_TIMEOUT_MS / 1000 },
+      { retryAfter: config.RETRY_AFTER_SECONDS },
+    );
   }
 }
 
@@ -57,7 +65,12 @@ export async function searchWithinLimit(
  * PostgreSQL; more searches at once queue here rather than in the server.
  */
 export function createSearchPool(connectionString: string, applicationName?: string): pg.Pool {
-  return createPool(connectionString, SEARCH_POOL_SIZE, applicationName, searchSessionOptions(SEARCH_STATEMENT_TIMEOUT_MS));
+  return createPool(
+    connectionString,
+    SEARCH_POOL_SIZE,
+    applicationName,
+    searchSessionOptions(SEARCH_STATEMENT_TIMEOUT_MS),
+  );
 }
 
 const SEARCH_POOL_SIZE = 4;

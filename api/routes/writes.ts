@@ -13,7 +13,10 @@ export function createWriteHandler(submit: SubmitAuthorisedWrite, spec: Register
       authorization: authorizationOf(c),
       idempotencyKey: c.req.header('idempotency-key'),
       // The body is read last: 415/413/400 come after 401/429/403 and the key.
-      readInput: async () => ({ targetId: spec.param ? c.req.param(spec.param) : undefined, body: await readJsonBody(c) }),
+      readInput: async () => ({
+        targetId: spec.param ? c.req.param(spec.param) : undefined,
+        body: await readJsonBody(c),
+      }),
       requestId: c.get('requestId'),
     });
     const headers: Record<string, string> = { 'Cache-Control': CACHE.private };

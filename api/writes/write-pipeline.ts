@@ -15,9 +15,7 @@ import type pg from 'pg';
 import { Job, type Queue, type QueueEvents } from 'bullmq';
 import { apiError, ApiError } from '../../core/errors.ts';
 import { idempotencyMismatch, requestHashOf } from '../../core/idempotency.ts';
-import {
-  COMMIT_JOB, commitJobId, type CommitJob, type CommitResult,
-} from '../../core/queue-contract.ts';
+import { COMMIT_JOB, commitJobId, type CommitJob, type CommitResult } from '../../core/queue-contract.ts';
 import type { PhaseTimer } from '../../infra/metrics.ts';
 import type { OperationReceipt } from '../../core/types.ts';
 import type { Queryable } from '../../db/pool.ts';
@@ -156,7 +154,8 @@ async function pollForCommit(queue: Queue, jobId: string, ms: number): Promise<C
   const until = Date.now() + ms;
   for (let delay = 5; Date.now() < until; delay = Math.min(delay * 2, 100)) {
     const current = await queue.getJob(jobId).catch(() => undefined);
-    if (current?.finishedOn) return current.failedReason ? null : ((current.returnvalue as CommitResult | undefined) ?? null);
+    if (current?.finishedOn)
+      return current.failedReason ? null : ((current.returnvalue as CommitResult | undefined) ?? null);
     await sleep(delay);
   }
   return null;
@@ -172,8 +171,7 @@ const untimed: PhaseTimer = (_phase, fn) => fn();
 
 export function createWritePipeline(deps: WritePipelineDeps): SubmitWrite {
   const time = deps.time ?? untimed;
-  const unavailable = (why: string) =>
-    apiError('commit_pending', { why }, { retryAfter: deps.retryAfterSeconds });
+  const unavailable = (why: string) => apiError('commit_pending', { why }, { retryAfter: deps.retryAfterSeconds });
 
   const lookUp = async (request: WriteRequest) => {
     try {
@@ -194,15 +192,17 @@ export function createWritePipeline(deps: WritePipelineDeps): SubmitWrite {
     const watch = deps.events ? watchCommit(deps.queue, deps.events, jobId) : null;
     let job: Job;
     try {
-      job = await time('queue_add', () => deps.queue.add(COMMIT_JOB, data, {
-        jobId,
-        attempts: 5,
-        backoff: { type: 'exponential', delay: 250 },
-        // Finished jobs stay a while so concurrent duplicates read one result;
-        // failed ones go, so a retry with the same key and body runs again.
-        removeOnComplete: { age: 600 },
-        removeOnFail: true,
-      }));
+      job = await time('queue_add', () =>
+        deps.queue.add(COMMIT_JOB, data, {
+          jobId,
+          attempts: 5,
+          backoff: { type: 'exponential', delay: 250 },
+          // Finished jobs stay a while so concurrent duplicates read one result;
+          // failed ones go, so a retry with the same key and body runs again.
+          removeOnComplete: { age: 600 },
+          removeOnFail: true,
+        }),
+      );
     } catch {
       watch?.stop();
       // The queue is away; a write already committed still has its receipt.
@@ -222,7 +222,11 @@ export function createWritePipeline(deps: WritePipelineDeps): SubmitWrite {
   };
 
   /** The inline commit; a failure (the database away) is a 503 to retry, as a queue timeout is. */
-  async function commitHere(commit: (job: CommitJob) => Promise<CommitResult>, data: CommitJob, request: WriteRequest): Promise<CommitResult> {
+  async function commitHere(
+    commit: (job: CommitJob) => Promise<CommitResult>,
+    data: CommitJob,
+    _request: WriteRequest,
+  ): Promise<CommitResult> {
     try {
       return await time('commit_wait', () => commit(data));
     } catch {
@@ -248,7 +252,12 @@ const REVISED = new Set(['problem', 'solution']);
  * (projections/read-your-writes.ts): a client that reads its edit back, from
  * any API process or through nginx, sees it.
  */
-export function readingYourWrites(submit: SubmitWrite, pool: pg.Pool, projectionsDir: string, retryAfterSeconds: number): SubmitWrite {
+export function readingYourWrites(
+  submit: SubmitWrite,
+  pool: pg.Pool,
+  projectionsDir: string,
+  retryAfterSeconds: number,
+): SubmitWrite {
   return async function submitAndRetireOutdated(request) {
     const answer = await submit(request);
     const { type, id, revision } = answer.receipt.resource;
@@ -257,7 +266,11 @@ export function readingYourWrites(submit: SubmitWrite, pool: pg.Pool, projection
         await retireOutdatedProjections(pool, projectionsDir, { type: type as 'problem' | 'solution', id }, revision);
       } catch {
         // Committed, but not yet readable everywhere: the client retries with the same key and gets the receipt then.
-        throw apiError('commit_pending', { why: 'The write was committed but could not be made visible yet.' }, { retryAfter: retryAfterSeconds });
+        throw apiError(
+          'commit_pending',
+          { why: 'The write was committed but could not be made visible yet.' },
+          { retryAfter: retryAfterSeconds },
+        );
       }
     }
     return answer;

@@ -57,15 +57,25 @@ function checkIdempotencyKey(key: unknown, channel: Channel): string {
   return parsed.data;
 }
 
-export function createWriteSubmitter({ config, authenticate, rateLimit, submitWrite, metrics, fence }: AppDeps): SubmitAuthorisedWrite {
+export function createWriteSubmitter({
+  config,
+  authenticate,
+  rateLimit,
+  submitWrite,
+  metrics,
+  fence,
+}: AppDeps): SubmitAuthorisedWrite {
   const time = phaseTimer(metrics.writePhase);
   return async function authoriseAndSubmitWrite(c, spec, call) {
     // First of all: a fenced service refuses every write before reading, checking or queueing anything.
     await fence.refuseWhileFenced();
     const credential = call.credential ?? (await time('auth', () => authenticate(c, call.authorization, call.channel)));
-    await time('rate_limit', () => rateLimit(c, 'write', credential.identity_id, {
-      limit: config.WRITE_RATE_LIMIT, windowSeconds: config.WRITE_RATE_WINDOW_SECONDS,
-    }));
+    await time('rate_limit', () =>
+      rateLimit(c, 'write', credential.identity_id, {
+        limit: config.WRITE_RATE_LIMIT,
+        windowSeconds: config.WRITE_RATE_WINDOW_SECONDS,
+      }),
+    );
     const { idempotencyKey, input, body, redacted } = await time('validate', async () => {
       requireScope(credential, spec.scopes);
       const idempotencyKey = checkIdempotencyKey(call.idempotencyKey, call.channel);
@@ -74,7 +84,9 @@ export function createWriteSubmitter({ config, authenticate, rateLimit, submitWr
       // Before anything is hashed, queued or stored: the original secret goes no further than this.
       const redaction = redactBody(parsed);
       // A marker can be longer than the secret it replaces: the stored body must still fit the limits the commit checks.
-      const body = redaction.redacted.length ? parseOrThrow(spec.schema, redaction.body, call.channel === 'http' ? 'body' : 'arguments') : redaction.body;
+      const body = redaction.redacted.length
+        ? parseOrThrow(spec.schema, redaction.body, call.channel === 'http' ? 'body' : 'arguments')
+        : redaction.body;
       const { redacted } = redaction;
       if (spec.bodyScope) requireScope(credential, [spec.bodyScope(body)]);
       return { idempotencyKey, input, body, redacted };

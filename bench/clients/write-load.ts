@@ -26,20 +26,27 @@ const agent = new Agent({ keepAlive: true, maxSockets: args.concurrency });
 /** POSTs `body`; resolves with the status and the answer's text. */
 function post(body: string, key: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({
-      agent, host: target.hostname, port: target.port, path: target.pathname, method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(body),
-        authorization: `Bearer ${args.secret}`,
-        'idempotency-key': key,
+    const req = request(
+      {
+        agent,
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          authorization: `Bearer ${args.secret}`,
+          'idempotency-key': key,
+        },
       },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

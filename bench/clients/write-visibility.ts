@@ -32,16 +32,29 @@ export interface VisibilityResult {
 const args = clientArgs<Args>();
 const url = `${args.edge}/api/v1/problems/${args.problemId}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const result: VisibilityResult = { visibleAfterReceiptMs: [], visibleAfterSendMs: [], receiptMs: [], polls: 0, failures: [] };
+const result: VisibilityResult = {
+  visibleAfterReceiptMs: [],
+  visibleAfterSendMs: [],
+  receiptMs: [],
+  polls: 0,
+  failures: [],
+};
 
-let etag = (await fetch(url).then(async (r) => (await r.arrayBuffer(), r.headers.get('etag'))))!;
+let etag = (await fetch(url).then(async (r) => {
+  await r.arrayBuffer();
+  return r.headers.get('etag');
+}))!;
 let revision = args.revision;
 const until = performance.now() + args.seconds * 1000;
 for (let i = 0; i < args.max && performance.now() < until; i++) {
   const sent = performance.now();
   const res = await fetch(`${args.service}/api/problems/${args.problemId}`, {
     method: 'PATCH',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${args.secret}`, 'idempotency-key': `bench:${args.run}-edit-${i}` },
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${args.secret}`,
+      'idempotency-key': `bench:${args.run}-edit-${i}`,
+    },
     body: JSON.stringify({ base_revision: revision, title: `Edited by the visibility bench, edit ${i}` }),
   });
   const receipt = (await res.json()) as { resource?: { revision: number } };

@@ -7,7 +7,12 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export async function runNodeChild<T>(script: string, args: string[], env: Record<string, string>, timeoutMs: number): Promise<T> {
+export async function runNodeChild<T>(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs: number,
+): Promise<T> {
   const child = spawn(process.execPath, [script, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -39,7 +39,10 @@ export interface BenchContext {
   log(line: string): void;
 }
 
-export function createBenchContext(machine: Machine, templateDatabase: string): { ctx: BenchContext; cleanup(): Promise<void> } {
+export function createBenchContext(
+  machine: Machine,
+  templateDatabase: string,
+): { ctx: BenchContext; cleanup(): Promise<void> } {
   const deferred: (() => Promise<unknown> | unknown)[] = [];
   const dir = mkdtempSync(path.join(tmpdir(), 'ak-bench-'));
   deferred.push(() => rm(dir, { recursive: true, force: true }));
@@ -48,7 +51,10 @@ export function createBenchContext(machine: Machine, templateDatabase: string): 
     templateDatabase,
     tempFile: (name) => path.join(dir, name),
     async startStack(overrides = {}, options = {}) {
-      const stack = await startStack({ ...BENCH_SETTINGS, ...overrides }, { ...options, templateDatabase, logFile: path.join(dir, 'service.log') });
+      const stack = await startStack(
+        { ...BENCH_SETTINGS, ...overrides },
+        { ...options, templateDatabase, logFile: path.join(dir, 'service.log') },
+      );
       deferred.push(() => stack.close());
       return stack;
     },
@@ -72,7 +78,9 @@ export function createBenchContext(machine: Machine, templateDatabase: string): 
     ctx,
     async cleanup() {
       for (const fn of deferred.reverse()) {
-        await Promise.resolve().then(fn).catch((error: unknown) => console.error(`  cleanup failed: ${String(error)}`));
+        await Promise.resolve()
+          .then(fn)
+          .catch((error: unknown) => console.error(`  cleanup failed: ${String(error)}`));
       }
       deferred.length = 0;
     },

@@ -34,8 +34,12 @@ function environmentOf(pid: number): Record<string, string> {
   let env = environments.get(pid);
   if (env) return env;
   try {
-    env = Object.fromEntries(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean)
-      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+    env = Object.fromEntries(
+      readFileSync(`/proc/${pid}/environ`, 'utf8')
+        .split('\0')
+        .filter(Boolean)
+        .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+    );
   } catch {
     env = {};
   }
@@ -146,7 +150,10 @@ export function startCpuSampler(classify: Classify, everyMs = 250): CpuSampler {
  * its background processes and Redis (both shared with anything else on the
  * machine), pgbench, and everything else.
  */
-export function serviceGroups(database: string, applicationOf: (pid: number) => string | undefined = () => undefined): Classify {
+export function serviceGroups(
+  database: string,
+  applicationOf: (pid: number) => string | undefined = () => undefined,
+): Classify {
   const backend = new RegExp(`^postgres: [^:]+: (?:autovacuum worker )?\\S* ?${database}( |$)`);
   return (p) => {
     if (p.pid === process.pid) return 'api';
@@ -157,7 +164,11 @@ export function serviceGroups(database: string, applicationOf: (pid: number) => 
       return application ? `postgres for ${application}` : 'postgres';
     }
     // The server's own processes (WAL writer, checkpointer, …) work for every database on it.
-    if (/(^|\/)postgres -D|^postgres: [^:]+: (?:walwriter|checkpointer|background writer|autovacuum launcher|logical replication launcher)/.test(p.cmdline)) {
+    if (
+      /(^|\/)postgres -D|^postgres: [^:]+: (?:walwriter|checkpointer|background writer|autovacuum launcher|logical replication launcher)/.test(
+        p.cmdline,
+      )
+    ) {
       return 'postgres background';
     }
     if (p.cmdline.startsWith('postgres: ')) return 'postgres, other databases';

@@ -9,8 +9,23 @@
  * same once the normalizer has masked the port.
  */
 
-interface DistractorSource { id: string; ecosystem: string; product: string; title: string; literal: string; body: string; solution: string }
-export interface Distractor { ecosystem: string; product: string; title: string; literal: string; body: string; solution: string }
+interface DistractorSource {
+  id: string;
+  ecosystem: string;
+  product: string;
+  title: string;
+  literal: string;
+  body: string;
+  solution: string;
+}
+export interface Distractor {
+  ecosystem: string;
+  product: string;
+  title: string;
+  literal: string;
+  body: string;
+  solution: string;
+}
 
 /** Each service port, the names a title or body calls the service by, and the port its twin takes. */
 const SERVICES: Array<{ port: string; names: string[]; name: string; twin: string }> = [
@@ -34,7 +49,9 @@ function escapeRegex(text: string): string {
 export function serviceTwins(cases: readonly DistractorSource[]): Distractor[] {
   const out: Distractor[] = [];
   for (const c of cases) {
-    const ports = new Set([...c.literal.matchAll(/(?<![0-9])(5432|3306|6379|11211|27017|5672|9200|9092)(?![0-9])/g)].map((m) => m[1]!));
+    const ports = new Set(
+      [...c.literal.matchAll(/(?<![0-9])(5432|3306|6379|11211|27017|5672|9200|9092)(?![0-9])/g)].map((m) => m[1]!),
+    );
     if (ports.size !== 1) continue;
     const from = byPort.get([...ports][0]!)!;
     const to = byPort.get(from.twin)!;

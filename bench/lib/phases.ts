@@ -45,7 +45,11 @@ function bucketCounts(metricsText: string, metric: string): Map<number, number> 
   const out = new Map<number, number>();
   for (const text of metricsText.split('\n')) {
     const m = line.exec(text);
-    if (m) out.set(m[1] === '+Inf' ? Infinity : Number(m[1]), (out.get(m[1] === '+Inf' ? Infinity : Number(m[1])) ?? 0) + Number(m[2]));
+    if (m)
+      out.set(
+        m[1] === '+Inf' ? Infinity : Number(m[1]),
+        (out.get(m[1] === '+Inf' ? Infinity : Number(m[1])) ?? 0) + Number(m[2]),
+      );
   }
   return out;
 }
@@ -55,7 +59,12 @@ function bucketCounts(metricsText: string, metric: string): Map<number, number> 
  * histogram_quantile reads them: linear within the bucket the quantile falls in; a quantile in the
  * last (+Inf) bucket is given as the highest finite bound.
  */
-export function histogramQuantiles(after: string, before: string, metric: string, qs: number[]): { count: number; quantiles: number[] } {
+export function histogramQuantiles(
+  after: string,
+  before: string,
+  metric: string,
+  qs: number[],
+): { count: number; quantiles: number[] } {
   const a = bucketCounts(after, metric);
   const b = bucketCounts(before, metric);
   const bounds = [...a.keys()].sort((x, y) => x - y);

@@ -92,7 +92,8 @@ export function loadRealPart(split: EvalSplit): RealCase[] {
   const data = RealFileSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
   if (data.split !== split) throw new Error(`${file.pathname} says it is the ${data.split} part`);
   for (const c of data.cases) {
-    if (realSplitOf(c) !== split) throw new Error(`${c.id} belongs to the ${realSplitOf(c)} part by its sources, not ${split}`);
+    if (realSplitOf(c) !== split)
+      throw new Error(`${c.id} belongs to the ${realSplitOf(c)} part by its sources, not ${split}`);
   }
   return data.cases;
 }

@@ -25,8 +25,15 @@ import { machineVariants, substringOf } from './eval-variants.ts';
 import { serviceTwins } from './eval-distractors.ts';
 import { normalizeLiteral } from '../../database-search/normalize.ts';
 import {
-  insertIdentityRows, insertOutcomeRows, insertProblemRevisionRows, insertProblemRows, insertSolutionRevisionRows,
-  insertSolutionRows, type ProblemRevisionRow, type SolutionRevisionRow, type SolutionRow,
+  insertIdentityRows,
+  insertOutcomeRows,
+  insertProblemRevisionRows,
+  insertProblemRows,
+  insertSolutionRevisionRows,
+  insertSolutionRows,
+  type ProblemRevisionRow,
+  type SolutionRevisionRow,
+  type SolutionRow,
 } from '../seed/bulk-insert.ts';
 import { createRandom } from '../seed/random.ts';
 import { seedRecords } from '../seed/seed-records.ts';
@@ -74,7 +81,15 @@ export interface EvalReport {
 }
 
 /** Every case with a literal: the hand-written set and the public one. */
-interface Case { id: string; ecosystem: string; product: string; title: string; literal: string; body: string; solution: string }
+interface Case {
+  id: string;
+  ecosystem: string;
+  product: string;
+  title: string;
+  literal: string;
+  body: string;
+  solution: string;
+}
 const ALL_CASES: Case[] = [...EVAL_CASES, ...PUBLIC_CASES];
 
 /**
@@ -96,14 +111,16 @@ export function clip(q: string): string {
 /** Every query of the evaluation: for each case its literal, machine variants, substrings and symptom. */
 export function evaluationQueries(): EvalQueryItem[] {
   const out: EvalQueryItem[] = [];
-  const add = (c: Case, kind: EvalKind, q: string) => out.push({ caseId: c.id, split: splitOf(c.id), kind, q: clip(q) });
+  const add = (c: Case, kind: EvalKind, q: string) =>
+    out.push({ caseId: c.id, split: splitOf(c.id), kind, q: clip(q) });
   for (const c of ALL_CASES) {
     add(c, 'exact', c.literal);
     for (const variant of machineVariants(c.literal, c.id)) add(c, 'machine', variant);
     add(c, 'substring', substringOf(c.literal, c.id));
   }
   for (const c of EVAL_CASES) {
-    for (const q of c.queries) add(c, q.kind === 'variant' ? 'machine' : q.kind === 'truncated' ? 'substring' : 'symptom', q.q);
+    for (const q of c.queries)
+      add(c, q.kind === 'variant' ? 'machine' : q.kind === 'truncated' ? 'substring' : 'symptom', q.q);
   }
   for (const c of PUBLIC_CASES) add(c, 'symptom', c.symptom);
   return out;
@@ -129,14 +146,27 @@ export async function seedEvaluation(pool: pg.Pool, noise: number): Promise<Eval
 }
 
 /** A record the evaluation seeds as a problem with one solution: a case (with its id) or a distractor. */
-export interface SeededRecord { id?: string; ecosystem: string; product: string; title: string; literal: string; body: string; solution: string }
+export interface SeededRecord {
+  id?: string;
+  ecosystem: string;
+  product: string;
+  title: string;
+  literal: string;
+  body: string;
+  solution: string;
+}
 
 /**
  * Seeds `cases` and `distractors` as problems with one solution each, and
  * `noise` generated records; returns each case's problem and every seeded
  * literal. Shared by every evaluation set, so they all meet the same corpus.
  */
-export async function seedCases(pool: pg.Pool, noise: number, cases: SeededRecord[], distractors: SeededRecord[]): Promise<EvalSeed> {
+export async function seedCases(
+  pool: pg.Pool,
+  noise: number,
+  cases: SeededRecord[],
+  distractors: SeededRecord[],
+): Promise<EvalSeed> {
   if (noise > 0) await seedRecords(pool, { records: noise, seed: 7 });
   const r = createRandom(11);
   const authorId = newId('agent');
@@ -153,18 +183,47 @@ export async function seedCases(pool: pg.Pool, noise: number, cases: SeededRecor
     const problemId = newId('problem', at.getTime());
     if (record.id) caseProblems.set(record.id, problemId);
     literals.push({ problemId, normalized: normalizeLiteral(record.literal) });
-    problems.push({ id: problemId, authorId, at, title: record.title, body: record.body, product: record.product, errorLiteral: record.literal, tags: [record.ecosystem] });
+    problems.push({
+      id: problemId,
+      authorId,
+      at,
+      title: record.title,
+      body: record.body,
+      product: record.product,
+      errorLiteral: record.literal,
+      tags: [record.ecosystem],
+    });
     const solutionAt = new Date(at.getTime() + 3600_000);
-    solutions.push({ id: newId('solution', solutionAt.getTime()), problemId, authorId, at: solutionAt, body: record.solution, applicability: null, limitations: null });
+    solutions.push({
+      id: newId('solution', solutionAt.getTime()),
+      problemId,
+      authorId,
+      at: solutionAt,
+      body: record.solution,
+      applicability: null,
+      limitations: null,
+    });
   }
   await withTransaction(pool, async (tx) => {
-    await insertIdentityRows(tx, [{ id: authorId, handle: 'eval-author' }, { id: reporterId, handle: 'eval-reporter' }]);
+    await insertIdentityRows(tx, [
+      { id: authorId, handle: 'eval-author' },
+      { id: reporterId, handle: 'eval-reporter' },
+    ]);
     await insertProblemRows(tx, problems);
     await insertProblemRevisionRows(tx, problems);
     await insertSolutionRows(tx, solutions);
     await insertSolutionRevisionRows(tx, solutions);
     // Every solution worked once, so signals favour no one either.
-    await insertOutcomeRows(tx, solutions.map((s) => ({ id: newId('outcome'), solutionId: s.id, identityId: reporterId, signal: 'worked', at: s.at })));
+    await insertOutcomeRows(
+      tx,
+      solutions.map((s) => ({
+        id: newId('outcome'),
+        solutionId: s.id,
+        identityId: reporterId,
+        signal: 'worked',
+        at: s.at,
+      })),
+    );
   });
   // What the worker's catch-up does after the load: the documents of every record (db/migrations/000021.sql).
   await searchDocumentsCaughtUp(pool);
@@ -181,13 +240,17 @@ export async function seedCases(pool: pg.Pool, noise: number, cases: SeededRecor
       WHERE r.error_literal IS NOT NULL`,
   );
   const seeded = new Set(literals.map((l) => l.problemId));
-  for (const row of all.rows) if (!seeded.has(row.id)) literals.push({ problemId: row.id, normalized: normalizeLiteral(row.literal) });
+  for (const row of all.rows)
+    if (!seeded.has(row.id)) literals.push({ problemId: row.id, normalized: normalizeLiteral(row.literal) });
   return { caseProblems, literals, distractors: distractors.length };
 }
 
 /** The problem a document belongs to (itself for a problem). */
 async function familiesOf(pool: pg.Pool, ids: string[]): Promise<Map<string, string>> {
-  const r = await pool.query<{ id: string; family: string }>('SELECT id, family FROM search_documents WHERE id = ANY($1::text[])', [ids]);
+  const r = await pool.query<{ id: string; family: string }>(
+    'SELECT id, family FROM search_documents WHERE id = ANY($1::text[])',
+    [ids],
+  );
   return new Map(r.rows.map((row) => [row.id, row.family]));
 }
 
@@ -204,7 +267,8 @@ function answersOf(query: EvalQueryItem, seed: EvalSeed): Set<string> {
   const answers = new Set([seed.caseProblems.get(query.caseId)!]);
   if (query.kind === 'substring') {
     const fragment = normalizeLiteral(query.q);
-    if (fragment !== '') for (const literal of seed.literals) if (literal.normalized.includes(fragment)) answers.add(literal.problemId);
+    if (fragment !== '')
+      for (const literal of seed.literals) if (literal.normalized.includes(fragment)) answers.add(literal.problemId);
   }
   return answers;
 }
@@ -214,9 +278,20 @@ function answersOf(query: EvalQueryItem, seed: EvalSeed): Set<string> {
  * measures recall@1, recall@7 and MRR (over the first 7). `concurrency`
  * queries run at once (1 for the latency figures of `npm run eval:search`).
  */
-export async function evaluateSearch(pool: pg.Pool, seed: EvalSeed, noiseRecords = 0, concurrency = 1): Promise<EvalReport> {
+export async function evaluateSearch(
+  pool: pg.Pool,
+  seed: EvalSeed,
+  noiseRecords = 0,
+  concurrency = 1,
+): Promise<EvalReport> {
   const measured = await measureQueries(pool, seed, evaluationQueries(), concurrency);
-  return { cases: ALL_CASES.length, publicCases: PUBLIC_CASES.length, distractors: seed.distractors, noiseRecords, ...measured };
+  return {
+    cases: ALL_CASES.length,
+    publicCases: PUBLIC_CASES.length,
+    distractors: seed.distractors,
+    noiseRecords,
+    ...measured,
+  };
 }
 
 /** What `measureQueries` finds: recall per split and kind, the tuning misses, and the latency. */
@@ -227,9 +302,15 @@ export type Measured = Pick<EvalReport, 'recall' | 'misses' | 'latencyMs'>;
  * and measures recall@1, recall@7 and MRR (over the first 7) per split and
  * kind. Only tuning misses are kept.
  */
-export async function measureQueries(pool: pg.Pool, seed: EvalSeed, queries: EvalQueryItem[], concurrency = 1): Promise<Measured> {
+export async function measureQueries(
+  pool: pg.Pool,
+  seed: EvalSeed,
+  queries: EvalQueryItem[],
+  concurrency = 1,
+): Promise<Measured> {
   const empty = (): Recall => ({ queries: 0, at1: 0, at7: 0, mrr: 0 });
-  const table = () => Object.fromEntries([...EVAL_KINDS, 'all'].map((k) => [k, empty()])) as Record<EvalKind | 'all', Recall>;
+  const table = () =>
+    Object.fromEntries([...EVAL_KINDS, 'all'].map((k) => [k, empty()])) as Record<EvalKind | 'all', Recall>;
   const recall: EvalReport['recall'] = { heldout: table(), tuning: table() };
   const misses: Miss[] = [];
   const times: number[] = [];
@@ -241,9 +322,15 @@ export async function measureQueries(pool: pg.Pool, seed: EvalSeed, queries: Eva
       const query = queries[i]!;
       const answers = answersOf(query, seed);
       const started = performance.now();
-      const result = await runSearch(pool, SearchParamsSchema.parse({ q: query.q, mode: 'auto', limit: String(RECALL_DEPTH) }));
+      const result = await runSearch(
+        pool,
+        SearchParamsSchema.parse({ q: query.q, mode: 'auto', limit: String(RECALL_DEPTH) }),
+      );
       times.push(performance.now() - started);
-      const families = await familiesOf(pool, result.items.map((item) => item.id));
+      const families = await familiesOf(
+        pool,
+        result.items.map((item) => item.id),
+      );
       ranks[i] = result.items.findIndex((item) => answers.has(families.get(item.id)!));
       titles[i] = result.items.slice(0, 3).map((item) => item.title);
     }
@@ -260,7 +347,8 @@ export async function measureQueries(pool: pg.Pool, seed: EvalSeed, queries: Eva
       }
     }
     // Held-out misses stay unseen: looking at them would make the held-out part a tuning set.
-    if (query.split === 'tuning' && rank !== 0) misses.push({ caseId: query.caseId, kind: query.kind, q: query.q, got: titles[i]! });
+    if (query.split === 'tuning' && rank !== 0)
+      misses.push({ caseId: query.caseId, kind: query.kind, q: query.q, got: titles[i]! });
   });
   for (const byKind of Object.values(recall)) {
     for (const cell of Object.values(byKind)) {
@@ -291,17 +379,26 @@ export const EVAL_SPLITS: readonly EvalSplit[] = ['heldout', 'tuning'];
 export function formatMeasured(report: Measured, splits: readonly EvalSplit[] = EVAL_SPLITS): string {
   const f = (x: number) => x.toFixed(3);
   const columns: Array<EvalKind | 'all'> = [...EVAL_KINDS, 'all'];
-  const lines = [`${'split'.padEnd(9)}${'kind'.padEnd(11)}${'queries'.padStart(8)}${'recall@1'.padStart(10)}${`recall@${RECALL_DEPTH}`.padStart(10)}${'MRR'.padStart(8)}`];
+  const lines = [
+    `${'split'.padEnd(9)}${'kind'.padEnd(11)}${'queries'.padStart(8)}${'recall@1'.padStart(10)}${`recall@${RECALL_DEPTH}`.padStart(10)}${'MRR'.padStart(8)}`,
+  ];
   for (const split of splits) {
     for (const kind of columns) {
       const cell = report.recall[split][kind];
-      lines.push(`${split.padEnd(9)}${kind.padEnd(11)}${String(cell.queries).padStart(8)}${f(cell.at1).padStart(10)}${f(cell.at7).padStart(10)}${f(cell.mrr).padStart(8)}`);
+      lines.push(
+        `${split.padEnd(9)}${kind.padEnd(11)}${String(cell.queries).padStart(8)}${f(cell.at1).padStart(10)}${f(cell.at7).padStart(10)}${f(cell.mrr).padStart(8)}`,
+      );
     }
   }
-  lines.push(`runSearch latency over all queries: p50 ${report.latencyMs.p50.toFixed(1)} ms, p95 ${report.latencyMs.p95.toFixed(1)} ms`);
+  lines.push(
+    `runSearch latency over all queries: p50 ${report.latencyMs.p50.toFixed(1)} ms, p95 ${report.latencyMs.p95.toFixed(1)} ms`,
+  );
   if (report.misses.length) {
     lines.push(`tuning queries not answered first (held-out misses are never listed):`);
-    for (const miss of report.misses) lines.push(`  ${miss.caseId} [${miss.kind}] ${JSON.stringify(miss.q.slice(0, 80))} -> ${JSON.stringify(miss.got)}`);
+    for (const miss of report.misses)
+      lines.push(
+        `  ${miss.caseId} [${miss.kind}] ${JSON.stringify(miss.q.slice(0, 80))} -> ${JSON.stringify(miss.got)}`,
+      );
   }
   return lines.join('\n');
 }

@@ -15,8 +15,11 @@ const asLetters = (text: string) => text.replace(/[0-9]/g, (d) => 'abcdefghij'[N
 export function problemContent(run: string, n: number): ProblemContent {
   return {
     title: `Bench ${run} #${n}: build fails with ENOSPC while watching files`,
-    body: `The watcher runs out of inotify handles while building (${run}/${n}).\n\n`
-      + 'Steps: start the dev server in a large monorepo; after a few seconds the build stops with the error below. '.repeat(6),
+    body:
+      `The watcher runs out of inotify handles while building (${run}/${n}).\n\n` +
+      'Steps: start the dev server in a large monorepo; after a few seconds the build stops with the error below. '.repeat(
+        6,
+      ),
     product: 'webpack',
     // Unique per write in words (normalization folds numbers and hex ids), or
     // every write after the first would be refused as a duplicate problem.

@@ -16,11 +16,20 @@ export async function until(what: string, check: () => Promise<boolean>, ms: num
 }
 
 /** Until the projection file exists and its text passes `check`. */
-export function projectionWritten(dir: string, file: string, check: (text: string) => boolean = () => true, ms = 15_000) {
-  return until(`rendering ${file}`, async () => {
-    const text = await readFile(path.join(dir, file), 'utf8').catch(() => null);
-    return text !== null && check(text);
-  }, ms);
+export function projectionWritten(
+  dir: string,
+  file: string,
+  check: (text: string) => boolean = () => true,
+  ms = 15_000,
+) {
+  return until(
+    `rendering ${file}`,
+    async () => {
+      const text = await readFile(path.join(dir, file), 'utf8').catch(() => null);
+      return text !== null && check(text);
+    },
+    ms,
+  );
 }
 
 /** Until every committed change is rendered; returns the seconds it took. */

@@ -48,14 +48,29 @@ export const WRK_BIN = process.env.WRK_BIN ?? 'wrk';
 /** Runs wrk (`threads` threads, one unless told) and reads the Lua script's result line. */
 export async function runWrk(load: HttpLoad & { threads?: number }, scriptFile: string): Promise<HttpLoadResult> {
   await writeFile(scriptFile, COUNT_STATUSES);
-  const args = ['-t', String(load.threads ?? 1), '-c', String(load.connections), '-d', `${load.seconds}s`, '-s', scriptFile];
+  const args = [
+    '-t',
+    String(load.threads ?? 1),
+    '-c',
+    String(load.connections),
+    '-d',
+    `${load.seconds}s`,
+    '-s',
+    scriptFile,
+  ];
   for (const [name, value] of Object.entries(load.headers ?? {})) args.push('-H', `${name}: ${value}`);
   args.push(load.url);
   const { stdout } = await promisify(execFile)(WRK_BIN, args, { timeout: (load.seconds + 20) * 1000 });
   const line = stdout.split('\n').find((l) => l.startsWith('WRK_RESULT '));
   if (!line) throw new Error(`wrk printed no result:\n${stdout}`);
   const out = JSON.parse(line.slice('WRK_RESULT '.length)) as {
-    statuses: Record<string, number>; p50: number; p99: number; mean: number; requests: number; seconds: number; errors: number;
+    statuses: Record<string, number>;
+    p50: number;
+    p99: number;
+    mean: number;
+    requests: number;
+    seconds: number;
+    errors: number;
   };
   return {
     requestsPerSecond: out.requests / out.seconds,
@@ -76,7 +91,8 @@ export function combineRuns(runs: HttpLoadResult[]): HttpLoadResult {
   const requests = runs.reduce((n, r) => n + r.requests, 0);
   const seconds = runs.reduce((n, r) => n + r.seconds, 0);
   const statuses: Record<string, number> = {};
-  for (const r of runs) for (const [status, n] of Object.entries(r.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
+  for (const r of runs)
+    for (const [status, n] of Object.entries(r.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
   const p50s = runs.map((r) => r.latencyMs.p50).sort((a, b) => a - b);
   return {
     requestsPerSecond: requests / seconds,

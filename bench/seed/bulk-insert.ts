@@ -6,13 +6,42 @@
 import type { Signal } from '../../core/schemas/fields.ts';
 import type { Queryable } from '../../db/pool.ts';
 
-export interface IdentityRow { id: string; handle: string }
-export interface HeadRow { id: string; authorId: string; at: Date }
-export interface ProblemRevisionRow extends HeadRow { title: string; body: string; product: string; errorLiteral: string; tags: string[] }
-export interface SolutionRow extends HeadRow { problemId: string }
-export interface SolutionRevisionRow extends HeadRow { body: string; applicability: string | null; limitations: string | null }
-export interface OutcomeRow { id: string; solutionId: string; identityId: string; signal: Signal; at: Date }
-export interface DiscussionRow extends HeadRow { title: string; body: string; product: string | null }
+export interface IdentityRow {
+  id: string;
+  handle: string;
+}
+export interface HeadRow {
+  id: string;
+  authorId: string;
+  at: Date;
+}
+export interface ProblemRevisionRow extends HeadRow {
+  title: string;
+  body: string;
+  product: string;
+  errorLiteral: string;
+  tags: string[];
+}
+export interface SolutionRow extends HeadRow {
+  problemId: string;
+}
+export interface SolutionRevisionRow extends HeadRow {
+  body: string;
+  applicability: string | null;
+  limitations: string | null;
+}
+export interface OutcomeRow {
+  id: string;
+  solutionId: string;
+  identityId: string;
+  signal: Signal;
+  at: Date;
+}
+export interface DiscussionRow extends HeadRow {
+  title: string;
+  body: string;
+  product: string | null;
+}
 
 const column = <R, K extends keyof R>(rows: R[], key: K) => rows.map((row) => row[key]);
 
@@ -37,8 +66,16 @@ export async function insertProblemRevisionRows(db: Queryable, rows: ProblemRevi
      SELECT id, 1, title, body, product, literal, ARRAY(SELECT jsonb_array_elements_text(tags)), author_id, at
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::text[], $8::timestamptz[])
          AS t(id, title, body, product, literal, tags, author_id, at)`,
-    [column(rows, 'id'), column(rows, 'title'), column(rows, 'body'), column(rows, 'product'), column(rows, 'errorLiteral'),
-      rows.map((r) => JSON.stringify(r.tags)), column(rows, 'authorId'), column(rows, 'at')],
+    [
+      column(rows, 'id'),
+      column(rows, 'title'),
+      column(rows, 'body'),
+      column(rows, 'product'),
+      column(rows, 'errorLiteral'),
+      rows.map((r) => JSON.stringify(r.tags)),
+      column(rows, 'authorId'),
+      column(rows, 'at'),
+    ],
   );
 }
 
@@ -57,8 +94,14 @@ export async function insertSolutionRevisionRows(db: Queryable, rows: SolutionRe
      SELECT id, 1, body, applicability, limitations, author_id, at
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
          AS t(id, body, applicability, limitations, author_id, at)`,
-    [column(rows, 'id'), column(rows, 'body'), column(rows, 'applicability'), column(rows, 'limitations'),
-      column(rows, 'authorId'), column(rows, 'at')],
+    [
+      column(rows, 'id'),
+      column(rows, 'body'),
+      column(rows, 'applicability'),
+      column(rows, 'limitations'),
+      column(rows, 'authorId'),
+      column(rows, 'at'),
+    ],
   );
 }
 
@@ -67,7 +110,13 @@ export async function insertOutcomeRows(db: Queryable, rows: OutcomeRow[]): Prom
     `INSERT INTO outcomes (id, solution_id, solution_revision, identity_id, signal, created_at)
      SELECT id, solution_id, 1, identity_id, signal, at
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[]) AS t(id, solution_id, identity_id, signal, at)`,
-    [column(rows, 'id'), column(rows, 'solutionId'), column(rows, 'identityId'), column(rows, 'signal'), column(rows, 'at')],
+    [
+      column(rows, 'id'),
+      column(rows, 'solutionId'),
+      column(rows, 'identityId'),
+      column(rows, 'signal'),
+      column(rows, 'at'),
+    ],
   );
 }
 
@@ -77,7 +126,13 @@ export async function insertDiscussionRows(db: Queryable, rows: DiscussionRow[])
      SELECT id, author_id, title, body, product, at, at
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
          AS t(id, author_id, title, body, product, at)`,
-    [column(rows, 'id'), column(rows, 'authorId'), column(rows, 'title'), column(rows, 'body'), column(rows, 'product'),
-      column(rows, 'at')],
+    [
+      column(rows, 'id'),
+      column(rows, 'authorId'),
+      column(rows, 'title'),
+      column(rows, 'body'),
+      column(rows, 'product'),
+      column(rows, 'at'),
+    ],
   );
 }

@@ -9,9 +9,18 @@ import { newId } from '../../core/ids.ts';
 import type { Signal } from '../../core/schemas/fields.ts';
 import { withTransaction } from '../../db/pool.ts';
 import {
-  insertDiscussionRows, insertIdentityRows, insertOutcomeRows, insertProblemRevisionRows, insertProblemRows,
-  insertSolutionRevisionRows, insertSolutionRows, type DiscussionRow, type OutcomeRow, type ProblemRevisionRow,
-  type SolutionRevisionRow, type SolutionRow,
+  insertDiscussionRows,
+  insertIdentityRows,
+  insertOutcomeRows,
+  insertProblemRevisionRows,
+  insertProblemRows,
+  insertSolutionRevisionRows,
+  insertSolutionRows,
+  type DiscussionRow,
+  type OutcomeRow,
+  type ProblemRevisionRow,
+  type SolutionRevisionRow,
+  type SolutionRow,
 } from './bulk-insert.ts';
 import { draftDiscussion, draftProblem, draftSolution } from './corpus.ts';
 import { createRandom, type Random } from './random.ts';
@@ -44,7 +53,13 @@ const SPAN_MS = 2 * 365 * 24 * 3600 * 1000;
 function reports(r: Random, solutionId: string, identities: string[], at: Date): OutcomeRow[] {
   return Array.from({ length: r.pick([0, 0, 1, 1, 1, 2, 3]) }, (_, i) => {
     const when = new Date(at.getTime() + (i + 1) * 3600_000);
-    return { id: newId('outcome', when.getTime()), solutionId, identityId: r.pick(identities), signal: r.pick(SIGNALS), at: when };
+    return {
+      id: newId('outcome', when.getTime()),
+      solutionId,
+      identityId: r.pick(identities),
+      signal: r.pick(SIGNALS),
+      at: when,
+    };
   });
 }
 
@@ -55,13 +70,24 @@ export async function seedRecords(pool: pg.Pool, options: SeedOptions): Promise<
   const solutionsTotal = Math.round(options.records * SHARE.solutions);
   const discussionsTotal = options.records - problemsTotal - solutionsTotal;
   const identities = Array.from({ length: Math.max(20, Math.ceil(options.records / 250)) }, () => newId('agent'));
-  await insertIdentityRows(pool, identities.map((id, i) => ({ id, handle: `seed-${i}-${id.slice(-6)}` })));
+  await insertIdentityRows(
+    pool,
+    identities.map((id, i) => ({ id, handle: `seed-${i}-${id.slice(-6)}` })),
+  );
 
-  const summary: SeedSummary = { identities: identities.length, problems: 0, solutions: 0, discussions: 0, outcomes: 0, sampleProblemIds: [] };
+  const summary: SeedSummary = {
+    identities: identities.length,
+    problems: 0,
+    solutions: 0,
+    discussions: 0,
+    outcomes: 0,
+    sampleProblemIds: [],
+  };
   const start = Date.now() - SPAN_MS;
   const batches = Math.max(1, Math.ceil(options.records / batchSize));
   // Each batch holds its share of every kind, so solutions attach to problems of the same batch.
-  const share = (total: number, b: number) => Math.floor((total * (b + 1)) / batches) - Math.floor((total * b) / batches);
+  const share = (total: number, b: number) =>
+    Math.floor((total * (b + 1)) / batches) - Math.floor((total * b) / batches);
   for (let b = 0; b < batches; b++) {
     const at = (i: number, n: number) => new Date(start + Math.floor(((b + i / Math.max(1, n)) / batches) * SPAN_MS));
     const problems: ProblemRevisionRow[] = [];
@@ -80,14 +106,25 @@ export async function seedRecords(pool: pg.Pool, options: SeedOptions): Promise<
       const p = r.int(0, problems.length - 1);
       const when = new Date(problems[p]!.at.getTime() + r.int(1, 72) * 3600_000);
       const id = newId('solution', when.getTime());
-      solutions.push({ id, problemId: problems[p]!.id, authorId: r.pick(identities), at: when, ...draftSolution(r, templates[p]!) });
+      solutions.push({
+        id,
+        problemId: problems[p]!.id,
+        authorId: r.pick(identities),
+        at: when,
+        ...draftSolution(r, templates[p]!),
+      });
       outcomes.push(...reports(r, id, identities, when));
     }
     const discussions: DiscussionRow[] = [];
     const nDiscussions = share(discussionsTotal, b);
     for (let i = 0; i < nDiscussions; i++) {
       const when = at(i, nDiscussions);
-      discussions.push({ id: newId('discussion', when.getTime()), authorId: r.pick(identities), at: when, ...draftDiscussion(r) });
+      discussions.push({
+        id: newId('discussion', when.getTime()),
+        authorId: r.pick(identities),
+        at: when,
+        ...draftDiscussion(r),
+      });
     }
     await withTransaction(pool, async (tx) => {
       if (problems.length) {
@@ -105,7 +142,8 @@ export async function seedRecords(pool: pg.Pool, options: SeedOptions): Promise<
     summary.solutions += solutions.length;
     summary.discussions += discussions.length;
     summary.outcomes += outcomes.length;
-    if (summary.sampleProblemIds.length < 1000) summary.sampleProblemIds.push(...problems.slice(0, 20).map((p) => p.id));
+    if (summary.sampleProblemIds.length < 1000)
+      summary.sampleProblemIds.push(...problems.slice(0, 20).map((p) => p.id));
     options.onProgress?.(summary.problems + summary.solutions + summary.discussions);
   }
   // What the worker's catch-up does after commits: the search documents of every seeded record (db/migrations/000021.sql).

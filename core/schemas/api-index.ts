@@ -16,13 +16,20 @@ export const ApiIndexSchema = z.object({
     review_policy: z.string(),
     anonymous_writes: z.boolean(),
   }),
-  authentication: z.object({ scheme: z.literal('bearer'), whoami: z.string(), admission: z.string(), help: z.string() }),
+  authentication: z.object({
+    scheme: z.literal('bearer'),
+    whoami: z.string(),
+    admission: z.string(),
+    help: z.string(),
+  }),
   limits: z.record(z.string(), z.union([z.number(), z.string(), Bound, z.object({ min: z.number().int() })])),
   openapi: z.string(),
   tool_protocol: z.string(),
   tool_protocol_public: z.string().describe('The tool protocol endpoint for reads without a credential.'),
   rate_limits: z.object({ read: RateRule, write: RateRule, admission: RateRule }),
   paths: z.array(z.string()).describe('"METHOD /path" for every operation of the OpenAPI document.'),
-  oauth: z.record(z.string(), z.string()).describe('Where the OAuth metadata, the account page and the chat-client help are.'),
+  oauth: z
+    .record(z.string(), z.string())
+    .describe('Where the OAuth metadata, the account page and the chat-client help are.'),
   serving: ServingStateSchema.describe('Whether writes are open or fenced (the serving fence), since when and why.'),
 });

@@ -30,7 +30,12 @@ export const SolutionCollectionItemSchema = z.object({
   type: z.literal('solution'),
   id: z.string(),
   problem_id: z.string(),
-  problem: z.object({ id: z.string(), title: Untrusted('The problem\'s title'), product: z.string(), links: ResourceLinksSchema }),
+  problem: z.object({
+    id: z.string(),
+    title: Untrusted("The problem's title"),
+    product: z.string(),
+    links: ResourceLinksSchema,
+  }),
   status: z.string(),
   current_revision: z.number().int().min(1),
   author: CollectionAuthorSchema,
@@ -61,16 +66,17 @@ const pageFields = {
   next: z.string().nullable(),
 };
 
-const collectionOf = <K extends CollectionKind, T extends z.ZodType>(kind: K, item: T) => z.object({
-  type: z.literal('collection'),
-  kind: z.literal(kind),
-  content_trust: z.literal(CONTENT_TRUST),
-  /** The product the list is narrowed to, as asked; null for every product. */
-  product: z.string().nullable(),
-  items: z.array(item),
-  ...pageFields,
-  links: z.object({ html: z.string(), json: z.string() }),
-});
+const collectionOf = <K extends CollectionKind, T extends z.ZodType>(kind: K, item: T) =>
+  z.object({
+    type: z.literal('collection'),
+    kind: z.literal(kind),
+    content_trust: z.literal(CONTENT_TRUST),
+    /** The product the list is narrowed to, as asked; null for every product. */
+    product: z.string().nullable(),
+    items: z.array(item),
+    ...pageFields,
+    links: z.object({ html: z.string(), json: z.string() }),
+  });
 
 export const CollectionViewSchema = z.discriminatedUnion('kind', [
   collectionOf('problem', ProblemCollectionItemSchema),

@@ -22,31 +22,41 @@ export type FenceCommand = z.infer<typeof FenceCommandSchema>;
 /** What `/api/v1` reports and what a refusal is built from. */
 export const ServingStateSchema = z.object({
   writes: z.enum(['open', 'fenced']),
-  source: z.enum(['operator', 'database']).nullable()
+  source: z
+    .enum(['operator', 'database'])
+    .nullable()
     .describe('`operator`: raised by an operator; `database`: the database refuses writes.'),
   reason: z.string().nullable(),
-  since: z.string().nullable()
+  since: z
+    .string()
+    .nullable()
     .describe('When the operator raised it, or when this process first saw the database refuse writes.'),
   retry_after_seconds: z.number().int().nullable(),
 });
 
 /** What the operator status shows: the state in force, who raised it, when and why, and the database's own state. */
 export const FenceStatusSchema = ServingStateSchema.extend({
-  operator: z.object({
-    fenced: z.boolean(),
-    reason: z.string(),
-    retry_after_seconds: z.number().int(),
-    raised_by: z.string(),
-    raised_at: z.string(),
-    lowered_by: z.string().nullable(),
-    lowered_at: z.string().nullable(),
-  }).nullable().describe("The operator's fence as stored: the last raise and its lowering. Null if none was ever raised."),
-  database: z.object({ in_recovery: z.boolean(), read_only: z.boolean() }).describe('Whether the database itself takes writes.'),
+  operator: z
+    .object({
+      fenced: z.boolean(),
+      reason: z.string(),
+      retry_after_seconds: z.number().int(),
+      raised_by: z.string(),
+      raised_at: z.string(),
+      lowered_by: z.string().nullable(),
+      lowered_at: z.string().nullable(),
+    })
+    .nullable()
+    .describe("The operator's fence as stored: the last raise and its lowering. Null if none was ever raised."),
+  database: z
+    .object({ in_recovery: z.boolean(), read_only: z.boolean() })
+    .describe('Whether the database itself takes writes.'),
 });
 
 /** What raising or lowering the fence answers (CLI and operator endpoint). */
 export const FenceChangeSchema = z.object({
   status: FenceStatusSchema,
-  effective_by: z.string()
+  effective_by: z
+    .string()
     .describe('When every process acts on the change at the latest (each reads the fence at most a second old).'),
 });

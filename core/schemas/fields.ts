@@ -2,7 +2,14 @@
 import { z } from 'zod';
 
 export const SCOPES = [
-  'post', 'reply', 'knowledge', 'feedback', 'edit_own', 'report_failure', 'report_outdated', 'add_evidence',
+  'post',
+  'reply',
+  'knowledge',
+  'feedback',
+  'edit_own',
+  'report_failure',
+  'report_outdated',
+  'add_evidence',
 ] as const;
 export const ScopeSchema = z.enum(SCOPES);
 export type Scope = z.infer<typeof ScopeSchema>;

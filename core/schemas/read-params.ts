@@ -11,7 +11,11 @@ export const LIMIT = z.number().int().min(1).max(20);
 
 /** A query value as an integer in range; digits only, so "1e1" or "2.0" are refused. */
 export const intParam = (range: z.ZodNumber) =>
-  z.string().regex(/^\d{1,9}$/, 'must be a whole number').transform(Number).pipe(range);
+  z
+    .string()
+    .regex(/^\d{1,9}$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(range);
 
 // Unknown parameters are ignored (a CDN or a tracker may add some); known ones are strict.
 export const RecordParamsSchema = z.object({
@@ -22,9 +26,12 @@ export const RecordParamsSchema = z.object({
 export type RecordParams = z.infer<typeof RecordParamsSchema>;
 
 /** A product filter, ignoring case; an empty one (a cleared form field) means every product. */
-const PRODUCT_FILTER = z.string().max(120).optional()
-    .transform((value) => (value?.trim() ? value.trim() : undefined))
-    .describe('Only records of this product (ignoring case).');
+const PRODUCT_FILTER = z
+  .string()
+  .max(120)
+  .optional()
+  .transform((value) => (value?.trim() ? value.trim() : undefined))
+  .describe('Only records of this product (ignoring case).');
 
 /** A collection page, optionally of one product: the query, and (CollectionArgsSchema) the tool arguments. */
 export const CollectionParamsSchema = RecordParamsSchema.omit({ revision: true }).extend({ product: PRODUCT_FILTER });
@@ -70,7 +77,7 @@ export const CollectionArgsSchema = z.strictObject({
 
 /** The change feed's parameters as tool arguments (`list_changes`). */
 export const ChangesArgsSchema = z.strictObject({
-  since: SINCE.optional().describe('The previous answer\'s next_cursor; omit to start.'),
+  since: SINCE.optional().describe("The previous answer's next_cursor; omit to start."),
   limit: CHANGES_LIMIT.default(DEFAULT_CHANGES_LIMIT),
 });
 

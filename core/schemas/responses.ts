@@ -3,11 +3,20 @@
  * OpenAPI document and the tests check real responses against them.
  */
 import { z } from 'zod';
-import { DiscussionCollectionItemSchema, ProblemCollectionItemSchema, SolutionCollectionItemSchema } from './collection-views.ts';
+import {
+  DiscussionCollectionItemSchema,
+  ProblemCollectionItemSchema,
+  SolutionCollectionItemSchema,
+} from './collection-views.ts';
 import { REASONS, type Reason } from '../errors-data.ts';
 import { ERROR_STATUS } from '../errors.ts';
 import {
-  CandidateTrustSchema, FeedbackEvidenceSchema, ProblemTrustSchema, RevisionOutcomesSchema, SignalCountsSchema, TrustSchema,
+  CandidateTrustSchema,
+  FeedbackEvidenceSchema,
+  ProblemTrustSchema,
+  RevisionOutcomesSchema,
+  SignalCountsSchema,
+  TrustSchema,
 } from './trust.ts';
 import { AgentViewSchema, DiscussionViewSchema } from './views.ts';
 
@@ -23,12 +32,18 @@ export const ErrorBodySchema = z.object({
     field: z.string().optional(),
     retryable: z.boolean(),
     retry_after: z.number().int().optional(),
-    recovery: z.object({
-      next_action: z.enum(['verify_direct_credential', 'verify_oauth_connection', 'authentication_required']),
-      human_action_required: z.boolean(),
-      help: z.string(),
-      retry: z.object({ method: z.string(), path: z.string(), tool: z.string().optional().describe('On the tool protocol: the tool to call.') }),
-    }).optional(),
+    recovery: z
+      .object({
+        next_action: z.enum(['verify_direct_credential', 'verify_oauth_connection', 'authentication_required']),
+        human_action_required: z.boolean(),
+        help: z.string(),
+        retry: z.object({
+          method: z.string(),
+          path: z.string(),
+          tool: z.string().optional().describe('On the tool protocol: the tool to call.'),
+        }),
+      })
+      .optional(),
     existing: z.record(z.string(), z.unknown()).optional(),
     request_id: z.string(),
   }),
@@ -45,23 +60,43 @@ export const OperationResultSchema = z.object({
     revision: z.number().int().nullable(),
     links: Links.nullable(),
   }),
-  unchanged: z.literal(true).optional().describe('Present when the write changed nothing (an edit equal to its base revision): no revision and no change were made, and the status is 200.'),
-  change_cursor: z.string().regex(/^\d+$/).nullable().describe('The change this write logged; null when it changed nothing.'),
+  unchanged: z
+    .literal(true)
+    .optional()
+    .describe(
+      'Present when the write changed nothing (an edit equal to its base revision): no revision and no change were made, and the status is 200.',
+    ),
+  change_cursor: z
+    .string()
+    .regex(/^\d+$/)
+    .nullable()
+    .describe('The change this write logged; null when it changed nothing.'),
   committed_at: z.string(),
-  redacted: z.array(z.string()).describe(
-    'Fields in which secrets (keys, tokens, passwords, passwords in URLs, private keys, credential headers and cookies) were replaced with a marker naming their kind, such as "<redacted:github-token>", before storing; empty when none.',
-  ),
+  redacted: z
+    .array(z.string())
+    .describe(
+      'Fields in which secrets (keys, tokens, passwords, passwords in URLs, private keys, credential headers and cookies) were replaced with a marker naming their kind, such as "<redacted:github-token>", before storing; empty when none.',
+    ),
 });
 
 const CredentialFacts = z.object({
-  id: z.string(), scopes: z.array(z.string()), epoch: z.number().int(), expires_at: z.string(),
+  id: z.string(),
+  scopes: z.array(z.string()),
+  epoch: z.number().int(),
+  expires_at: z.string(),
 });
-const IdentityFacts = z.object({ id: z.string(), kind: z.enum(['guest', 'pseudonymous']), handle: z.string().nullable() });
+const IdentityFacts = z.object({
+  id: z.string(),
+  kind: z.enum(['guest', 'pseudonymous']),
+  handle: z.string().nullable(),
+});
 
 export const AdmissionResultSchema = z.object({ identity: IdentityFacts, credential: CredentialFacts });
 
 export const WhoamiSchema = z.object({
-  authenticated: z.literal(true), identity: IdentityFacts, credential: CredentialFacts,
+  authenticated: z.literal(true),
+  identity: IdentityFacts,
+  credential: CredentialFacts,
 });
 
 /** The `whoami` tool over an OAuth connection: the account's identity and the connection, not a credential. */
@@ -69,8 +104,12 @@ export const ConnectionWhoamiSchema = z.object({
   authenticated: z.literal(true),
   identity: IdentityFacts,
   connection: z.object({
-    id: z.string(), client_id: z.string(), client_name: z.string(), scopes: z.array(z.string()),
-    created_at: z.string(), expires_at: z.string().describe('When the access token in use expires.'),
+    id: z.string(),
+    client_id: z.string(),
+    client_name: z.string(),
+    scopes: z.array(z.string()),
+    created_at: z.string(),
+    expires_at: z.string().describe('When the access token in use expires.'),
   }),
   next_action: z.literal('verify_oauth_connection'),
   verify: z.object({ tool: z.literal('whoami'), path: z.string() }),
@@ -80,17 +119,29 @@ export const ConnectionWhoamiSchema = z.object({
 export const ToolWhoamiSchema = z.union([WhoamiSchema, ConnectionWhoamiSchema]);
 
 export const ChangesSchema = z.object({
-  changes: z.array(z.object({
-    cursor: z.string(),
-    kind: z.enum([
-      'problem.created', 'problem.revised', 'solution.created', 'solution.revised', 'outcome.reported',
-      'discussion.created', 'reply.created', 'feedback.reported', 'profile.updated',
-      // The disputed state of a record's current revision flipped (docs/trust.md).
-      'problem.disputed', 'problem.undisputed', 'solution.disputed', 'solution.undisputed',
-    ]),
-    resource: z.object({ type: z.string(), id: z.string(), revision: z.number().int().optional() }),
-    committed_at: z.string(),
-  })),
+  changes: z.array(
+    z.object({
+      cursor: z.string(),
+      kind: z.enum([
+        'problem.created',
+        'problem.revised',
+        'solution.created',
+        'solution.revised',
+        'outcome.reported',
+        'discussion.created',
+        'reply.created',
+        'feedback.reported',
+        'profile.updated',
+        // The disputed state of a record's current revision flipped (docs/trust.md).
+        'problem.disputed',
+        'problem.undisputed',
+        'solution.disputed',
+        'solution.undisputed',
+      ]),
+      resource: z.object({ type: z.string(), id: z.string(), revision: z.number().int().optional() }),
+      committed_at: z.string(),
+    }),
+  ),
   next_cursor: z.string(),
   has_more: z.boolean(),
 });
@@ -107,34 +158,38 @@ export const CollectionSchema = z.object({
 
 export const InboxSchema = z.object({
   content_trust: z.literal('untrusted'),
-  items: z.array(z.object({
-    id: z.string(),
-    reason: z.enum(['reply_to_your_discussion', 'reply_to_your_reply']),
-    discussion: z.object({ id: z.string(), title: z.string(), links: Links }),
-    reply: z.object({ id: z.string(), body: z.string(), author: z.object({ id: z.string() }) }),
-    created_at: z.string(),
-    acknowledged_at: z.null(),
-    links: z.object({ ack: z.string() }),
-  })),
+  items: z.array(
+    z.object({
+      id: z.string(),
+      reason: z.enum(['reply_to_your_discussion', 'reply_to_your_reply']),
+      discussion: z.object({ id: z.string(), title: z.string(), links: Links }),
+      reply: z.object({ id: z.string(), body: z.string(), author: z.object({ id: z.string() }) }),
+      created_at: z.string(),
+      acknowledged_at: z.null(),
+      links: z.object({ ack: z.string() }),
+    }),
+  ),
   limit: z.number().int(),
   has_more: z.boolean(),
   unacknowledged: z.number().int(),
 });
 
 /** What every record projection carries; each type adds its own fields. */
-export const ProjectionSchema = z.object({
-  type: z.enum(['problem', 'solution', 'discussion', 'agent']),
-  id: z.string(),
-  revision: z.number().int().optional(),
-  current_revision: z.number().int().optional(),
-  content_trust: z.literal('untrusted'),
-  links: Links.extend({ api: z.string() }),
-}).loose();
+export const ProjectionSchema = z
+  .object({
+    type: z.enum(['problem', 'solution', 'discussion', 'agent']),
+    id: z.string(),
+    revision: z.number().int().optional(),
+    current_revision: z.number().int().optional(),
+    content_trust: z.literal('untrusted'),
+    links: Links.extend({ api: z.string() }),
+  })
+  .loose();
 
 /** A solution projection: the common fields, and trust of the revision shown (docs/trust.md). */
 export const SolutionProjectionSchema = ProjectionSchema.extend({
   type: z.literal('solution'),
-  signals: SignalCountsSchema.describe('Each identity\'s latest report on the revision shown.'),
+  signals: SignalCountsSchema.describe("Each identity's latest report on the revision shown."),
   trust: TrustSchema,
   outcomes_by_revision: z.array(RevisionOutcomesSchema).describe('Newest revision first; older revisions stand apart.'),
   feedback: z.array(FeedbackEvidenceSchema),
@@ -157,9 +212,11 @@ export const ProblemProjectionSchema = ProjectionSchema.extend({
   revised_at: z.string(),
   trust: ProblemTrustSchema,
   feedback: z.array(FeedbackEvidenceSchema),
-  solutions: z.object({
-    items: z.array(z.object({ id: z.string(), signals: SignalCountsSchema, trust: TrustSchema }).loose()),
-  }).loose(),
+  solutions: z
+    .object({
+      items: z.array(z.object({ id: z.string(), signals: SignalCountsSchema, trust: TrustSchema }).loose()),
+    })
+    .loose(),
 }).loose();
 
 /**
@@ -178,25 +235,39 @@ export const RECORD_RESPONSE_SCHEMAS = {
 /** A search answer: compact candidates, each with its trust. `/api/search` adds `coverage`. */
 export const SearchResultSchema = z.object({
   content_trust: z.literal('untrusted'),
-  items: z.array(z.object({
-    type: z.enum(['problem', 'solution', 'discussion']),
-    id: z.string(),
-    title: z.string(),
-    snippet: z.string(),
-    product: z.string().nullable(),
-    status: z.string(),
-    match: z.object({ kind: z.enum(['exact', 'substring', 'keywords']), coverage: z.number().min(0).max(1) }),
-    signals: SignalCountsSchema,
-    trust: CandidateTrustSchema,
-    links: Links,
-  })),
+  items: z.array(
+    z.object({
+      type: z.enum(['problem', 'solution', 'discussion']),
+      id: z.string(),
+      title: z.string(),
+      snippet: z.string(),
+      product: z.string().nullable(),
+      status: z.string(),
+      match: z.object({ kind: z.enum(['exact', 'substring', 'keywords']), coverage: z.number().min(0).max(1) }),
+      signals: SignalCountsSchema,
+      trust: CandidateTrustSchema,
+      links: Links,
+    }),
+  ),
   page: z.number().int(),
   limit: z.number().int(),
   has_more: z.boolean(),
   mode: z.enum(['auto', 'exact', 'substring', 'keywords']),
-  coverage: z.object({
-    total: z.number().int().describe('Matches counted. Each candidate source is read up to 200 rows and an empty query counts up to 1,000, so a large total is a lower bound (see total_exact).'),
-    total_exact: z.boolean().describe('false when a candidate source stopped at its cap: total (and by_type) count only what was read, and more match.'),
-    by_type: z.record(z.string(), z.number().int()), modes_tried: z.array(z.string()),
-  }).optional(),
+  coverage: z
+    .object({
+      total: z
+        .number()
+        .int()
+        .describe(
+          'Matches counted. Each candidate source is read up to 200 rows and an empty query counts up to 1,000, so a large total is a lower bound (see total_exact).',
+        ),
+      total_exact: z
+        .boolean()
+        .describe(
+          'false when a candidate source stopped at its cap: total (and by_type) count only what was read, and more match.',
+        ),
+      by_type: z.record(z.string(), z.number().int()),
+      modes_tried: z.array(z.string()),
+    })
+    .optional(),
 });

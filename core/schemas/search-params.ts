@@ -24,7 +24,9 @@ export const SearchParamsSchema = z.object({
     .string()
     .max(SEARCH_Q_MAX_CHARS, `must be at most ${SEARCH_Q_MAX_CHARS} characters`)
     .default('')
-    .describe('An exact error literal or a short symptom. Empty or omitted lists the newest records that pass the filters.'),
+    .describe(
+      'An exact error literal or a short symptom. Empty or omitted lists the newest records that pass the filters.',
+    ),
   mode: SearchModeSchema.default('auto').describe(
     'The loosest match kind admitted: exact, substring or keywords; auto takes the strongest kind that finds anything.',
   ),
@@ -33,11 +35,21 @@ export const SearchParamsSchema = z.object({
   product: ProductSchema.regex(/^[^\u0000]*$/, 'must not contain NUL characters')
     .optional()
     .describe('Only records of this product (case-insensitive).'),
-  status: z.enum(SEARCH_STATUSES).optional().describe('open and archived apply to problems and discussions, active and archived to solutions.'),
-  signal: SignalSchema.optional().describe('Only records with at least one report of this outcome (a problem: on any of its solutions).'),
-  disputed: z.enum(['true', 'false']).transform((v) => v === 'true').pipe(z.boolean()).optional().describe(
-    'false: leave out disputed problems and solutions (docs/trust.md); true: only disputed ones. Discussions are never disputed.',
+  status: z
+    .enum(SEARCH_STATUSES)
+    .optional()
+    .describe('open and archived apply to problems and discussions, active and archived to solutions.'),
+  signal: SignalSchema.optional().describe(
+    'Only records with at least one report of this outcome (a problem: on any of its solutions).',
   ),
+  disputed: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .pipe(z.boolean())
+    .optional()
+    .describe(
+      'false: leave out disputed problems and solutions (docs/trust.md); true: only disputed ones. Discussions are never disputed.',
+    ),
   limit: intParam(LIMIT).default(DEFAULT_SEARCH_LIMIT).describe('Candidates per page, 1 to 20.'),
   page: intParam(PAGE).default(1).describe('Page number, 1 to 100.'),
 });

@@ -4,7 +4,6 @@
  * them, and the OpenAPI document and the tests use them.
  */
 import { z } from 'zod';
-import { SignalSchema } from './fields.ts';
 
 const count = z.number().int().min(0);
 
@@ -26,7 +25,7 @@ export const CounterEvidenceSchema = z.object({
 });
 
 export const ConfirmationsSchema = z.object({
-  distinct_identities: count.describe('Identities outside the author\'s group that reported on this revision.'),
+  distinct_identities: count.describe("Identities outside the author's group that reported on this revision."),
   independent: count.describe('Those identities with each admission group counted once.'),
   ...SignalCountsSchema.shape,
 });
@@ -58,13 +57,19 @@ export const RevisionOutcomesSchema = z.object({
   revision: z.number().int().min(1),
   current: z.boolean(),
   signals: SignalCountsSchema,
-  environments: z.array(z.object({
-    key: z.string(),
-    values: z.array(SignalCountsSchema.extend({ value: z.string() })),
-    major_versions: z.array(SignalCountsSchema.extend({ value: z.string() })).describe(
-      'The values that read as versions (3, v3.2, 3.2.1-rc1), grouped by major version ("3.x"); empty when fewer than two majors.',
-    ),
-  })).describe('Environment keys and values are contribution text: untrusted data.'),
+  environments: z
+    .array(
+      z.object({
+        key: z.string(),
+        values: z.array(SignalCountsSchema.extend({ value: z.string() })),
+        major_versions: z
+          .array(SignalCountsSchema.extend({ value: z.string() }))
+          .describe(
+            'The values that read as versions (3, v3.2, 3.2.1-rc1), grouped by major version ("3.x"); empty when fewer than two majors.',
+          ),
+      }),
+    )
+    .describe('Environment keys and values are contribution text: untrusted data.'),
 });
 
 export const FeedbackEvidenceSchema = z.object({
@@ -82,9 +87,10 @@ export const FeedbackEvidenceSchema = z.object({
 /** Feedback on a record as evidence: what projections, pages and read tools show. */
 export type FeedbackEvidence = z.infer<typeof FeedbackEvidenceSchema>;
 
-export const CandidateTrustSchema = z.union([
-  TrustSchema.pick({ confidence: true, confirmations: true, disputed: true, last_confirmed_at: true, basis: true }),
-  ProblemTrustSchema.pick({ disputed: true, basis: true }),
-  z.null(),
-]).describe('A solution\'s confidence and confirmations, a problem\'s disputed state; null for discussions.');
-
+export const CandidateTrustSchema = z
+  .union([
+    TrustSchema.pick({ confidence: true, confirmations: true, disputed: true, last_confirmed_at: true, basis: true }),
+    ProblemTrustSchema.pick({ disputed: true, basis: true }),
+    z.null(),
+  ])
+  .describe("A solution's confidence and confirmations, a problem's disputed state; null for discussions.");

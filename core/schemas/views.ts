@@ -7,7 +7,13 @@
  * `z.infer` of its schema. Field order is the JSON projection's key order.
  */
 import { z } from 'zod';
-import { FeedbackEvidenceSchema, ProblemTrustSchema, RevisionOutcomesSchema, SignalCountsSchema, TrustSchema } from './trust.ts';
+import {
+  FeedbackEvidenceSchema,
+  ProblemTrustSchema,
+  RevisionOutcomesSchema,
+  SignalCountsSchema,
+  TrustSchema,
+} from './trust.ts';
 
 /** Said in every JSON projection: contribution fields are data, not instructions. */
 export const CONTENT_TRUST = 'untrusted' as const;
@@ -97,7 +103,7 @@ export const SolutionViewSchema = z.object({
   author: AuthorViewSchema,
   created_at: Timestamp,
   revised_at: Timestamp,
-  signals: SignalCountsSchema.describe('Each identity\'s latest report on the revision shown.'),
+  signals: SignalCountsSchema.describe("Each identity's latest report on the revision shown."),
   trust: TrustSchema,
   outcomes: pageSchemaOf(OutcomeItemSchema),
   outcomes_by_revision: z.array(RevisionOutcomesSchema).describe('Newest revision first; older revisions stand apart.'),
@@ -129,7 +135,9 @@ export const DiscussionViewSchema = z.object({
   created_at: Timestamp,
   updated_at: Timestamp,
   reply_count: z.number().int().min(0),
-  feedback: z.array(FeedbackEvidenceSchema).describe('Feedback reports on the discussion, as evidence (docs/trust.md).'),
+  feedback: z
+    .array(FeedbackEvidenceSchema)
+    .describe('Feedback reports on the discussion, as evidence (docs/trust.md).'),
   replies: pageSchemaOf(ReplyItemSchema),
   links: RecordLinksSchema,
 });
@@ -155,7 +163,12 @@ export const AgentViewSchema = z.object({
   links: RecordLinksSchema,
 });
 
-export const RecordViewSchema = z.discriminatedUnion('type', [ProblemViewSchema, SolutionViewSchema, DiscussionViewSchema, AgentViewSchema]);
+export const RecordViewSchema = z.discriminatedUnion('type', [
+  ProblemViewSchema,
+  SolutionViewSchema,
+  DiscussionViewSchema,
+  AgentViewSchema,
+]);
 
 export type AuthorView = z.infer<typeof AuthorViewSchema>;
 export type SolutionListItem = z.infer<typeof SolutionListItemSchema>;

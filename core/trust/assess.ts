@@ -6,7 +6,13 @@
  */
 import type { z } from 'zod';
 import type { Signal } from '../schemas/fields.ts';
-import type { ConfirmationsSchema, CounterEvidenceSchema, CounterNoteSchema, ProblemTrustSchema, TrustSchema } from '../schemas/trust.ts';
+import type {
+  ConfirmationsSchema,
+  CounterEvidenceSchema,
+  CounterNoteSchema,
+  ProblemTrustSchema,
+  TrustSchema,
+} from '../schemas/trust.ts';
 import { decayFactor, roundConfidence, wilsonLowerBound } from './confidence.ts';
 import { groupOf, latestPerGroup, withoutAuthor, type Reporter } from './independence.ts';
 import { TRUST_RULES, type CounterFeedbackKind } from './rules.ts';
@@ -48,17 +54,33 @@ export function assessDispute(input: TrustInput): Dispute {
   const failureGroups = new Set<string>();
   const outdatedGroups = new Set<string>();
   let didNotWork = 0;
-  for (const o of outcomes) if (o.signal === 'did_not_work') { against.add(groupOf(o)); didNotWork += 1; }
+  for (const o of outcomes)
+    if (o.signal === 'did_not_work') {
+      against.add(groupOf(o));
+      didNotWork += 1;
+    }
   for (const f of feedback) {
     against.add(groupOf(f));
     (f.kind === 'report_failure' ? failureGroups : outdatedGroups).add(groupOf(f));
   }
   const support = outcomes.filter((o) => o.signal === 'worked' && !against.has(groupOf(o))).length;
-  const disputed = against.size >= R.disputeMinIndependent && against.size >= R.disputeMinShare * (against.size + support);
+  const disputed =
+    against.size >= R.disputeMinIndependent && against.size >= R.disputeMinShare * (against.size + support);
   const notes: CounterNote[] = [
-    ...withoutAuthor(input.outcomes, input.author).filter((o) => o.signal === 'did_not_work')
-      .map((o) => ({ kind: 'did_not_work' as const, note: o.note, reporter: { id: o.identityId, handle: o.handle ?? null }, at: o.at })),
-    ...feedback.map((f) => ({ kind: f.kind, note: f.note, reporter: { id: f.identityId, handle: f.handle ?? null }, at: f.at })),
+    ...withoutAuthor(input.outcomes, input.author)
+      .filter((o) => o.signal === 'did_not_work')
+      .map((o) => ({
+        kind: 'did_not_work' as const,
+        note: o.note,
+        reporter: { id: o.identityId, handle: o.handle ?? null },
+        at: o.at,
+      })),
+    ...feedback.map((f) => ({
+      kind: f.kind,
+      note: f.note,
+      reporter: { id: f.identityId, handle: f.handle ?? null },
+      at: f.at,
+    })),
   ]
     .sort((a, b) => b.at.getTime() - a.at.getTime() || (a.reporter.id < b.reporter.id ? 1 : -1))
     .slice(0, R.latestEvidence)
@@ -67,8 +89,11 @@ export function assessDispute(input: TrustInput): Dispute {
     revision: input.revision,
     disputed,
     counter_evidence: {
-      independent: against.size, did_not_work: didNotWork,
-      report_failure: failureGroups.size, report_outdated: outdatedGroups.size, latest: notes,
+      independent: against.size,
+      did_not_work: didNotWork,
+      report_failure: failureGroups.size,
+      report_outdated: outdatedGroups.size,
+      latest: notes,
     },
   };
 }
@@ -99,7 +124,11 @@ export function summarizeTrust(input: TrustInput): TrustSummary {
   const bound = wilsonLowerBound(tally.worked + R.partialCredit * tally.partially_worked, groups.length);
   return {
     ...dispute,
-    confirmations: { distinct_identities: new Set(counted.map((o) => o.identityId)).size, independent: groups.length, ...tally },
+    confirmations: {
+      distinct_identities: new Set(counted.map((o) => o.identityId)).size,
+      independent: groups.length,
+      ...tally,
+    },
     bound: bound * (dispute.disputed ? R.disputedFactor : 1),
     decay_from: anchor?.toISOString() ?? null,
     last_confirmed_at: lastWorked?.toISOString() ?? null,
@@ -130,9 +159,10 @@ export function assessProblemTrust(input: TrustInput): ProblemTrust {
   const dispute = assessDispute(input);
   return {
     disputed: dispute.disputed,
-    basis: `Disputed when at least ${R.disputeMinIndependent} independent identities (the author's group excluded;`
-      + ` identities admitted from one address within ${R.admissionWindowSeconds / 60} minutes count once)`
-      + ` filed report_failure or report_outdated against revision ${input.revision}.`,
+    basis:
+      `Disputed when at least ${R.disputeMinIndependent} independent identities (the author's group excluded;` +
+      ` identities admitted from one address within ${R.admissionWindowSeconds / 60} minutes count once)` +
+      ` filed report_failure or report_outdated against revision ${input.revision}.`,
     revision: dispute.revision,
     counter_evidence: dispute.counter_evidence,
   };
@@ -142,10 +172,12 @@ export function assessProblemTrust(input: TrustInput): ProblemTrust {
 function basisOf(revision: number, t: Confirmations, disputed: boolean): string {
   const n = t.independent;
   const minutes = R.admissionWindowSeconds / 60;
-  return `Lower bound of the Wilson score interval (z = ${R.wilsonZ})`
-    + ` for ${t.worked} worked and ${t.partially_worked} partially worked (counted as ${R.partialCredit})`
-    + ` among ${n} independent confirmer${n === 1 ? '' : 's'} of revision ${revision}`
-    + ` (each identity's latest report; the author's excluded; identities admitted from one address`
-    + ` within ${minutes} minutes count once), halved every ${R.halfLifeDays} days since the last independent worked report`
-    + (disputed ? `, and multiplied by ${R.disputedFactor} because the revision is disputed.` : '.');
+  return (
+    `Lower bound of the Wilson score interval (z = ${R.wilsonZ})` +
+    ` for ${t.worked} worked and ${t.partially_worked} partially worked (counted as ${R.partialCredit})` +
+    ` among ${n} independent confirmer${n === 1 ? '' : 's'} of revision ${revision}` +
+    ` (each identity's latest report; the author's excluded; identities admitted from one address` +
+    ` within ${minutes} minutes count once), halved every ${R.halfLifeDays} days since the last independent worked report` +
+    (disputed ? `, and multiplied by ${R.disputedFactor} because the revision is disputed.` : '.')
+  );
 }

@@ -37,7 +37,10 @@ function majorVersionsOf(values: Map<string, SignalCounts>): EnvironmentOutcomes
     for (const signal of Object.keys(sum) as (keyof SignalCounts)[]) sum[signal] += counts[signal];
   }
   if (majors.size < 2) return [];
-  return [...majors.entries()].sort(byTotalThenValue).slice(0, TRUST_RULES.environmentValuesPerKey).map(([value, c]) => ({ value, ...c }));
+  return [...majors.entries()]
+    .sort(byTotalThenValue)
+    .slice(0, TRUST_RULES.environmentValuesPerKey)
+    .map(([value, c]) => ({ value, ...c }));
 }
 
 const total = (c: SignalCounts) => c.worked + c.partially_worked + c.did_not_work;
@@ -53,14 +56,17 @@ export function environmentsOf(outcomes: readonly RevisionOutcome[]): Environmen
       counts[o.signal] += 1;
     }
   }
-  return [...byKey.keys()].sort().slice(0, TRUST_RULES.environmentKeys).map((key) => ({
-    key,
-    values: [...byKey.get(key)!.entries()]
-      .sort(byTotalThenValue)
-      .slice(0, TRUST_RULES.environmentValuesPerKey)
-      .map(([value, counts]) => ({ value, ...counts })),
-    major_versions: majorVersionsOf(byKey.get(key)!),
-  }));
+  return [...byKey.keys()]
+    .sort()
+    .slice(0, TRUST_RULES.environmentKeys)
+    .map((key) => ({
+      key,
+      values: [...byKey.get(key)!.entries()]
+        .sort(byTotalThenValue)
+        .slice(0, TRUST_RULES.environmentValuesPerKey)
+        .map(([value, counts]) => ({ value, ...counts })),
+      major_versions: majorVersionsOf(byKey.get(key)!),
+    }));
 }
 
 /** Every revision with reports, newest first; the current one is marked, older ones stand apart. */

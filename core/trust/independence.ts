@@ -19,7 +19,10 @@ export interface Reporter {
 export const groupOf = (r: Pick<Reporter, 'identityId' | 'group'>): string => r.group ?? r.identityId;
 
 /** Drops the author and every identity in the author's admission group. */
-export function withoutAuthor<T extends Reporter>(reports: readonly T[], author: Pick<Reporter, 'identityId' | 'group'>): T[] {
+export function withoutAuthor<T extends Reporter>(
+  reports: readonly T[],
+  author: Pick<Reporter, 'identityId' | 'group'>,
+): T[] {
   const authorGroup = groupOf(author);
   return reports.filter((r) => r.identityId !== author.identityId && groupOf(r) !== authorGroup);
 }
@@ -30,7 +33,8 @@ export function latestPerGroup<T extends Reporter>(reports: readonly T[]): T[] {
   for (const r of reports) {
     const key = groupOf(r);
     const kept = latest.get(key);
-    if (!kept || r.at > kept.at || (r.at.getTime() === kept.at.getTime() && r.identityId > kept.identityId)) latest.set(key, r);
+    if (!kept || r.at > kept.at || (r.at.getTime() === kept.at.getTime() && r.identityId > kept.identityId))
+      latest.set(key, r);
   }
   return [...latest.values()];
 }

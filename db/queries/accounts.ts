@@ -23,7 +23,10 @@ export interface ChallengeRow {
 }
 
 export async function insertAccount(db: Queryable, identityId: string, userHandle: string): Promise<void> {
-  await db.query('INSERT INTO accounts (identity_id, user_handle) VALUES ($1::text, $2::text)', [identityId, userHandle]);
+  await db.query('INSERT INTO accounts (identity_id, user_handle) VALUES ($1::text, $2::text)', [
+    identityId,
+    userHandle,
+  ]);
 }
 
 export async function findAccount(db: Queryable, identityId: string): Promise<AccountRow | null> {
@@ -36,7 +39,8 @@ export async function findAccount(db: Queryable, identityId: string): Promise<Ac
 }
 
 export async function insertPasskey(
-  db: Queryable, p: { id: string; identityId: string; publicKey: Uint8Array; counter: number; transports: string[] },
+  db: Queryable,
+  p: { id: string; identityId: string; publicKey: Uint8Array; counter: number; transports: string[] },
 ): Promise<void> {
   await db.query(
     `INSERT INTO passkeys (id, identity_id, public_key, counter, transports)
@@ -67,7 +71,15 @@ export async function countPasskeys(db: Queryable, identityId: string): Promise<
 }
 
 export async function insertChallenge(
-  db: Queryable, c: { id: string; purpose: ChallengeRow['purpose']; challenge: string; handle?: string; userHandle?: string; expiresAt: Date },
+  db: Queryable,
+  c: {
+    id: string;
+    purpose: ChallengeRow['purpose'];
+    challenge: string;
+    handle?: string;
+    userHandle?: string;
+    expiresAt: Date;
+  },
 ): Promise<void> {
   await db.query(
     `INSERT INTO passkey_challenges (id, purpose, challenge, handle, user_handle, expires_at)
@@ -79,7 +91,11 @@ export async function insertChallenge(
 }
 
 /** Takes a ceremony's challenge, once: a second verify with the same id finds nothing. */
-export async function takeChallenge(db: Queryable, id: string, purpose: ChallengeRow['purpose']): Promise<ChallengeRow | null> {
+export async function takeChallenge(
+  db: Queryable,
+  id: string,
+  purpose: ChallengeRow['purpose'],
+): Promise<ChallengeRow | null> {
   const r = await db.query(
     `DELETE FROM passkey_challenges WHERE id = $1::text AND purpose = $2::text AND expires_at > now()
      RETURNING purpose, challenge, handle, user_handle`,

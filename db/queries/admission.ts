@@ -16,10 +16,20 @@ export async function admitIdentity(db: Queryable, identity: Identity, clientKey
   const at = new Date();
   await insertIdentity(db, identity);
   // Trust counts identities admitted from one client key in a short window as one confirmer.
-  await recordAdmission(db, { identityId: identity.id, addressKey: clientKey, at, windowSeconds: TRUST_RULES.admissionWindowSeconds });
+  await recordAdmission(db, {
+    identityId: identity.id,
+    addressKey: clientKey,
+    at,
+    windowSeconds: TRUST_RULES.admissionWindowSeconds,
+  });
   await appendChange(db, {
-    kind: 'identity.admitted', resourceType: 'agent', resourceId: identity.id, revision: null,
-    affects: [{ type: 'agent', id: identity.id }], public: false, at,
+    kind: 'identity.admitted',
+    resourceType: 'agent',
+    resourceId: identity.id,
+    revision: null,
+    affects: [{ type: 'agent', id: identity.id }],
+    public: false,
+    at,
   });
 }
 

@@ -28,8 +28,15 @@ export const INSERT_CHANGE = `INSERT INTO changes (kind, resource_type, resource
      VALUES ($1::text, $2::text, $3::text, $4::int, $5::jsonb, $6::boolean, $7::timestamptz)`;
 
 export function changeParams(change: NewChange): unknown[] {
-  return [change.kind, change.resourceType, change.resourceId, change.revision, JSON.stringify(change.affects),
-    change.public ?? true, change.at];
+  return [
+    change.kind,
+    change.resourceType,
+    change.resourceId,
+    change.revision,
+    JSON.stringify(change.affects),
+    change.public ?? true,
+    change.at,
+  ];
 }
 
 export interface PendingChange {
@@ -42,7 +49,11 @@ export interface PendingChange {
  * Leases up to `limit` unrendered changes for `leaseSeconds`; other renderers
  * skip them until the lease lapses (so a renderer that died loses nothing).
  */
-export async function leaseUnrenderedChanges(db: Queryable, limit: number, leaseSeconds: number): Promise<PendingChange[]> {
+export async function leaseUnrenderedChanges(
+  db: Queryable,
+  limit: number,
+  leaseSeconds: number,
+): Promise<PendingChange[]> {
   const r = await db.query(
     `UPDATE changes SET render_lease_until = now() + make_interval(secs => $2::int)
       WHERE cursor IN (

@@ -71,7 +71,12 @@ export async function findReply(db: Queryable, id: string): Promise<ReplyRow | n
 }
 
 /** One page of a discussion's replies, oldest first, plus one row for `has_more`. */
-export async function listReplies(db: Queryable, discussionId: string, offset: number, limit: number): Promise<ReplyRow[]> {
+export async function listReplies(
+  db: Queryable,
+  discussionId: string,
+  offset: number,
+  limit: number,
+): Promise<ReplyRow[]> {
   const r = await db.query(
     `SELECT x.id, x.discussion_id, x.author_id, i.handle AS author_handle, x.body, x.in_reply_to, x.created_at
        FROM replies x LEFT JOIN identities i ON i.id = x.author_id

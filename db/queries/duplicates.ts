@@ -27,7 +27,12 @@ export async function lockDuplicateKey(db: Queryable, key: string): Promise<void
  * One call (migration 000020 says why): the lock is taken before the
  * look-up's snapshot, so a concurrent write of the same key is seen.
  */
-export async function lockAndFindProblemByLiteral(db: Queryable, lockKey: string, literalKey: string, product: string): Promise<string | null> {
+export async function lockAndFindProblemByLiteral(
+  db: Queryable,
+  lockKey: string,
+  literalKey: string,
+  product: string,
+): Promise<string | null> {
   const r = await db.query<{ id: string | null }>(
     'SELECT ak_lock_and_find_duplicate_problem($1::int, $2::text, $3::text, $4::text) AS id',
     [DUPLICATE_LOCK_CLASS, lockKey, literalKey, product],

@@ -4,9 +4,16 @@ import type { Queryable } from '../pool.ts';
 export async function insertFeedbackReport(
   db: Queryable,
   f: {
-    id: string; identityId: string; kind: string; targetType: string; targetId: string;
+    id: string;
+    identityId: string;
+    kind: string;
+    targetType: string;
+    targetId: string;
     /** The target's current revision (null for targets without revisions): counter-evidence counts against it. */
-    targetRevision: number | null; body: string; evidence: string[]; at: Date;
+    targetRevision: number | null;
+    body: string;
+    evidence: string[];
+    at: Date;
   },
 ): Promise<void> {
   await db.query(

@@ -54,8 +54,14 @@ export async function handleExists(db: Queryable, handle: string): Promise<boole
  * `prepared`: run named, planned once per connection (every authenticated
  * request asks this; not on the embedded database, see `queryPrepared`).
  */
-export async function findCredentialByHash(db: Queryable, hash: string, options: { prepared?: boolean } = {}): Promise<AuthenticatedCredential | null> {
-  const r = await queryPrepared(db, options.prepared ? 'ak_credential_by_hash' : undefined,
+export async function findCredentialByHash(
+  db: Queryable,
+  hash: string,
+  options: { prepared?: boolean } = {},
+): Promise<AuthenticatedCredential | null> {
+  const r = await queryPrepared(
+    db,
+    options.prepared ? 'ak_credential_by_hash' : undefined,
     `SELECT c.id, c.identity_id, c.scopes, c.epoch, c.expires_at, c.revoked_at,
             i.kind, i.handle, i.display_name
        FROM credentials c JOIN identities i ON i.id = c.identity_id
@@ -81,7 +87,10 @@ export async function findIdentity(db: Queryable, id: string): Promise<Identity 
 }
 
 export async function updateProfile(
-  db: Queryable, id: string, p: { display_name?: string; bio?: string }, at: Date,
+  db: Queryable,
+  id: string,
+  p: { display_name?: string; bio?: string },
+  at: Date,
 ): Promise<void> {
   // An omitted field keeps its value; an empty string clears it.
   await db.query(
@@ -117,10 +126,10 @@ export async function lockCredential(db: Queryable, id: string): Promise<Credent
 }
 
 export async function revokeCredential(db: Queryable, id: string, at: Date): Promise<void> {
-  await db.query(
-    'UPDATE credentials SET revoked_at = coalesce(revoked_at, $2::timestamptz) WHERE id = $1::text',
-    [id, at],
-  );
+  await db.query('UPDATE credentials SET revoked_at = coalesce(revoked_at, $2::timestamptz) WHERE id = $1::text', [
+    id,
+    at,
+  ]);
 }
 
 export interface Contribution {
@@ -132,7 +141,11 @@ export interface Contribution {
 }
 
 /** An identity's most recent public contributions of every kind, newest first. */
-export async function listRecentContributions(db: Queryable, identityId: string, limit: number): Promise<Contribution[]> {
+export async function listRecentContributions(
+  db: Queryable,
+  identityId: string,
+  limit: number,
+): Promise<Contribution[]> {
   const r = await db.query(
     `(SELECT 'problem' AS type, p.id, pr.title, NULL AS parent_id, p.created_at
         FROM problems p JOIN problem_revisions pr ON pr.problem_id = p.id AND pr.revision = p.current_revision

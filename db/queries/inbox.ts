@@ -49,7 +49,12 @@ export async function countUnacknowledged(db: Queryable, identityId: string): Pr
 }
 
 /** Acknowledges the owner's item; null when the identity has no such item. */
-export async function acknowledgeInboxItem(db: Queryable, identityId: string, id: string, at: Date): Promise<Date | null> {
+export async function acknowledgeInboxItem(
+  db: Queryable,
+  identityId: string,
+  id: string,
+  at: Date,
+): Promise<Date | null> {
   const r = await db.query<{ acknowledged_at: Date }>(
     `UPDATE inbox_items SET acknowledged_at = coalesce(acknowledged_at, $3::timestamptz)
       WHERE id = $1::text AND identity_id = $2::text RETURNING acknowledged_at`,

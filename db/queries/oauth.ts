@@ -11,7 +11,14 @@ export interface OAuthRecord {
 
 export async function upsertOAuthRecord(
   db: Queryable,
-  r: { model: string; idHash: string; grantId: string | null; uidHash: string | null; payload: object; expiresAt: Date | null },
+  r: {
+    model: string;
+    idHash: string;
+    grantId: string | null;
+    uidHash: string | null;
+    payload: object;
+    expiresAt: Date | null;
+  },
 ): Promise<void> {
   await db.query(
     `INSERT INTO oauth_records (model, id_hash, grant_id, uid_hash, payload, expires_at)
@@ -63,7 +70,10 @@ export async function deleteExpiredOAuthRecords(db: Queryable): Promise<number> 
 
 /** Clears a record's expiry (a registered client that an account connected with). */
 export async function keepOAuthRecord(db: Queryable, model: string, idHash: string): Promise<void> {
-  await db.query('UPDATE oauth_records SET expires_at = NULL WHERE model = $1::text AND id_hash = $2::text AND expires_at IS NOT NULL', [model, idHash]);
+  await db.query(
+    'UPDATE oauth_records SET expires_at = NULL WHERE model = $1::text AND id_hash = $2::text AND expires_at IS NOT NULL',
+    [model, idHash],
+  );
 }
 
 export interface UnusedClient {
@@ -90,7 +100,10 @@ export async function listUnusedClients(db: Queryable): Promise<UnusedClient[]> 
 }
 
 /** Removes the unused clients (all of them, or only the expired ones) and every other expired record. */
-export async function removeUnusedClients(db: Queryable, which: 'expired' | 'all'): Promise<{ clients: number; records: number }> {
+export async function removeUnusedClients(
+  db: Queryable,
+  which: 'expired' | 'all',
+): Promise<{ clients: number; records: number }> {
   const clients = await db.query(`DELETE ${UNUSED_CLIENTS}${which === 'expired' ? ' AND r.expires_at <= now()' : ''}`);
   return { clients: clients.rowCount ?? 0, records: await deleteExpiredOAuthRecords(db) };
 }
@@ -107,7 +120,8 @@ export interface ConnectionRow {
 }
 
 export async function upsertConnection(
-  db: Queryable, c: { grantId: string; identityId: string; clientId: string; clientName: string; scopes: string[] },
+  db: Queryable,
+  c: { grantId: string; identityId: string; clientId: string; clientName: string; scopes: string[] },
 ): Promise<void> {
   await db.query(
     `INSERT INTO oauth_connections (grant_id, identity_id, client_id, client_name, scopes)

@@ -27,7 +27,12 @@ export async function claimOperation(
   return r.rowCount === 1;
 }
 
-export async function saveReceipt(db: Queryable, identityId: string, key: string, receipt: OperationReceipt): Promise<void> {
+export async function saveReceipt(
+  db: Queryable,
+  identityId: string,
+  key: string,
+  receipt: OperationReceipt,
+): Promise<void> {
   await db.query(
     `UPDATE operations SET receipt = $3::jsonb WHERE identity_id = $1::text AND idempotency_key = $2::text`,
     [identityId, key, JSON.stringify(receipt)],
@@ -41,7 +46,11 @@ export async function saveReceipt(db: Queryable, identityId: string, key: string
  * The receipt's `change_cursor` is set to the new change's. Returns the cursor.
  */
 export async function appendChangeAndSaveReceipt(
-  db: Queryable, identityId: string, key: string, change: NewChange, receipt: OperationReceipt,
+  db: Queryable,
+  identityId: string,
+  key: string,
+  change: NewChange,
+  receipt: OperationReceipt,
 ): Promise<string> {
   const r = await db.query<{ cursor: string }>(
     `WITH change AS (${INSERT_CHANGE} RETURNING cursor)

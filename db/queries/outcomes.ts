@@ -16,8 +16,16 @@ export interface OutcomeRow {
 
 export async function insertOutcome(
   db: Queryable,
-  o: { id: string; solutionId: string; solutionRevision: number; identityId: string; signal: Signal;
-    note: string | null; environment: Record<string, string>; at: Date },
+  o: {
+    id: string;
+    solutionId: string;
+    solutionRevision: number;
+    identityId: string;
+    signal: Signal;
+    note: string | null;
+    environment: Record<string, string>;
+    at: Date;
+  },
 ): Promise<void> {
   await db.query(
     `INSERT INTO outcomes (id, solution_id, solution_revision, identity_id, signal, note, environment, created_at)
@@ -26,7 +34,12 @@ export async function insertOutcome(
   );
 }
 
-export async function listOutcomes(db: Queryable, solutionId: string, offset: number, limit: number): Promise<OutcomeRow[]> {
+export async function listOutcomes(
+  db: Queryable,
+  solutionId: string,
+  offset: number,
+  limit: number,
+): Promise<OutcomeRow[]> {
   const r = await db.query(
     `SELECT o.id, o.solution_revision, o.identity_id, i.handle AS identity_handle, o.signal, o.note, o.environment, o.created_at
        FROM outcomes o LEFT JOIN identities i ON i.id = o.identity_id WHERE o.solution_id = $1::text

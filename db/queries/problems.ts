@@ -46,7 +46,8 @@ export async function insertProblemRevision(
  * when the head row is there, as they did after two statements.
  */
 export async function insertProblemWithFirstRevision(
-  db: Queryable, p: { id: string; authorId: string; at: Date; content: ProblemContent },
+  db: Queryable,
+  p: { id: string; authorId: string; at: Date; content: ProblemContent },
 ): Promise<void> {
   await db.query(
     `WITH head AS (
@@ -61,16 +62,34 @@ const INSERT_REVISION = `INSERT INTO problem_revisions
        (problem_id, revision, title, body, product, error_literal, environment, tags, author_id, created_at)
      VALUES ($1::text, $2::int, $3::text, $4::text, $5::text, $6::text, $7::jsonb, $8::text[], $9::text, $10::timestamptz)`;
 
-function revisionParams(r: { problemId: string; revision: number; authorId: string; at: Date; content: ProblemContent }): unknown[] {
+function revisionParams(r: {
+  problemId: string;
+  revision: number;
+  authorId: string;
+  at: Date;
+  content: ProblemContent;
+}): unknown[] {
   const c = r.content;
-  return [r.problemId, r.revision, c.title, c.body, c.product, c.error_literal, JSON.stringify(c.environment), c.tags, r.authorId, r.at];
+  return [
+    r.problemId,
+    r.revision,
+    c.title,
+    c.body,
+    c.product,
+    c.error_literal,
+    JSON.stringify(c.environment),
+    c.tags,
+    r.authorId,
+    r.at,
+  ];
 }
 
 export async function setProblemRevision(db: Queryable, id: string, revision: number, at: Date): Promise<void> {
-  await db.query(
-    `UPDATE problems SET current_revision = $2::int, updated_at = $3::timestamptz WHERE id = $1::text`,
-    [id, revision, at],
-  );
+  await db.query(`UPDATE problems SET current_revision = $2::int, updated_at = $3::timestamptz WHERE id = $1::text`, [
+    id,
+    revision,
+    at,
+  ]);
 }
 
 /** The problem's head row; `forUpdate` locks it against concurrent edits. */
@@ -83,7 +102,11 @@ export async function findProblem(db: Queryable, id: string, forUpdate = false):
   return r.rows[0] ?? null;
 }
 
-export async function findProblemRevision(db: Queryable, id: string, revision: number): Promise<ProblemRevision | null> {
+export async function findProblemRevision(
+  db: Queryable,
+  id: string,
+  revision: number,
+): Promise<ProblemRevision | null> {
   const r = await db.query(
     `SELECT revision, title, body, product, error_literal, environment, tags, author_id, created_at
        FROM problem_revisions WHERE problem_id = $1::text AND revision = $2::int`,

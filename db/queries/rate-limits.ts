@@ -8,7 +8,10 @@ export async function deleteExpiredCounters(db: Queryable): Promise<number> {
 }
 
 /** Adds each entry's hits to its counter in one statement; returns the totals in the entries' order. */
-export async function addToCounters(db: Queryable, entries: { key: string; hits: number; ttlSeconds: number }[]): Promise<number[]> {
+export async function addToCounters(
+  db: Queryable,
+  entries: { key: string; hits: number; ttlSeconds: number }[],
+): Promise<number[]> {
   const r = await db.query<{ key: string; count: number }>(
     `INSERT INTO rate_limit_counters (key, count, expires_at)
      SELECT k, h, now() + make_interval(secs => t)

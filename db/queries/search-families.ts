@@ -23,7 +23,11 @@ export const termLexemesSql = (terms: string) =>
  */
 export function positionCounts(vector: string): Map<string, number> {
   const counts = new Map<string, number>();
-  const QUOTE = 39, BACKSLASH = 92, COLON = 58, COMMA = 44, SPACE = 32;
+  const QUOTE = 39,
+    BACKSLASH = 92,
+    COLON = 58,
+    COMMA = 44,
+    SPACE = 32;
   let i = vector.indexOf("'");
   while (i >= 0 && i < vector.length) {
     const start = i + 1;
@@ -46,7 +50,8 @@ export function positionCounts(vector: string): Map<string, number> {
     let positions = 0;
     if (vector.charCodeAt(i) === COLON) {
       positions = 1;
-      for (i += 1; i < vector.length && vector.charCodeAt(i) !== SPACE; i += 1) if (vector.charCodeAt(i) === COMMA) positions += 1;
+      for (i += 1; i < vector.length && vector.charCodeAt(i) !== SPACE; i += 1)
+        if (vector.charCodeAt(i) === COMMA) positions += 1;
     }
     counts.set(lexeme, positions);
     i = vector.indexOf("'", i);
@@ -62,7 +67,9 @@ export function positionCounts(vector: string): Map<string, number> {
  * search at 100k (a paired comparison over 300 symptoms).
  */
 export function termCountsOf(
-  tsv: string, titleTsv: string | null, termLexemes: readonly (readonly string[])[],
+  tsv: string,
+  titleTsv: string | null,
+  termLexemes: readonly (readonly string[])[],
 ): { in_text: number[]; in_title: number[]; length: number } {
   const text = positionCounts(tsv);
   const title = positionCounts(titleTsv ?? '');

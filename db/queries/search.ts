@@ -14,7 +14,12 @@ import { termCountsOf, termLexemesSql, termSharesOf, termSharesSql } from './sea
 import type { TrustSubject } from '../../core/trust/subject.ts';
 import { COUNTER_FEEDBACK_KINDS } from '../../core/trust/rules.ts';
 import {
-  decayedConfidenceSql, isDisputedSql, trustSubjectColumnsSql, trustSubjectOf, type TrustRecordType, type TrustSubjectRow,
+  decayedConfidenceSql,
+  isDisputedSql,
+  trustSubjectColumnsSql,
+  trustSubjectOf,
+  type TrustRecordType,
+  type TrustSubjectRow,
 } from './trust.ts';
 
 /** The weight of each ranking term; the values are database-search/ranking.ts's RANKING_WEIGHTS. */
@@ -211,10 +216,16 @@ function toDocumentPage(rows: PageRow[]): DocumentPage {
   const subjects = new Map<string, TrustSubject>();
   for (const row of rows) {
     if (row.id === null || row.trust_current_revision === null || row.trust_current_revision === undefined) continue;
-    subjects.set(row.id, trustSubjectOf(row.type as TrustRecordType, row.id, {
-      author_id: row.trust_author_id!, current_revision: row.trust_current_revision, confirmer_group: row.trust_confirmer_group ?? null,
-      outcomes: row.trust_outcomes ?? [], feedback: row.trust_feedback ?? [],
-    }));
+    subjects.set(
+      row.id,
+      trustSubjectOf(row.type as TrustRecordType, row.id, {
+        author_id: row.trust_author_id!,
+        current_revision: row.trust_current_revision,
+        confirmer_group: row.trust_confirmer_group ?? null,
+        outcomes: row.trust_outcomes ?? [],
+        feedback: row.trust_feedback ?? [],
+      }),
+    );
   }
   return {
     total: head.total,
@@ -222,14 +233,37 @@ function toDocumentPage(rows: PageRow[]): DocumentPage {
     fellBack: head.fell_back ?? false,
     termShares: termSharesOf(head.term_shares ? (JSON.parse(head.term_shares) as unknown[]) : null),
     byType: { problem: head.problems, solution: head.solutions, discussion: head.discussions },
-    rows: rows.filter((r) => r.id !== null).map(({
-      total: _t, total_exact: _e, lists_off: _lo, fell_back: _f, term_shares: _ts, term_lexemes: _tl, problems: _p, solutions: _s, discussions: _d,
-      trust_author_id: _ta, trust_current_revision: _tr, trust_confirmer_group: _tg, trust_outcomes: _to, trust_feedback: _tf,
-      tsv, title_tsv, ...row
-    }) => ({
-      ...row, id: row.id!, coverage: Number(row.coverage), score: Number(row.score ?? 0),
-      ...(tsv === null ? { in_text: null, in_title: null, length: null } : termCountsOf(tsv, title_tsv, termLexemes)),
-    })),
+    rows: rows
+      .filter((r) => r.id !== null)
+      .map(
+        ({
+          total: _t,
+          total_exact: _e,
+          lists_off: _lo,
+          fell_back: _f,
+          term_shares: _ts,
+          term_lexemes: _tl,
+          problems: _p,
+          solutions: _s,
+          discussions: _d,
+          trust_author_id: _ta,
+          trust_current_revision: _tr,
+          trust_confirmer_group: _tg,
+          trust_outcomes: _to,
+          trust_feedback: _tf,
+          tsv,
+          title_tsv,
+          ...row
+        }) => ({
+          ...row,
+          id: row.id!,
+          coverage: Number(row.coverage),
+          score: Number(row.score ?? 0),
+          ...(tsv === null
+            ? { in_text: null, in_title: null, length: null }
+            : termCountsOf(tsv, title_tsv, termLexemes)),
+        }),
+      ),
     subjects,
   };
 }
@@ -243,8 +277,15 @@ function filterParams(f: SearchFilters): unknown[] {
  * ('postgr'): English stems, stop words dropped, each once, in the order
  * they first appear, at most `max`.
  */
-export async function findQueryTerms(db: Queryable, words: string, max: number, options: { prepared?: boolean } = {}): Promise<string[]> {
-  const r = await queryPrepared<{ term: string }>(db, options.prepared ? 'ak_search_terms' : undefined,
+export async function findQueryTerms(
+  db: Queryable,
+  words: string,
+  max: number,
+  options: { prepared?: boolean } = {},
+): Promise<string[]> {
+  const r = await queryPrepared<{ term: string }>(
+    db,
+    options.prepared ? 'ak_search_terms' : undefined,
     `SELECT term FROM unnest(string_to_array(plainto_tsquery('english'::regconfig, $1::text)::text, ' & '))
               WITH ORDINALITY AS t(term, n)
       WHERE term <> '' GROUP BY term ORDER BY min(n) LIMIT $2::int`,
@@ -258,8 +299,14 @@ export async function findQueryTerms(db: Queryable, words: string, max: number, 
  * between its runs of white space), in the order `findQueryTerms` lists a whole text's, duplicates kept:
  * one array per piece, aligned with `pieces`, empty for a piece of stop words only.
  */
-export async function findPieceTerms(db: Queryable, pieces: string[], options: { prepared?: boolean } = {}): Promise<string[][]> {
-  const r = await queryPrepared<{ query: string }>(db, options.prepared ? 'ak_search_piece_terms' : undefined,
+export async function findPieceTerms(
+  db: Queryable,
+  pieces: string[],
+  options: { prepared?: boolean } = {},
+): Promise<string[][]> {
+  const r = await queryPrepared<{ query: string }>(
+    db,
+    options.prepared ? 'ak_search_piece_terms' : undefined,
     `SELECT plainto_tsquery('english'::regconfig, p.text)::text AS query
        FROM unnest($1::text[]) WITH ORDINALITY AS p(text, n) ORDER BY p.n`,
     [pieces],
@@ -279,7 +326,9 @@ export async function findPieceTerms(db: Queryable, pieces: string[], options: {
  * number of ours.
  */
 export function searchSettings(ms: number): string {
-  return Object.entries(searchSettingValues(ms)).map(([name, value]) => `SET LOCAL ${name} = ${value}`).join('; ');
+  return Object.entries(searchSettingValues(ms))
+    .map(([name, value]) => `SET LOCAL ${name} = ${value}`)
+    .join('; ');
 }
 
 /**
@@ -289,14 +338,21 @@ export function searchSettings(ms: number): string {
  * two round trips). Only for connections that run nothing but searches.
  */
 export function searchSessionOptions(ms: number): string {
-  return Object.entries(searchSettingValues(ms)).map(([name, value]) => `-c ${name}=${value}`).join(' ');
+  return Object.entries(searchSettingValues(ms))
+    .map(([name, value]) => `-c ${name}=${value}`)
+    .join(' ');
 }
 
 function searchSettingValues(ms: number): Record<string, string> {
   // Each candidate source is capped with LIMIT, which tempts the planner into a sequential scan that
   // expects to meet enough matches early; matches of one error cluster together (a seeded 100k table:
   // 80 ms reading 1,400 pages for 200 exact matches), so every search statement reads its indexes.
-  return { statement_timeout: String(Math.max(1, Math.trunc(ms))), enable_seqscan: 'off', plan_cache_mode: 'force_generic_plan', jit: 'off' };
+  return {
+    statement_timeout: String(Math.max(1, Math.trunc(ms))),
+    enable_seqscan: 'off',
+    plan_cache_mode: 'force_generic_plan',
+    jit: 'off',
+  };
 }
 
 /** Applies `searchSettings` to the current transaction (on the embedded database the API opens its search transactions with them: `BEGIN; …`). */
@@ -329,18 +385,58 @@ export async function limitSearchStatements(db: Queryable, ms: number): Promise<
  * connection (the caller's transaction chooses a generic plan); not on the
  * embedded database, whose connections share one session.
  */
-export async function findMatchingDocuments(db: Queryable, q: MatchQuery, options: { prepared?: boolean } = {}): Promise<DocumentPage> {
+export async function findMatchingDocuments(
+  db: Queryable,
+  q: MatchQuery,
+  options: { prepared?: boolean } = {},
+): Promise<DocumentPage> {
   const w = q.weights;
-  const values = [...filterParams(q.filters), q.offset, q.limit, q.keys, q.wholeKey, q.pattern, q.terms, q.level, q.prefilter,
-    q.keyWeights, q.candidateCap, q.signature.hits, q.signature.known,
-    w.exact, w.substring, w.coverage, w.title, w.signature, w.prior, q.minTerms, q.nearlyAll,
-    q.filters.disputed ?? null, w.trust, q.pairs, q.needle, q.allTerms, q.fallBack, q.strictCap, q.prefilterRarest ?? null,
-    q.signatureTitle, q.champions !== undefined, q.champions?.recentCap ?? 0, q.champions?.read ?? 0, q.champions?.cap ?? 0,
-    q.trust?.from ?? 0, q.trust?.to ?? 0];
+  const values = [
+    ...filterParams(q.filters),
+    q.offset,
+    q.limit,
+    q.keys,
+    q.wholeKey,
+    q.pattern,
+    q.terms,
+    q.level,
+    q.prefilter,
+    q.keyWeights,
+    q.candidateCap,
+    q.signature.hits,
+    q.signature.known,
+    w.exact,
+    w.substring,
+    w.coverage,
+    w.title,
+    w.signature,
+    w.prior,
+    q.minTerms,
+    q.nearlyAll,
+    q.filters.disputed ?? null,
+    w.trust,
+    q.pairs,
+    q.needle,
+    q.allTerms,
+    q.fallBack,
+    q.strictCap,
+    q.prefilterRarest ?? null,
+    q.signatureTitle,
+    q.champions !== undefined,
+    q.champions?.recentCap ?? 0,
+    q.champions?.read ?? 0,
+    q.champions?.cap ?? 0,
+    q.trust?.from ?? 0,
+    q.trust?.to ?? 0,
+  ];
   const run = async (shape: MatchShape) => {
     const statement = matchStatement(shape);
-    const r = await queryPrepared<PageRow>(db, options.prepared ? statement.name : undefined, statement.text,
-      statement.params.map((n) => values[n - 1]));
+    const r = await queryPrepared<PageRow>(
+      db,
+      options.prepared ? statement.name : undefined,
+      statement.text,
+      statement.params.map((n) => values[n - 1]),
+    );
     return r.rows;
   };
   const shape = shapeOf(q);
@@ -402,10 +498,13 @@ function shapeOf(q: MatchQuery): MatchShape {
   return {
     filtered: filterParams(q.filters).some((value) => value !== null) || q.filters.disputed !== undefined,
     exact: q.keys.length > 0,
-    substring: q.level >= KIND_RANK.substring && q.pattern !== null ? (q.pairs.length > 0 ? 'pairs' : 'trigrams') : null,
+    substring:
+      q.level >= KIND_RANK.substring && q.pattern !== null ? (q.pairs.length > 0 ? 'pairs' : 'trigrams') : null,
     words,
     champions: words && q.champions !== undefined,
-    gin: words && (q.allTerms !== null || q.nearlyAll !== null || q.prefilter !== null || (q.prefilterRarest ?? null) !== null),
+    gin:
+      words &&
+      (q.allTerms !== null || q.nearlyAll !== null || q.prefilter !== null || (q.prefilterRarest ?? null) !== null),
     allTerms: words && q.allTerms !== null,
     nearlyAll: words && q.nearlyAll !== null,
     looser: words && (q.prefilter !== null || (q.prefilterRarest ?? null) !== null),
@@ -430,7 +529,11 @@ function matchStatement(shape: MatchShape): MatchStatement {
   let statement = matchStatements.get(key);
   if (statement === undefined) {
     const { text, params } = withParametersUsed(matchStatementText(shape));
-    statement = { name: `ak_search_match_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`, text, params };
+    statement = {
+      name: `ak_search_match_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`,
+      text,
+      params,
+    };
     matchStatements.set(key, statement);
   }
   return statement;
@@ -454,7 +557,9 @@ function matchStatementText(shape: MatchShape): string {
   const groupsHeld = (tsv: string) => (shape.aliases ? aliasGroupsHeld(tsv) : '0');
   // A source left out: no rows, the same columns.
   const none = (src: number) => `SELECT ${CANDIDATE_COLUMNS}, ${src} AS src FROM search_documents d WHERE false`;
-  const exact = !shape.exact ? none(1) : `
+  const exact = !shape.exact
+    ? none(1)
+    : `
        SELECT e.*, 1 AS src FROM (
          (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
            WHERE $8::text = ANY($7::text[]) AND d.exact_keys @> ARRAY[$8::text] AND ${on('$25')} LIMIT $31::int)
@@ -466,52 +571,67 @@ function matchStatementText(shape: MatchShape): string {
         LIMIT $31::int`;
   // Substrings: through the query's pair keys when it has any, checked with strpos (which the
   // trigram index cannot serve, so the planner reads the keys' index alone); else through trigrams.
-  const substring = shape.substring === 'pairs' ? `
+  const substring =
+    shape.substring === 'pairs'
+      ? `
        SELECT ${CANDIDATE_COLUMNS}, 2 AS src FROM search_documents d
         WHERE $11::int >= 1 AND $9::text IS NOT NULL AND cardinality($27::text[]) > 0
           AND d.pair_keys @> $27::text[] AND strpos(d.text_norm, $28::text) > 0 AND ${on('$25')} LIMIT $31::int`
-    : shape.substring === 'trigrams' ? `
+      : shape.substring === 'trigrams'
+        ? `
        SELECT ${CANDIDATE_COLUMNS}, 2 AS src FROM search_documents d
         WHERE $11::int >= 1 AND $9::text IS NOT NULL AND cardinality($27::text[]) = 0
           AND d.text_norm LIKE $9::text AND ${on('$25')} LIMIT $31::int`
-      : none(2);
+        : none(2);
   const champOff = shape.champions ? 'NOT EXISTS (SELECT FROM champ_on)' : 'true';
-  const wordSources = !shape.gin ? [] : [
-    shape.allTerms && `
+  const wordSources = !shape.gin
+    ? []
+    : [
+        shape.allTerms &&
+          `
          (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
            WHERE $29::text IS NOT NULL AND d.tsv @@ (SELECT $29::text::tsquery) AND ${on('$25')} LIMIT $14::int)`,
-    shape.nearlyAll && `
+        shape.nearlyAll &&
+          `
          (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
            WHERE $24::text IS NOT NULL AND d.tsv @@ (SELECT q FROM nearly)
              AND length(d.tsv) - length(ts_delete(d.tsv, (SELECT a FROM lexemes))) + ${groupsHeld('d.tsv')}
                    >= cardinality($10::text[]) - 1
              AND NOT d.tsv @@ (SELECT $29::text::tsquery)
              AND ${on('$25')} LIMIT $14::int)`,
-    shape.looser && `
+        shape.looser &&
+          `
          (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
            WHERE (SELECT q FROM looser) IS NOT NULL AND d.tsv @@ (SELECT q::tsquery FROM looser)
              -- Not read by a stricter source: holds fewer terms than all but one (than all under four terms).
              AND length(d.tsv) - length(ts_delete(d.tsv, (SELECT a FROM lexemes))) + ${groupsHeld('d.tsv')}
                    < cardinality($10::text[]) - CASE WHEN $24::text IS NULL THEN 0 ELSE 1 END
              AND ${on('$25')} LIMIT $14::int)`,
-  ].filter((source) => typeof source === 'string');
+      ].filter((source) => typeof source === 'string');
   // Each tsquery is parsed once (a subquery), not again for every row the heap scan rechecks.
   // Keywords, strictest first: every term, all but one, then the prefilter (k of n); each excludes
   // what a stricter one reads, and the outer LIMIT stops before a looser one when the cap is full.
   const words = [
-    shape.champions && `
+    shape.champions &&
+      `
        SELECT ${CANDIDATE_COLUMNS}, 3 AS src FROM champ_top c JOIN search_documents d ON d.id = c.id`,
-    wordSources.length > 0 && `
+    wordSources.length > 0 &&
+      `
        SELECT k.*, 3 AS src FROM (${wordSources.join(`
          UNION ALL`)}) k
         WHERE (SELECT n FROM level_n) = 2 AND ${champOff}
         LIMIT $14::int`,
   ].filter((source) => typeof source === 'string');
-  const wordCtes = !shape.words ? '' : `
+  const wordCtes = !shape.words
+    ? ''
+    : `
      -- The share of all documents holding each term (planner statistics): the second stage's weights, and
      -- which terms a long query's prefilter pairs: any m of them will do (keyword-query.ts), the rarest
      -- leave the fewest candidates (in query order without statistics).
-     share AS MATERIALIZED (SELECT ${termSharesSql('$10')} AS s),${!shape.gin || !shape.looser ? '' : `
+     share AS MATERIALIZED (SELECT ${termSharesSql('$10')} AS s),${
+       !shape.gin || !shape.looser
+         ? ''
+         : `
      rarest AS MATERIALIZED (
        SELECT q.t, q.n FROM unnest($10::text[]) WITH ORDINALITY AS q(t, n) CROSS JOIN share
         WHERE $32::int IS NOT NULL ORDER BY share.s[q.n], q.n LIMIT $32::int
@@ -520,7 +640,11 @@ function matchStatementText(shape: MatchShape): string {
        SELECT CASE WHEN $32::int IS NULL THEN $12::text
                    ELSE (SELECT string_agg(format('((%s) & (%s))', a.t, b.t), ' | ' ORDER BY a.n, b.n)
                            FROM rarest a JOIN rarest b ON a.n < b.n) END AS q
-     ),`}${!shape.gin || !shape.nearlyAll ? '' : `
+     ),`
+     }${
+       !shape.gin || !shape.nearlyAll
+         ? ''
+         : `
      -- Records holding all terms but one hold three of any four; the index is asked for three of the four
      -- rarest (which reads four posting lists, where the OR of every all-but-one group reads every term's)
      -- and each row's terms are then counted: the same rows, in the same order.
@@ -532,7 +656,11 @@ function matchStatementText(shape: MatchShape): string {
        SELECT string_agg(g.q, ' | ' ORDER BY g.n)::tsquery AS q FROM (
          SELECT x.n, '(' || string_agg('(' || o.t || ')', ' & ' ORDER BY o.n) || ')' AS q
            FROM rarest_four x JOIN rarest_four o ON o.n <> x.n GROUP BY x.n) g
-     ),`}${!shape.champions ? '' : `
+     ),`
+     }${
+       !shape.champions
+         ? ''
+         : `
      -- Champion lists (db/migrations/000016.sql): at the keyword level, without filters, when the lists are
      -- built, at least one term has one and few documents changed since they were last compacted. Each term
      -- with a list is read from its top (a B-tree range of $36 rows), each rarer term through GIN (a short
@@ -579,7 +707,8 @@ function matchStatementText(shape: MatchShape): string {
      champ_top AS MATERIALIZED (
        SELECT id FROM (SELECT id, n, max(weight) AS weight FROM champ_hits GROUP BY id, n) x
         GROUP BY id ORDER BY count(*) DESC, sum(weight) DESC, id LIMIT $37::int
-     ),`}`;
+     ),`
+     }`;
   return `WITH term AS MATERIALIZED (${termLexemesSql('$10')}),
      -- The terms as one array of lexemes: a document holds as many of them as ts_delete removes from its
      -- vector, counted in one pass rather than one tsquery match per term. An alias group (one term of two
@@ -596,8 +725,12 @@ function matchStatementText(shape: MatchShape): string {
        SELECT $30::boolean AND NOT EXISTS (SELECT FROM exact_hits) AND NOT EXISTS (SELECT FROM substring_hits) AS fell_back
      ),
      level_n AS MATERIALIZED (SELECT fell_back, CASE WHEN fell_back THEN 2 ELSE $11::int END AS n FROM level),${wordCtes}
-     word_hits AS MATERIALIZED (${words.length > 0 ? words.join(`
-       UNION ALL`) : none(3)}),
+     word_hits AS MATERIALIZED (${
+       words.length > 0
+         ? words.join(`
+       UNION ALL`)
+         : none(3)
+     }),
      -- Which source read each id: one that stopped at its cap makes the totals a lower bound. Each source
      -- carries the columns ranking reads, so no candidate is looked up again; a record the substring
      -- source read is kept from that one, which says it contains the query.
@@ -606,15 +739,22 @@ function matchStatementText(shape: MatchShape): string {
      feature AS MATERIALIZED (
        SELECT d.id, d.type, d.updated_at, exact, held.n AS held, c.contains,
               CASE WHEN exact > 0 THEN 0 WHEN c.contains THEN 1 ELSE 2 END AS kind,
-              ${!shape.words ? '0::float8' : `CASE WHEN l.n = 2 AND cardinality($10::text[]) > 0
+              ${
+                !shape.words
+                  ? '0::float8'
+                  : `CASE WHEN l.n = 2 AND cardinality($10::text[]) > 0
                    THEN (length(d.title_tsv) - length(ts_delete(d.title_tsv, (SELECT a FROM lexemes)))
                          + ${groupsHeld('d.title_tsv')})::float8 / cardinality($10::text[])
-                   ELSE 0 END`} AS title_share,
+                   ELSE 0 END`
+              } AS title_share,
               -- Read from the family's head (a solution's problem): its snippet, the raw literal, and for a symptom
               -- in words ($33) its title too (a record titled 'waitress cannot bind port 80' carries port 80 though
               -- its literal names none); only when the query has such tokens (a generic plan would otherwise read
               -- the head first).
-              ${!shape.signature ? '0::float8' : `CASE WHEN cardinality($15::text[]) > 0 THEN
+              ${
+                !shape.signature
+                  ? '0::float8'
+                  : `CASE WHEN cardinality($15::text[]) > 0 THEN
                 (SELECT coalesce(sum(CASE WHEN raw.text ~* s.hit THEN 1 WHEN raw.text ~* s.known THEN -1 ELSE 0 END), 0)
                    FROM unnest($15::text[], $16::text[]) AS s(hit, known)
                   -- A problem (or discussion) heads its own family: its snippet (and title) came with it.
@@ -622,7 +762,8 @@ function matchStatementText(shape: MatchShape): string {
                                           ELSE (SELECT CASE WHEN $33::boolean THEN h.title || ' ' || h.snippet ELSE h.snippet END
                                                   FROM search_documents h WHERE h.id = d.family) END AS text) raw
                   )::float8
-                ELSE 0 END`} AS signature,
+                ELSE 0 END`
+              } AS signature,
               ln(1 + d.worked + 0.5::float8 * d.partially_worked) - ln(1 + d.did_not_work) AS prior,
               ${decayedConfidenceSql('t')} - coalesce(t.disputed, false)::int AS trust
          FROM source d
@@ -655,14 +796,19 @@ function matchStatementText(shape: MatchShape): string {
                                 ELSE held::float8 / cardinality($10::text[]) END AS coverage
                  FROM feature f WHERE kind <= (SELECT n FROM level_n) AND (kind < 2 OR held >= $23::int)) scored
      )
-     SELECT totals.*, page.kind, page.coverage, page.score, ${DOCUMENT_COLUMNS}, ${shape.trust
-    ? 'subject.author_id AS trust_author_id, subject.current_revision AS trust_current_revision, subject.confirmer_group AS trust_confirmer_group, subject.outcomes AS trust_outcomes, subject.feedback AS trust_feedback'
-    : 'NULL::int AS trust_current_revision'},
+     SELECT totals.*, page.kind, page.coverage, page.score, ${DOCUMENT_COLUMNS}, ${
+       shape.trust
+         ? 'subject.author_id AS trust_author_id, subject.current_revision AS trust_current_revision, subject.confirmer_group AS trust_confirmer_group, subject.outcomes AS trust_outcomes, subject.feedback AS trust_feedback'
+         : 'NULL::int AS trust_current_revision'
+     },
             -- What the second stage reads of the page's rows: whether the family's literal is the query's
             -- message (its key, $8), and (keyword matches) its vectors, in which toDocumentPage counts the terms.
             d.literal_key = $8::text AS literal_equal,
-            ${shape.words ? 'CASE WHEN page.kind = 2 THEN d.tsv::text END AS tsv, CASE WHEN page.kind = 2 THEN d.title_tsv::text END AS title_tsv'
-    : 'NULL::text AS tsv, NULL::text AS title_tsv'}
+            ${
+              shape.words
+                ? 'CASE WHEN page.kind = 2 THEN d.tsv::text END AS tsv, CASE WHEN page.kind = 2 THEN d.title_tsv::text END AS title_tsv'
+                : 'NULL::text AS tsv, NULL::text AS title_tsv'
+            }
        FROM (SELECT ${TOTALS},
                     (SELECT count(*) FROM exact_hits) < $31::int AND (SELECT count(*) FROM substring_hits) < $31::int
                       AND (SELECT count(*) FROM word_hits) < $14::int AND ${champOff} AS total_exact,
@@ -677,7 +823,10 @@ function matchStatementText(shape: MatchShape): string {
           ORDER BY score DESC, updated_at DESC, id DESC
           OFFSET $5::int LIMIT $6::int
        ) page ON true
-       LEFT JOIN search_documents d ON d.id = page.id${!shape.trust ? '' : `
+       LEFT JOIN search_documents d ON d.id = page.id${
+         !shape.trust
+           ? ''
+           : `
        -- The trust subjects of the rows after position $38 up to $39 (OFFSET 0 keeps the positions a gate).
        LEFT JOIN LATERAL (
          SELECT ${trustSubjectColumnsSql(`ARRAY[${COUNTER_FEEDBACK_KINDS.map((kind) => `'${kind}'`).join(', ')}]::text[]`)}
@@ -686,10 +835,10 @@ function matchStatementText(shape: MatchShape): string {
                  SELECT 'solution'::text, r.id, r.author_id, r.current_revision FROM solutions r WHERE d.type = 'solution' AND r.id = d.id) h
            LEFT JOIN identity_admissions a ON a.identity_id = h.author_id
           WHERE page.rn > $38::int AND page.rn <= $39::int
-         OFFSET 0) subject ON true`}
+         OFFSET 0) subject ON true`
+       }
       ORDER BY page.score DESC, page.updated_at DESC, page.id DESC`;
 }
-
 
 /** Rows an empty query counts before it answers "at least this many" (`total_exact: false`). */
 export const NEWEST_COUNT_CAP = 1000;
@@ -700,9 +849,15 @@ export const NEWEST_COUNT_CAP = 1000;
  * type), so listing stays an index walk of a page however large the table.
  */
 export async function listNewestDocuments(
-  db: Queryable, filters: SearchFilters, offset: number, limit: number, options: { prepared?: boolean } = {},
+  db: Queryable,
+  filters: SearchFilters,
+  offset: number,
+  limit: number,
+  options: { prepared?: boolean } = {},
 ): Promise<DocumentPage> {
-  const r = await queryPrepared<PageRow>(db, options.prepared ? 'ak_search_newest' : undefined,
+  const r = await queryPrepared<PageRow>(
+    db,
+    options.prepared ? 'ak_search_newest' : undefined,
     `SELECT totals.*, page.* FROM (SELECT ${TOTALS}, count(*) < $7::int AS total_exact FROM (
        SELECT d.type FROM search_documents d WHERE ${filtersOn('$8')} ORDER BY d.created_at DESC, d.id DESC LIMIT $7::int) d) totals
      LEFT JOIN LATERAL (

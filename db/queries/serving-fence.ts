@@ -4,7 +4,12 @@
  */
 import type { FenceCommand } from '../../core/schemas/fence.ts';
 import {
-  DEFAULT_FENCE_RETRY_AFTER_SECONDS, FENCE_MAX_AGE_MS, fenceStatusOf, type FenceChange, type FenceReading, type FenceStatus,
+  DEFAULT_FENCE_RETRY_AFTER_SECONDS,
+  FENCE_MAX_AGE_MS,
+  fenceStatusOf,
+  type FenceChange,
+  type FenceReading,
+  type FenceStatus,
 } from '../../core/serving-fence.ts';
 import type { RecordRef } from '../../core/types.ts';
 import type { Queryable } from '../pool.ts';
@@ -77,10 +82,17 @@ export async function readFenceStatus(db: Queryable, retryAfterSeconds: number):
 }
 
 /** Raises or lowers the fence as `by`; one implementation for the ops CLI and the operator endpoint. */
-export async function applyFenceCommand(db: Queryable, command: FenceCommand, by: string, retryAfterSeconds: number): Promise<FenceChange> {
+export async function applyFenceCommand(
+  db: Queryable,
+  command: FenceCommand,
+  by: string,
+  retryAfterSeconds: number,
+): Promise<FenceChange> {
   if (command.state === 'on') {
     await raiseServingFence(db, {
-      reason: command.reason, retryAfterSeconds: command.retry_after ?? DEFAULT_FENCE_RETRY_AFTER_SECONDS, by,
+      reason: command.reason,
+      retryAfterSeconds: command.retry_after ?? DEFAULT_FENCE_RETRY_AFTER_SECONDS,
+      by,
     });
   } else {
     await lowerServingFence(db, by);

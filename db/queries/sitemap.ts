@@ -15,7 +15,12 @@ const SOURCES: Record<RecordRef['type'], string> = {
 };
 
 /** Records of `type` with `from <= id < to`, by the primary key index. */
-export async function listSitemapEntries(db: Queryable, type: RecordRef['type'], from: string, to: string): Promise<SitemapEntry[]> {
+export async function listSitemapEntries(
+  db: Queryable,
+  type: RecordRef['type'],
+  from: string,
+  to: string,
+): Promise<SitemapEntry[]> {
   const r = await db.query<SitemapEntry>(`${SOURCES[type]} WHERE id >= $1 AND id < $2 ORDER BY id`, [from, to]);
   return r.rows;
 }

@@ -46,10 +46,11 @@ export async function insertSolutionRevision(
 }
 
 export async function setSolutionRevision(db: Queryable, id: string, revision: number, at: Date): Promise<void> {
-  await db.query(
-    `UPDATE solutions SET current_revision = $2::int, updated_at = $3::timestamptz WHERE id = $1::text`,
-    [id, revision, at],
-  );
+  await db.query(`UPDATE solutions SET current_revision = $2::int, updated_at = $3::timestamptz WHERE id = $1::text`, [
+    id,
+    revision,
+    at,
+  ]);
 }
 
 export async function findSolution(db: Queryable, id: string, forUpdate = false): Promise<SolutionHead | null> {
@@ -61,7 +62,11 @@ export async function findSolution(db: Queryable, id: string, forUpdate = false)
   return r.rows[0] ?? null;
 }
 
-export async function findSolutionRevision(db: Queryable, id: string, revision: number): Promise<SolutionRevision | null> {
+export async function findSolutionRevision(
+  db: Queryable,
+  id: string,
+  revision: number,
+): Promise<SolutionRevision | null> {
   const r = await db.query(
     `SELECT revision, body, applicability, limitations, author_id, created_at
        FROM solution_revisions WHERE solution_id = $1::text AND revision = $2::int`,
@@ -84,7 +89,10 @@ const SUMMARY_COLUMNS = `s.id, s.problem_id, s.author_id, s.status, s.current_re
 
 /** One page of a problem's solutions, oldest first, plus one row for `has_more`. */
 export async function listSolutionsOfProblem(
-  db: Queryable, problemId: string, offset: number, limit: number,
+  db: Queryable,
+  problemId: string,
+  offset: number,
+  limit: number,
 ): Promise<SolutionSummary[]> {
   const r = await db.query(
     `SELECT ${SUMMARY_COLUMNS}

@@ -1,9 +1,3 @@
-/**
- * SQL behind trust (core/trust/): admission groups, each identity's latest
- * outcome per solution revision, counter feedback per revision, feedback
- * evidence, and the stored trust state of each record.
- */
-import type { z } from 'zod';
 import type { Signal } from '../../core/schemas/fields.ts';
 import type { FeedbackEvidence } from '../../core/schemas/trust.ts';
 import type { TrustSummary } from '../../core/trust/assess.ts';
@@ -22,7 +16,8 @@ export type TrustRecordType = TrustSubject['type'];
  * joined and are cleared. Call inside the admission transaction.
  */
 export async function recordAdmission(
-  db: Queryable, a: { identityId: string; addressKey: string; at: Date; windowSeconds: number },
+  db: Queryable,
+  a: { identityId: string; addressKey: string; at: Date; windowSeconds: number },
 ): Promise<string> {
   const hashed = await db.query<{ hash: string }>(
     `SELECT encode(sha256(convert_to(s.salt || $1::text, 'UTF8')), 'hex') AS hash,
@@ -54,7 +49,11 @@ const HEADS: Record<TrustRecordType, string> = {
 };
 
 /** Every report behind the trust of these records, grouped by revision. */
-export async function loadTrustSubjects(db: Queryable, type: TrustRecordType, ids: string[]): Promise<Map<string, TrustSubject>> {
+export async function loadTrustSubjects(
+  db: Queryable,
+  type: TrustRecordType,
+  ids: string[],
+): Promise<Map<string, TrustSubject>> {
   return loadTrustSubjectsOf(db, type === 'problem' ? { problem: ids, solution: [] } : { problem: [], solution: ids });
 }
 
@@ -116,16 +115,32 @@ export function trustSubjectOf(type: TrustRecordType, id: string, h: TrustSubjec
   };
   for (const o of h.outcomes) {
     revisionOf(o.revision!).outcomes.push({
-      identityId: o.identity_id, handle: o.handle, group: o.confirmer_group, signal: o.signal!, note: o.note,
-      environment: o.environment!, at: new Date(o.at),
+      identityId: o.identity_id,
+      handle: o.handle,
+      group: o.confirmer_group,
+      signal: o.signal!,
+      note: o.note,
+      environment: o.environment!,
+      at: new Date(o.at),
     });
   }
   for (const f of h.feedback) {
     revisionOf(f.revision ?? 1).feedback.push({
-      identityId: f.identity_id, handle: f.handle, group: f.confirmer_group, kind: f.kind!, note: f.note!, at: new Date(f.at),
+      identityId: f.identity_id,
+      handle: f.handle,
+      group: f.confirmer_group,
+      kind: f.kind!,
+      note: f.note!,
+      at: new Date(f.at),
     });
   }
-  return { type, id, currentRevision: h.current_revision, author: { identityId: h.author_id, group: h.confirmer_group }, byRevision };
+  return {
+    type,
+    id,
+    currentRevision: h.current_revision,
+    author: { identityId: h.author_id, group: h.confirmer_group },
+    byRevision,
+  };
 }
 
 /**
@@ -136,7 +151,9 @@ export function trustSubjectOf(type: TrustRecordType, id: string, h: TrustSubjec
  * whose connections share one session).
  */
 export async function loadTrustSubjectsOf(
-  db: Queryable, ids: { problem: string[]; solution: string[] }, options: { prepared?: boolean } = {},
+  db: Queryable,
+  ids: { problem: string[]; solution: string[] },
+  options: { prepared?: boolean } = {},
 ): Promise<Map<string, TrustSubject>> {
   const subjects = new Map<string, TrustSubject>();
   if (ids.problem.length === 0 && ids.solution.length === 0) return subjects;
@@ -148,7 +165,11 @@ export async function loadTrustSubjectsOf(
   const values = [ids.problem, ids.solution, COUNTER_FEEDBACK_KINDS];
   // Prepared: planned once per connection (search asks for it on every page; db/queries/search.ts).
   const r = await queryPrepared<TrustSubjectRow & { type: TrustRecordType; id: string }>(
-    db, options.prepared ? 'ak_trust_subjects' : undefined, text, values);
+    db,
+    options.prepared ? 'ak_trust_subjects' : undefined,
+    text,
+    values,
+  );
   for (const h of r.rows) subjects.set(h.id, trustSubjectOf(h.type, h.id, h));
   return subjects;
 }
@@ -164,7 +185,12 @@ export interface StoredTrust {
  * returns what was stored: concurrent reports on one record recompute its
  * trust one after the other, each seeing the other's report.
  */
-export async function lockRecordTrust(db: Queryable, type: TrustRecordType, id: string, at: Date): Promise<StoredTrust> {
+export async function lockRecordTrust(
+  db: Queryable,
+  type: TrustRecordType,
+  id: string,
+  at: Date,
+): Promise<StoredTrust> {
   const r = await db.query<{ revision: number; disputed: boolean; summary: TrustSummary | Record<string, never> }>(
     `INSERT INTO record_trust (record_type, record_id, revision, summary, updated_at)
      VALUES ($1::text, $2::text, 1, '{}'::jsonb, $3::timestamptz)
@@ -173,10 +199,20 @@ export async function lockRecordTrust(db: Queryable, type: TrustRecordType, id: 
     [type, id, at],
   );
   const row = r.rows[0]!;
-  return { revision: row.revision, disputed: row.disputed, summary: 'revision' in row.summary ? (row.summary as TrustSummary) : null };
+  return {
+    revision: row.revision,
+    disputed: row.disputed,
+    summary: 'revision' in row.summary ? (row.summary as TrustSummary) : null,
+  };
 }
 
-export async function saveRecordTrust(db: Queryable, type: TrustRecordType, id: string, summary: TrustSummary, at: Date): Promise<void> {
+export async function saveRecordTrust(
+  db: Queryable,
+  type: TrustRecordType,
+  id: string,
+  summary: TrustSummary,
+  at: Date,
+): Promise<void> {
   await db.query(
     `UPDATE record_trust SET revision = $3::int, disputed = $4::boolean, bound = $5::float8,
             decay_from = $6::timestamptz, summary = $7::jsonb, updated_at = $8::timestamptz
@@ -186,7 +222,11 @@ export async function saveRecordTrust(db: Queryable, type: TrustRecordType, id: 
 }
 
 /** Stored trust summaries of these records (records never assessed are absent). */
-export async function findRecordTrust(db: Queryable, type: TrustRecordType, ids: string[]): Promise<Map<string, TrustSummary>> {
+export async function findRecordTrust(
+  db: Queryable,
+  type: TrustRecordType,
+  ids: string[],
+): Promise<Map<string, TrustSummary>> {
   const r = await db.query<{ record_id: string; summary: TrustSummary }>(
     `SELECT record_id, summary FROM record_trust
       WHERE record_type = $1::text AND record_id = ANY($2::text[]) AND summary ? 'revision'`,
@@ -216,12 +256,24 @@ export type { FeedbackEvidence };
  * identities filed it and the latest report. Records without feedback map
  * to an empty list.
  */
-export async function listFeedbackEvidence(db: Queryable, type: string, ids: string[]): Promise<Map<string, FeedbackEvidence[]>> {
+export async function listFeedbackEvidence(
+  db: Queryable,
+  type: string,
+  ids: string[],
+): Promise<Map<string, FeedbackEvidence[]>> {
   const evidence = new Map<string, FeedbackEvidence[]>(ids.map((id) => [id, []]));
   if (ids.length === 0) return evidence;
   const r = await db.query<{
-    target_id: string; kind: FeedbackEvidence['kind']; n: string; id: string; identity_id: string; handle: string | null; body: string;
-    evidence: string[]; target_revision: number | null; created_at: Date;
+    target_id: string;
+    kind: FeedbackEvidence['kind'];
+    n: string;
+    id: string;
+    identity_id: string;
+    handle: string | null;
+    body: string;
+    evidence: string[];
+    target_revision: number | null;
+    created_at: Date;
   }>(
     `SELECT counts.target_id, counts.kind, counts.n, latest.id, latest.identity_id, i.handle, latest.body, latest.evidence,
             latest.target_revision, latest.created_at
@@ -240,8 +292,12 @@ export async function listFeedbackEvidence(db: Queryable, type: string, ids: str
       kind: row.kind,
       count: Number(row.n),
       latest: {
-        id: row.id, body: row.body, evidence: row.evidence, reporter: { id: row.identity_id, handle: row.handle },
-        revision: row.target_revision, reported_at: row.created_at.toISOString(),
+        id: row.id,
+        body: row.body,
+        evidence: row.evidence,
+        reporter: { id: row.identity_id, handle: row.handle },
+        revision: row.target_revision,
+        reported_at: row.created_at.toISOString(),
       },
     });
   }
@@ -252,7 +308,8 @@ export async function listFeedbackEvidence(db: Queryable, type: string, ids: str
 export async function findTargetRevision(db: Queryable, type: string, id: string): Promise<number | null> {
   if (type !== 'problem' && type !== 'solution') return null;
   const r = await db.query<{ current_revision: number }>(
-    `SELECT current_revision FROM ${HEADS[type]} WHERE id = $1::text`, [id],
+    `SELECT current_revision FROM ${HEADS[type]} WHERE id = $1::text`,
+    [id],
   );
   return r.rows[0]?.current_revision ?? null;
 }

@@ -20,7 +20,10 @@ export async function findProblems(db: Queryable, ids: string[]): Promise<Proble
   return r.rows;
 }
 
-export async function findCurrentProblemRevisions(db: Queryable, ids: string[]): Promise<(ProblemRevision & { problem_id: string })[]> {
+export async function findCurrentProblemRevisions(
+  db: Queryable,
+  ids: string[],
+): Promise<(ProblemRevision & { problem_id: string })[]> {
   if (ids.length === 0) return [];
   const r = await db.query(
     `SELECT r.problem_id, r.revision, r.title, r.body, r.product, r.error_literal, r.environment, r.tags, r.author_id, r.created_at
@@ -32,7 +35,11 @@ export async function findCurrentProblemRevisions(db: Queryable, ids: string[]):
 }
 
 /** The first `perProblem` solutions of each problem, oldest first (listSolutionsOfProblem's order). */
-export async function listFirstSolutions(db: Queryable, problemIds: string[], perProblem: number): Promise<SolutionSummary[]> {
+export async function listFirstSolutions(
+  db: Queryable,
+  problemIds: string[],
+  perProblem: number,
+): Promise<SolutionSummary[]> {
   if (problemIds.length === 0) return [];
   const r = await db.query(
     `SELECT s.* FROM unnest($1::text[]) AS q(problem_id)
@@ -56,7 +63,10 @@ export async function findSolutions(db: Queryable, ids: string[]): Promise<Solut
   return r.rows;
 }
 
-export async function findCurrentSolutionRevisions(db: Queryable, ids: string[]): Promise<(SolutionRevision & { solution_id: string })[]> {
+export async function findCurrentSolutionRevisions(
+  db: Queryable,
+  ids: string[],
+): Promise<(SolutionRevision & { solution_id: string })[]> {
   if (ids.length === 0) return [];
   const r = await db.query(
     `SELECT r.solution_id, r.revision, r.body, r.applicability, r.limitations, r.author_id, r.created_at
@@ -68,7 +78,11 @@ export async function findCurrentSolutionRevisions(db: Queryable, ids: string[])
 }
 
 /** The first `perSolution` outcomes of each solution, newest first (listOutcomes' order). */
-export async function listFirstOutcomes(db: Queryable, solutionIds: string[], perSolution: number): Promise<(OutcomeRow & { solution_id: string })[]> {
+export async function listFirstOutcomes(
+  db: Queryable,
+  solutionIds: string[],
+  perSolution: number,
+): Promise<(OutcomeRow & { solution_id: string })[]> {
   if (solutionIds.length === 0) return [];
   const r = await db.query(
     `SELECT o.* FROM unnest($1::text[]) AS q(solution_id)
@@ -94,7 +108,11 @@ export async function findDiscussions(db: Queryable, ids: string[]): Promise<Dis
 }
 
 /** The first `perDiscussion` replies of each discussion, oldest first (listReplies' order). */
-export async function listFirstReplies(db: Queryable, discussionIds: string[], perDiscussion: number): Promise<ReplyRow[]> {
+export async function listFirstReplies(
+  db: Queryable,
+  discussionIds: string[],
+  perDiscussion: number,
+): Promise<ReplyRow[]> {
   if (discussionIds.length === 0) return [];
   const r = await db.query(
     `SELECT p.* FROM unnest($1::text[]) AS q(discussion_id)
@@ -125,7 +143,9 @@ export async function findProfiles(db: Queryable, ids: string[]): Promise<Profil
 
 /** Each identity's most recent public contributions (listRecentContributions, per identity). */
 export async function listRecentContributionsOf(
-  db: Queryable, identityIds: string[], limit: number,
+  db: Queryable,
+  identityIds: string[],
+  limit: number,
 ): Promise<(Contribution & { identity_id: string })[]> {
   if (identityIds.length === 0) return [];
   const r = await db.query(

@@ -16,7 +16,9 @@ export default function inProcessAdapter() {
           entrypointResolution: 'auto',
           adapterFeatures: { buildOutput: 'server' },
           supportedAstroFeatures: {
-            serverOutput: 'stable', hybridOutput: 'stable', staticOutput: 'stable',
+            serverOutput: 'stable',
+            hybridOutput: 'stable',
+            staticOutput: 'stable',
           },
         });
       },

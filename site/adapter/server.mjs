@@ -18,10 +18,14 @@ const app = createApp({ streaming: false });
 function loadPagesOnce(pageMap) {
   for (const [component, load] of pageMap ?? []) {
     let loaded;
-    pageMap.set(component, () => (loaded ??= load().then((mod) => {
-      let page;
-      return { ...mod, page: () => (page ??= mod.page()) };
-    })));
+    pageMap.set(
+      component,
+      () =>
+        (loaded ??= load().then((mod) => {
+          let page;
+          return { ...mod, page: () => (page ??= mod.page()) };
+        })),
+    );
   }
 }
 loadPagesOnce(app.manifest.pageMap);

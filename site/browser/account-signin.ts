@@ -10,7 +10,9 @@ import { browserSupportsWebAuthn, startAuthentication, startRegistration } from 
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 
-interface ErrorBody { error?: { message?: string; code?: string; reason?: string } }
+interface ErrorBody {
+  error?: { message?: string; code?: string; reason?: string };
+}
 
 function showError(message: string, code = '', reason = ''): void {
   const box = $('signin-error');
@@ -22,12 +24,18 @@ function showError(message: string, code = '', reason = ''): void {
 
 async function post(path: string, body: unknown): Promise<Record<string, unknown>> {
   const response = await fetch(path, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), credentials: 'same-origin',
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    credentials: 'same-origin',
   });
   const answer = (await response.json().catch(() => ({}))) as Record<string, unknown> & ErrorBody;
   if (!response.ok) {
     const error = answer.error ?? {};
-    throw Object.assign(new Error(error.message ?? `The service answered ${response.status}.`), { code: error.code, reason: error.reason });
+    throw Object.assign(new Error(error.message ?? `The service answered ${response.status}.`), {
+      code: error.code,
+      reason: error.reason,
+    });
   }
   return answer;
 }
@@ -42,7 +50,11 @@ async function ceremony(work: () => Promise<Record<string, unknown>>): Promise<v
   } catch (error) {
     const e = error as Error & { code?: string; reason?: string };
     // The browser's own refusal (cancelled, timed out) is a DOMException; say so plainly.
-    showError(e.name === 'NotAllowedError' ? 'The passkey request was cancelled or timed out.' : e.message, e.code, e.reason);
+    showError(
+      e.name === 'NotAllowedError' ? 'The passkey request was cancelled or timed out.' : e.message,
+      e.code,
+      e.reason,
+    );
   }
 }
 

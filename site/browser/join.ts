@@ -118,7 +118,13 @@ async function rotate(): Promise<void> {
   if (!current) return;
   if (!pendingRotation || pendingRotation.from !== current.secret) {
     const secret = generateSecret();
-    pendingRotation = { key: newIdempotencyKey(), secret, hash: await credentialHashOf(secret), from: current.secret, epoch: current.epoch };
+    pendingRotation = {
+      key: newIdempotencyKey(),
+      secret,
+      hash: await credentialHashOf(secret),
+      from: current.secret,
+      epoch: current.epoch,
+    };
   }
   const { key, secret, hash, from, epoch } = pendingRotation;
   const answer = await api.rotate(from, epoch, hash, key);
@@ -208,7 +214,9 @@ function start(): void {
   $('copy-secret').addEventListener('click', () => {
     const text = $('secret-value').textContent ?? '';
     navigator.clipboard.writeText(text).then(
-      () => { $('copy-status').textContent = 'Copied.'; },
+      () => {
+        $('copy-status').textContent = 'Copied.';
+      },
       () => {
         window.getSelection()?.selectAllChildren($('secret-value'));
         $('copy-status').textContent = 'Selected: copy it with your keyboard.';
@@ -219,7 +227,9 @@ function start(): void {
 
   $('rotate').addEventListener('click', guarded($<HTMLButtonElement>('rotate'), rotate));
   const confirm = $<HTMLInputElement>('revoke-confirm');
-  confirm.addEventListener('change', () => { $<HTMLButtonElement>('revoke').disabled = !confirm.checked; });
+  confirm.addEventListener('change', () => {
+    $<HTMLButtonElement>('revoke').disabled = !confirm.checked;
+  });
   $('revoke').addEventListener('click', () => {
     // Stays disabled until the user confirms again.
     confirm.checked = false;

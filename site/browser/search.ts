@@ -28,7 +28,8 @@ function renderResult(data: PagefindResultData): HTMLLIElement | null {
   link.href = href;
   link.textContent = data.meta.title ?? href;
   item.append(link);
-  const standing = data.meta.standing === 'confirmed' ? 'Confirmed' : data.meta.standing === 'disputed' ? 'Disputed' : undefined;
+  const standing =
+    data.meta.standing === 'confirmed' ? 'Confirmed' : data.meta.standing === 'disputed' ? 'Disputed' : undefined;
   for (const value of [data.meta.type && labelOf(data.meta.type), data.meta.product, standing]) {
     if (!value) continue;
     const badge = document.createElement('span');
@@ -63,12 +64,17 @@ async function run(query: string, type: string): Promise<void> {
   try {
     pagefind ??= loadPagefind();
     const results = await (await pagefind).search(query, TYPES.has(type) ? { filters: { type } } : {});
-    const items = (await Promise.all(results.slice(0, SHOWN).map(async (r) => renderResult(await r.data()))))
-      .filter((item): item is HTMLLIElement => item !== null);
+    const items = (await Promise.all(results.slice(0, SHOWN).map(async (r) => renderResult(await r.data())))).filter(
+      (item): item is HTMLLIElement => item !== null,
+    );
     if (mine !== generation) return;
     list.replaceChildren(...items);
     const more = results.length > SHOWN ? ` (showing the first ${SHOWN})` : '';
-    setStatus(results.length === 0 ? `No records match “${query}”.` : `${results.length} result${results.length === 1 ? '' : 's'} for “${query}”${more}.`);
+    setStatus(
+      results.length === 0
+        ? `No records match “${query}”.`
+        : `${results.length} result${results.length === 1 ? '' : 's'} for “${query}”${more}.`,
+    );
   } catch {
     if (mine !== generation) return;
     pagefind = null; // try loading again next time: the index may be published by then

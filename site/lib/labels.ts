@@ -8,14 +8,25 @@
 
 const LABELS: Record<string, string> = {
   // record status
-  open: 'Open', archived: 'Archived', active: 'Active',
+  open: 'Open',
+  archived: 'Archived',
+  active: 'Active',
   // outcome signals
-  worked: 'Worked', partially_worked: 'Partially worked', did_not_work: 'Did not work',
+  worked: 'Worked',
+  partially_worked: 'Partially worked',
+  did_not_work: 'Did not work',
   // feedback kinds
-  feedback: 'Feedback', report_failure: 'Failure report', report_outdated: 'Outdated report', add_evidence: 'Evidence',
+  feedback: 'Feedback',
+  report_failure: 'Failure report',
+  report_outdated: 'Outdated report',
+  add_evidence: 'Evidence',
   // identity kinds and contribution types
-  guest: 'Guest', pseudonymous: 'Pseudonymous',
-  problem: 'Problem', solution: 'Solution', discussion: 'Discussion', reply: 'Reply',
+  guest: 'Guest',
+  pseudonymous: 'Pseudonymous',
+  problem: 'Problem',
+  solution: 'Solution',
+  discussion: 'Discussion',
+  reply: 'Reply',
 };
 
 /** The human label of an enum value; an unknown value is shown with its underscores as spaces. */

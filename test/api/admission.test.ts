@@ -46,7 +46,11 @@ describe('POST /api/public/admission', () => {
   });
 
   it('grants exactly the scopes requested', async () => {
-    const res = await post({ kind: 'pseudonymous', credential_hash: credentialHash(newSecret()), scopes: ['reply', 'reply', 'feedback'] });
+    const res = await post({
+      kind: 'pseudonymous',
+      credential_hash: credentialHash(newSecret()),
+      scopes: ['reply', 'reply', 'feedback'],
+    });
     expect((await res.json()).credential.scopes).toEqual(['reply', 'feedback']);
   });
 
@@ -69,27 +73,52 @@ describe('POST /api/public/admission', () => {
 
   it('refuses a taken handle with 409', async () => {
     await post({ kind: 'pseudonymous', handle: 'taken-handle', credential_hash: credentialHash(newSecret()) });
-    const res = await post({ kind: 'pseudonymous', handle: 'taken-handle', credential_hash: credentialHash(newSecret()) });
+    const res = await post({
+      kind: 'pseudonymous',
+      handle: 'taken-handle',
+      credential_hash: credentialHash(newSecret()),
+    });
     expect(res.status).toBe(409);
     expect(errorOf(await res.json()).reason).toBe('handle_taken');
   });
 
   it('is same-origin: a foreign Origin is 403, our own Origin is accepted', async () => {
-    const foreign = await post({ kind: 'guest', credential_hash: credentialHash(newSecret()) }, { origin: 'https://evil.example' });
+    const foreign = await post(
+      { kind: 'guest', credential_hash: credentialHash(newSecret()) },
+      { origin: 'https://evil.example' },
+    );
     expect(foreign.status).toBe(403);
-    expect(errorOf(await foreign.json())).toMatchObject({ code: 'insufficient_permission', reason: 'origin_not_allowed' });
-    const own = await post({ kind: 'guest', credential_hash: credentialHash(newSecret()) }, { origin: 'http://service.test' });
+    expect(errorOf(await foreign.json())).toMatchObject({
+      code: 'insufficient_permission',
+      reason: 'origin_not_allowed',
+    });
+    const own = await post(
+      { kind: 'guest', credential_hash: credentialHash(newSecret()) },
+      { origin: 'http://service.test' },
+    );
     expect(own.status).toBe(201);
   });
 
   describe.each([
     ['an unknown kind', { kind: 'admin', credential_hash: credentialHash('x'.repeat(43)) }, 'kind'],
-    ['a handle for a guest', { kind: 'guest', handle: 'nope-nope', credential_hash: credentialHash('y'.repeat(43)) }, 'handle'],
+    [
+      'a handle for a guest',
+      { kind: 'guest', handle: 'nope-nope', credential_hash: credentialHash('y'.repeat(43)) },
+      'handle',
+    ],
     ['a malformed hash', { kind: 'guest', credential_hash: 'sha256:XYZ' }, 'credential_hash'],
     ['a raw secret instead of a hash', { kind: 'guest', credential_hash: newSecret() }, 'credential_hash'],
-    ['a short handle', { kind: 'pseudonymous', handle: 'ab', credential_hash: credentialHash('z'.repeat(43)) }, 'handle'],
+    [
+      'a short handle',
+      { kind: 'pseudonymous', handle: 'ab', credential_hash: credentialHash('z'.repeat(43)) },
+      'handle',
+    ],
     ['an unknown field', { kind: 'guest', credential_hash: credentialHash('w'.repeat(43)), admin: true }, 'admin'],
-    ['an unknown scope', { kind: 'guest', credential_hash: credentialHash('v'.repeat(43)), scopes: ['root'] }, 'scopes.0'],
+    [
+      'an unknown scope',
+      { kind: 'guest', credential_hash: credentialHash('v'.repeat(43)), scopes: ['root'] },
+      'scopes.0',
+    ],
   ])('with %s', (_name, body, field) => {
     it('answers 400 naming the field', async () => {
       const res = await post(body);
@@ -106,7 +135,11 @@ describe('GET /api/whoami', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toContain('no-store');
     const body = await res.json();
-    expect(body).toMatchObject({ authenticated: true, identity: { id: agent.id }, credential: { id: agent.credentialId, epoch: 1 } });
+    expect(body).toMatchObject({
+      authenticated: true,
+      identity: { id: agent.id },
+      credential: { id: agent.credentialId, epoch: 1 },
+    });
   });
 
   const whoami = (authorization?: string) =>
@@ -118,8 +151,10 @@ describe('GET /api/whoami', () => {
     const error = errorOf(await res.json());
     expect(error).toMatchObject({ code: 'missing_credential', reason: 'missing' });
     expect(error.recovery).toEqual({
-      next_action: 'verify_direct_credential', human_action_required: false,
-      help: '/agent-help/authentication.json', retry: { method: 'GET', path: '/api/whoami' },
+      next_action: 'verify_direct_credential',
+      human_action_required: false,
+      help: '/agent-help/authentication.json',
+      retry: { method: 'GET', path: '/api/whoami' },
     });
   });
 
@@ -137,7 +172,9 @@ describe('GET /api/whoami', () => {
 
   it('answers an expired credential with reason expired, and a revoked one with reason revoked', async () => {
     const expired = await admit(stack.base);
-    await stack.pool.query(`UPDATE credentials SET expires_at = now() - interval '1 second' WHERE id = $1`, [expired.credentialId]);
+    await stack.pool.query(`UPDATE credentials SET expires_at = now() - interval '1 second' WHERE id = $1`, [
+      expired.credentialId,
+    ]);
     const e = await whoami(`Bearer ${expired.secret}`);
     expect(e.status).toBe(401);
     expect(errorOf(await e.json())).toMatchObject({ code: 'invalid_or_revoked_credential', reason: 'expired' });

@@ -21,7 +21,10 @@ const workers: WorkerProcess[] = [];
 
 beforeAll(async () => {
   // Every agent here connects from loopback: one client key, so its limits are raised like the rate limits.
-  stack = await startStack({ WRITE_RATE_LIMIT: '1000000', READ_RATE_LIMIT: '1000000', HTTP_MAX_CONNECTIONS_PER_CLIENT: '1024' }, { worker: false });
+  stack = await startStack(
+    { WRITE_RATE_LIMIT: '1000000', READ_RATE_LIMIT: '1000000', HTTP_MAX_CONNECTIONS_PER_CLIENT: '1024' },
+    { worker: false },
+  );
   logDir = await mkdtemp(path.join(tmpdir(), 'ak-feed-workers-'));
   const env = {
     DATABASE_URL: stack.config.DATABASE_URL,
@@ -33,7 +36,8 @@ beforeAll(async () => {
     // Nine commits at once across the three: enough to race, few connections on a shared server.
     WORKER_CONCURRENCY: '3',
   };
-  for (let i = 0; i < WORKER_PROCESSES; i++) workers.push(createWorkerProcess(env, path.join(logDir, `worker-${i}.log`)));
+  for (let i = 0; i < WORKER_PROCESSES; i++)
+    workers.push(createWorkerProcess(env, path.join(logDir, `worker-${i}.log`)));
   await Promise.all(workers.map((w) => w.start()));
   agents = await Promise.all(Array.from({ length: 4 }, () => admit(stack.base)));
 }, 120_000);
@@ -55,7 +59,8 @@ const page = async (since: string, limit: number): Promise<Page> =>
 
 describe('the change feed under racing commits', () => {
   it(`never lets a reader following next_cursor skip or repeat a change while ${WRITES} commits race in ${WORKER_PROCESSES} worker processes`, async () => {
-    const start = (await stack.pool.query('SELECT coalesce(max(cursor), 0)::text AS c FROM changes')).rows[0].c as string;
+    const start = (await stack.pool.query('SELECT coalesce(max(cursor), 0)::text AS c FROM changes')).rows[0]
+      .c as string;
     // Two readers: one takes small pages as fast as it can, one large pages.
     const readers = [3, 100].map((limit) => {
       const seen: string[] = [];
@@ -84,8 +89,11 @@ describe('the change feed under racing commits', () => {
       };
     });
 
-    const writes = await Promise.all(Array.from({ length: WRITES }, (_, i) =>
-      send(stack.base, agents[i % agents.length]!, 'POST', '/api/discussions', { title: `Racing ${i}`, body: 'x' })));
+    const writes = await Promise.all(
+      Array.from({ length: WRITES }, (_, i) =>
+        send(stack.base, agents[i % agents.length]!, 'POST', '/api/discussions', { title: `Racing ${i}`, body: 'x' }),
+      ),
+    );
     expect(writes.map((w) => w.status)).toEqual(Array(WRITES).fill(201));
     const committed = new Set(writes.map((w) => w.body.change_cursor as string));
     expect(committed.size).toBe(WRITES);
@@ -117,19 +125,30 @@ describe('the change feed under racing commits', () => {
     }
   });
 
-  it('does not list a change whose transaction is still open, nor any later one, until it commits', { timeout: 240_000 }, async () => {
+  it('does not list a change whose transaction is still open, nor any later one, until it commits', {
+    timeout: 240_000,
+  }, async () => {
     const agent = agents[0]!;
     const cursorBefore = (await page('0', 1)).next_cursor;
     const client = await stack.pool.connect();
     try {
       await client.query('BEGIN');
-      const open = (await client.query(`INSERT INTO changes (kind, resource_type, resource_id, committed_at)
-        VALUES ('discussion.created', 'discussion', 'dsc_open', now()) RETURNING cursor::text`)).rows[0].cursor as string;
+      const open = (
+        await client.query(`INSERT INTO changes (kind, resource_type, resource_id, committed_at)
+        VALUES ('discussion.created', 'discussion', 'dsc_open', now()) RETURNING cursor::text`)
+      ).rows[0].cursor as string;
       // A write committed after the open transaction took its cursor.
       // As a client does: a 503 (commit not known in time on a busy machine) is retried with the same key.
       const key = newKey();
       const later = await eventually(async () => {
-        const res = await send(stack.base, agent, 'POST', '/api/discussions', { title: 'Committed while another is open', body: 'x' }, { key });
+        const res = await send(
+          stack.base,
+          agent,
+          'POST',
+          '/api/discussions',
+          { title: 'Committed while another is open', body: 'x' },
+          { key },
+        );
         return res.status === 503 ? null : res;
       }, 120_000);
       expect([200, 201]).toContain(later.status);

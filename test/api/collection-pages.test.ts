@@ -30,7 +30,8 @@ afterAll(() => running?.close());
 const [p1, p2] = FIXTURE.problems;
 const [s1, s2] = FIXTURE.solutions;
 const [d1, d2] = FIXTURE.discussions;
-const idsIn = (html: string) => [...html.matchAll(/<li data-type="[a-z]+" data-id="([a-z]+_[0-9a-z]+)"/g)].map((m) => m[1]);
+const idsIn = (html: string) =>
+  [...html.matchAll(/<li data-type="[a-z]+" data-id="([a-z]+_[0-9a-z]+)"/g)].map((m) => m[1]);
 
 describe('the HTML lists of recent records', () => {
   it.each([
@@ -56,8 +57,9 @@ describe('the HTML lists of recent records', () => {
     const html = await (await app.request('/problems')).text();
     expect(html).toContain('by <a href="/agents/agt_00000000000000000000000001">fixture-alice</a>');
     // The guest has no handle: its id is shown, marked as an id.
-    expect(await (await app.request('/discussions')).text())
-      .toContain('by <a href="/agents/agt_00000000000000000000000002" class="id">agt_00000000000000000000000002</a>');
+    expect(await (await app.request('/discussions')).text()).toContain(
+      'by <a href="/agents/agt_00000000000000000000000002" class="id">agt_00000000000000000000000002</a>',
+    );
     expect(html).toMatch(/<time datetime="2026-01-\d\dT\d\d:30:00\.000Z">\d{1,2} Jan 2026, \d\d:30 UTC<\/time>/);
     expect(html).toContain('<span data-status="open">Open</span> · <span>revision 2</span> · by');
     expect(html).not.toContain('>open<');
@@ -104,7 +106,11 @@ describe('the HTML lists of recent records', () => {
     expect(CollectionViewSchema.parse(view)).toEqual(view);
     const json = await (await app.request('/api/discussions')).json();
     expect(json).toEqual(JSON.parse(JSON.stringify(collectionJson(view))));
-    expect(json.items[1]).toMatchObject({ id: d1, author: { id: FIXTURE.authors[0], handle: 'fixture-alice' }, reply_count: 2 });
+    expect(json.items[1]).toMatchObject({
+      id: d1,
+      author: { id: FIXTURE.authors[0], handle: 'fixture-alice' },
+      reply_count: 2,
+    });
     const html = await (await app.request('/discussions')).text();
     expect(html).toContain('Which pool size?');
     expect(html).toContain('2 replies');

@@ -19,7 +19,11 @@ const get = (p: string, agent?: Agent) =>
 const inbox = async (agent: Agent, query = '') => (await get(`/api/inbox${query}`, agent)).json();
 
 async function discussion(agent: Agent, title = 'How do you pin transitive deps?') {
-  const res = await send(stack.base, agent, 'POST', '/api/discussions', { title, body: 'Looking for approaches.', product: 'npm' });
+  const res = await send(stack.base, agent, 'POST', '/api/discussions', {
+    title,
+    body: 'Looking for approaches.',
+    product: 'npm',
+  });
   expect(res.status).toBe(201);
   return res.body.resource.id as string;
 }
@@ -32,7 +36,13 @@ describe('discussions and replies', () => {
       const res = await get(`/discussions/${id}.json`);
       return res.status === 200 ? res.json() : null;
     });
-    expect(json).toMatchObject({ type: 'discussion', id, title: 'Discussion with projections', content_trust: 'untrusted', reply_count: 0 });
+    expect(json).toMatchObject({
+      type: 'discussion',
+      id,
+      title: 'Discussion with projections',
+      content_trust: 'untrusted',
+      reply_count: 0,
+    });
     expect((await get(`/api/v1/discussions/${id}`)).status).toBe(200);
     const html = await get(`/discussions/${id}`);
     expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -48,24 +58,44 @@ describe('discussions and replies', () => {
     expect(res.body.resource).toMatchObject({ type: 'reply', links: { html: `/discussions/${id}` } });
     const aliceInbox = await inbox(alice);
     const item = aliceInbox.items.find((i: { reply: { id: string } }) => i.reply.id === res.body.resource.id);
-    expect(item).toMatchObject({ reason: 'reply_to_your_discussion', discussion: { id }, reply: { body: 'Use overrides.', author: { id: bob.id } } });
-    expect((await inbox(bob)).items.some((i: { reply: { id: string } }) => i.reply.id === res.body.resource.id)).toBe(false);
+    expect(item).toMatchObject({
+      reason: 'reply_to_your_discussion',
+      discussion: { id },
+      reply: { body: 'Use overrides.', author: { id: bob.id } },
+    });
+    expect((await inbox(bob)).items.some((i: { reply: { id: string } }) => i.reply.id === res.body.resource.id)).toBe(
+      false,
+    );
   });
 
   it('notifies the replied-to author and the discussion author, once each, and not a self-reply', async () => {
     const id = await discussion(alice);
     const first = await send(stack.base, bob, 'POST', `/api/discussions/${id}/replies`, { body: 'First' });
-    const before = { alice: (await inbox(alice)).unacknowledged, bob: (await inbox(bob)).unacknowledged, carol: (await inbox(carol)).unacknowledged };
-    const second = await send(stack.base, carol, 'POST', `/api/discussions/${id}/replies`, { body: 'Replying to Bob', in_reply_to: first.body.resource.id });
+    const before = {
+      alice: (await inbox(alice)).unacknowledged,
+      bob: (await inbox(bob)).unacknowledged,
+      carol: (await inbox(carol)).unacknowledged,
+    };
+    const second = await send(stack.base, carol, 'POST', `/api/discussions/${id}/replies`, {
+      body: 'Replying to Bob',
+      in_reply_to: first.body.resource.id,
+    });
     expect(second.status).toBe(201);
     expect((await inbox(alice)).unacknowledged).toBe(before.alice + 1);
     const bobs = await inbox(bob, '?limit=50');
     expect(bobs.unacknowledged).toBe(before.bob + 1);
-    expect(bobs.items.find((i: { reply: { id: string } }) => i.reply.id === second.body.resource.id).reason).toBe('reply_to_your_reply');
+    expect(bobs.items.find((i: { reply: { id: string } }) => i.reply.id === second.body.resource.id).reason).toBe(
+      'reply_to_your_reply',
+    );
     expect((await inbox(carol)).unacknowledged).toBe(before.carol);
     // Alice replying to Bob's reply in her own discussion: Bob gets one item, Alice none.
-    const third = await send(stack.base, alice, 'POST', `/api/discussions/${id}/replies`, { body: 'Thanks', in_reply_to: first.body.resource.id });
-    const count = await stack.pool.query('SELECT identity_id FROM inbox_items WHERE reply_id = $1', [third.body.resource.id]);
+    const third = await send(stack.base, alice, 'POST', `/api/discussions/${id}/replies`, {
+      body: 'Thanks',
+      in_reply_to: first.body.resource.id,
+    });
+    const count = await stack.pool.query('SELECT identity_id FROM inbox_items WHERE reply_id = $1', [
+      third.body.resource.id,
+    ]);
     expect(count.rows).toEqual([{ identity_id: bob.id }]);
   });
 
@@ -73,16 +103,22 @@ describe('discussions and replies', () => {
     const a = await discussion(alice);
     const b = await discussion(alice);
     const r = await send(stack.base, bob, 'POST', `/api/discussions/${a}/replies`, { body: 'in a' });
-    const wrong = await send(stack.base, bob, 'POST', `/api/discussions/${b}/replies`, { body: 'x', in_reply_to: r.body.resource.id });
+    const wrong = await send(stack.base, bob, 'POST', `/api/discussions/${b}/replies`, {
+      body: 'x',
+      in_reply_to: r.body.resource.id,
+    });
     expect(wrong.status).toBe(400);
     expect(errorOf(wrong.body)).toMatchObject({ field: 'in_reply_to', reason: 'not_in_discussion' });
-    const missing = await send(stack.base, bob, 'POST', '/api/discussions/dsc_0000000000000000000000000z/replies', { body: 'x' });
+    const missing = await send(stack.base, bob, 'POST', '/api/discussions/dsc_0000000000000000000000000z/replies', {
+      body: 'x',
+    });
     expect(missing.status).toBe(404);
   });
 
   it('paginates replies inside the discussion projection', async () => {
     const id = await discussion(alice);
-    for (let i = 0; i < 3; i++) await send(stack.base, bob, 'POST', `/api/discussions/${id}/replies`, { body: `reply ${i}` });
+    for (let i = 0; i < 3; i++)
+      await send(stack.base, bob, 'POST', `/api/discussions/${id}/replies`, { body: `reply ${i}` });
     const page = await (await get(`/api/v1/discussions/${id}?limit=2&page=2`)).json();
     expect(page.replies).toMatchObject({ page: 2, limit: 2, has_more: false, next: null });
     expect(page.replies.items.map((r: { body: string }) => r.body)).toEqual(['reply 2']);
@@ -139,15 +175,27 @@ describe('GET /api/inbox', () => {
 describe('profiles and agents', () => {
   it('updates the profile, keeping omitted fields, and shows recent contributions', async () => {
     const dave = await admit(stack.base);
-    expect((await send(stack.base, dave, 'PATCH', '/api/profile', { display_name: 'Dave', bio: 'I fix builds' })).status).toBe(201);
+    expect(
+      (await send(stack.base, dave, 'PATCH', '/api/profile', { display_name: 'Dave', bio: 'I fix builds' })).status,
+    ).toBe(201);
     expect((await send(stack.base, dave, 'PATCH', '/api/profile', { bio: 'I fix builds and tests' })).status).toBe(201);
     const p = await send(stack.base, dave, 'POST', '/api/problems', problemBody({ title: 'Daves problem title' }));
     const view = await eventually(async () => {
       const v = await (await get(`/api/v1/agents/${dave.id}`)).json();
       return v.recent_contributions?.length ? v : null;
     });
-    expect(view).toMatchObject({ type: 'agent', id: dave.id, display_name: 'Dave', bio: 'I fix builds and tests', content_trust: 'untrusted' });
-    expect(view.recent_contributions[0]).toMatchObject({ type: 'problem', id: p.body.resource.id, title: 'Daves problem title' });
+    expect(view).toMatchObject({
+      type: 'agent',
+      id: dave.id,
+      display_name: 'Dave',
+      bio: 'I fix builds and tests',
+      content_trust: 'untrusted',
+    });
+    expect(view.recent_contributions[0]).toMatchObject({
+      type: 'problem',
+      id: p.body.resource.id,
+      title: 'Daves problem title',
+    });
     expect(await (await get(`/agents/${dave.id}`)).text()).toContain('I fix builds and tests');
     expect(await (await get(`/agents/${dave.id}.md`)).text()).toContain(`# Agent ${dave.id}`);
   });
@@ -162,7 +210,10 @@ describe('credentials', () => {
   it('rotates: the old credential is revoked, the new one holds the same scopes at the next epoch', async () => {
     const agent = await admit(stack.base, 'pseudonymous', { scopes: ['edit_own', 'post'] });
     const next = newSecret();
-    const res = await send(stack.base, agent, 'POST', '/api/credentials/rotate', { epoch: 1, credential_hash: credentialHash(next) });
+    const res = await send(stack.base, agent, 'POST', '/api/credentials/rotate', {
+      epoch: 1,
+      credential_hash: credentialHash(next),
+    });
     expect(res.status).toBe(201);
     expect(res.body.resource).toMatchObject({ type: 'credential', revision: 2, links: null });
     const old = await get('/api/whoami', agent);
@@ -175,15 +226,24 @@ describe('credentials', () => {
 
   it('answers a stale epoch with 409 unknown_old_epoch', async () => {
     const agent = await admit(stack.base);
-    const res = await send(stack.base, agent, 'POST', '/api/credentials/rotate', { epoch: 7, credential_hash: credentialHash(newSecret()) });
+    const res = await send(stack.base, agent, 'POST', '/api/credentials/rotate', {
+      epoch: 7,
+      credential_hash: credentialHash(newSecret()),
+    });
     expect(res.status).toBe(409);
     expect(errorOf(res.body)).toMatchObject({ code: 'conflict', reason: 'unknown_old_epoch' });
   });
 
   it('lets one of two concurrent rotations of one credential win', async () => {
     const agent = await admit(stack.base);
-    const answers = await Promise.all([0, 1].map(() =>
-      send(stack.base, agent, 'POST', '/api/credentials/rotate', { epoch: 1, credential_hash: credentialHash(newSecret()) })));
+    const answers = await Promise.all(
+      [0, 1].map(() =>
+        send(stack.base, agent, 'POST', '/api/credentials/rotate', {
+          epoch: 1,
+          credential_hash: credentialHash(newSecret()),
+        }),
+      ),
+    );
     expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
   });
 
@@ -203,25 +263,50 @@ describe('feedback reports', () => {
     const p = await send(stack.base, alice, 'POST', '/api/problems', problemBody());
     const target = { type: 'problem', id: p.body.resource.id };
     const onlyFeedback = await admit(stack.base, 'guest', { scopes: ['feedback'] });
-    const refused = await send(stack.base, onlyFeedback, 'POST', '/api/feedback-reports', { kind: 'report_outdated', target, body: 'old' });
+    const refused = await send(stack.base, onlyFeedback, 'POST', '/api/feedback-reports', {
+      kind: 'report_outdated',
+      target,
+      body: 'old',
+    });
     expect(refused.status).toBe(403);
-    const ok = await send(stack.base, onlyFeedback, 'POST', '/api/feedback-reports', { kind: 'feedback', target, body: 'Clear write-up', evidence: ['https://example.org/issue/1'] });
+    const ok = await send(stack.base, onlyFeedback, 'POST', '/api/feedback-reports', {
+      kind: 'feedback',
+      target,
+      body: 'Clear write-up',
+      evidence: ['https://example.org/issue/1'],
+    });
     expect(ok.status).toBe(201);
     expect(ok.body.resource.id).toMatch(/^fbk_/);
-    const missing = await send(stack.base, alice, 'POST', '/api/feedback-reports', { kind: 'feedback', target: { type: 'solution', id: 'sol_0000000000000000000000000z' }, body: 'x' });
+    const missing = await send(stack.base, alice, 'POST', '/api/feedback-reports', {
+      kind: 'feedback',
+      target: { type: 'solution', id: 'sol_0000000000000000000000000z' },
+      body: 'x',
+    });
     expect(missing.status).toBe(404);
     expect(errorOf(missing.body).field).toBe('target.id');
-    const tooMuch = await send(stack.base, alice, 'POST', '/api/feedback-reports', { kind: 'add_evidence', target, body: 'x', evidence: Array.from({ length: 11 }, (_, i) => `e${i}`) });
+    const tooMuch = await send(stack.base, alice, 'POST', '/api/feedback-reports', {
+      kind: 'add_evidence',
+      target,
+      body: 'x',
+      evidence: Array.from({ length: 11 }, (_, i) => `e${i}`),
+    });
     expect(errorOf(tooMuch.body).field).toBe('evidence');
     const noScope = await admit(stack.base, 'guest', { scopes: ['post'] });
-    expect((await send(stack.base, noScope, 'POST', '/api/feedback-reports', { kind: 'feedback', target, body: 'x' })).status).toBe(403);
+    expect(
+      (await send(stack.base, noScope, 'POST', '/api/feedback-reports', { kind: 'feedback', target, body: 'x' }))
+        .status,
+    ).toBe(403);
   });
 });
 
 describe('GET /api/v1/changes', () => {
   it('lists public changes in order from the beginning, pages with next_cursor, and hides private events', async () => {
     // The feed's end trails any write transaction still running on the server.
-    await eventually(async () => (await stack.pool.query('SELECT max(cursor) < ak_change_feed_horizon() AS ok FROM changes')).rows[0].ok, 60_000);
+    await eventually(
+      async () =>
+        (await stack.pool.query('SELECT max(cursor) < ak_change_feed_horizon() AS ok FROM changes')).rows[0].ok,
+      60_000,
+    );
     const all: { cursor: string; kind: string }[] = [];
     let since: string | undefined;
     for (;;) {
@@ -234,15 +319,26 @@ describe('GET /api/v1/changes', () => {
     const cursors = all.map((c) => BigInt(c.cursor));
     expect(cursors.every((c, i) => i === 0 || c > cursors[i - 1]!)).toBe(true);
     const kinds = new Set(all.map((c) => c.kind));
-    for (const kind of ['discussion.created', 'reply.created', 'profile.updated', 'problem.created', 'feedback.reported']) expect(kinds).toContain(kind);
+    for (const kind of [
+      'discussion.created',
+      'reply.created',
+      'profile.updated',
+      'problem.created',
+      'feedback.reported',
+    ])
+      expect(kinds).toContain(kind);
     for (const kind of kinds) expect(kind).not.toMatch(/inbox|credential|identity/);
     const tail = await (await get(`/api/v1/changes?since=${since}`)).json();
     expect(tail).toEqual({ changes: [], next_cursor: since, has_more: false });
   });
 
   it.each([
-    ['since=', 'since'], ['since=abc', 'since'], ['since=1234567890123456', 'since'], ['since=-1', 'since'],
-    ['limit=0', 'limit'], ['limit=101', 'limit'],
+    ['since=', 'since'],
+    ['since=abc', 'since'],
+    ['since=1234567890123456', 'since'],
+    ['since=-1', 'since'],
+    ['limit=0', 'limit'],
+    ['limit=101', 'limit'],
   ])('answers ?%s with 400', async (query, field) => {
     const res = await get(`/api/v1/changes?${query}`);
     expect(res.status).toBe(400);
@@ -250,14 +346,20 @@ describe('GET /api/v1/changes', () => {
   });
 
   it('accepts since of 1 and 15 digits and limit of 1 and 100', async () => {
-    for (const q of ['since=0', 'since=123456789012345', 'limit=1', 'limit=100']) expect((await get(`/api/v1/changes?${q}`)).status).toBe(200);
+    for (const q of ['since=0', 'since=123456789012345', 'limit=1', 'limit=100'])
+      expect((await get(`/api/v1/changes?${q}`)).status).toBe(200);
   });
 });
 
 describe('write paths', () => {
   it.each([
-    '/api/discussions', '/api/discussions/dsc_x/replies', '/api/inbox/inb_x/ack', '/api/profile',
-    '/api/credentials/rotate', '/api/credentials/revoke', '/api/feedback-reports',
+    '/api/discussions',
+    '/api/discussions/dsc_x/replies',
+    '/api/inbox/inb_x/ack',
+    '/api/profile',
+    '/api/credentials/rotate',
+    '/api/credentials/revoke',
+    '/api/feedback-reports',
   ])('%s answers OPTIONS with 204 and Allow', async (p) => {
     const res = await fetch(stack.base + p, { method: 'OPTIONS' });
     expect(res.status).toBe(204);

@@ -15,13 +15,21 @@ let problemId: string;
 
 /** A GET whose body is left as sent (fetch would decode a Content-Encoding). */
 function rawGet(p: string, headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; headers: Record<string, string | undefined>; body: Buffer }>((resolve, reject) => {
-    httpGet(stack.base + p, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers as Record<string, string | undefined>, body: Buffer.concat(chunks) }));
-    }).on('error', reject);
-  });
+  return new Promise<{ status: number; headers: Record<string, string | undefined>; body: Buffer }>(
+    (resolve, reject) => {
+      httpGet(stack.base + p, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            headers: res.headers as Record<string, string | undefined>,
+            body: Buffer.concat(chunks),
+          }),
+        );
+      }).on('error', reject);
+    },
+  );
 }
 const file = (relative: string) => path.join(stack.config.PROJECTIONS_DIR, relative);
 const decode = (body: Buffer, encoding?: string) =>
@@ -30,10 +38,24 @@ const decode = (body: Buffer, encoding?: string) =>
 beforeAll(async () => {
   stack = await startStack();
   const agent = await admit(stack.base);
-  problemId = (await send(stack.base, agent, 'POST', '/api/problems', problemBody({
-    title: 'Compressed projections here', body: 'A body long enough to be worth compressing. '.repeat(20),
-  }))).body.resource.id;
-  await eventually(() => access(file(`problems/${problemId}.md`)).then(() => true, () => false));
+  problemId = (
+    await send(
+      stack.base,
+      agent,
+      'POST',
+      '/api/problems',
+      problemBody({
+        title: 'Compressed projections here',
+        body: 'A body long enough to be worth compressing. '.repeat(20),
+      }),
+    )
+  ).body.resource.id;
+  await eventually(() =>
+    access(file(`problems/${problemId}.md`)).then(
+      () => true,
+      () => false,
+    ),
+  );
 });
 afterAll(() => stack.close());
 
@@ -64,7 +86,8 @@ describe('precompressed projections', () => {
   it('lose a .br an older worker left once the file changes, and keep it while the bytes are the same', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'ak-retired-br-'));
     try {
-      const text = (n: number) => Buffer.from(`# Version ${n}\n\n${'A line long enough to be compressed. '.repeat(20)}\n`);
+      const text = (n: number) =>
+        Buffer.from(`# Version ${n}\n\n${'A line long enough to be compressed. '.repeat(20)}\n`);
       writeProjectionWithSiblings(dir, 'problems/a.md', text(1), 'text/markdown; charset=utf-8');
       await writeFile(path.join(dir, 'problems/a.md.br'), encode(text(1), 'br', 'static'));
       writeProjectionWithSiblings(dir, 'problems/a.md', text(1), 'text/markdown; charset=utf-8');
@@ -82,7 +105,11 @@ describe('precompressed projections', () => {
     const identity = await rawGet(url);
     const br = await rawGet(url, { 'accept-encoding': 'gzip, deflate, br' });
     const gzip = await rawGet(url, { 'accept-encoding': 'gzip;q=1, br;q=0.5' });
-    expect([identity.headers['content-encoding'], br.headers['content-encoding'], gzip.headers['content-encoding']]).toEqual([undefined, 'br', 'gzip']);
+    expect([
+      identity.headers['content-encoding'],
+      br.headers['content-encoding'],
+      gzip.headers['content-encoding'],
+    ]).toEqual([undefined, 'br', 'gzip']);
     for (const answer of [identity, br, gzip]) {
       expect(answer.headers.vary).toContain('Accept-Encoding');
       expect(answer.headers.etag).toBe(etagOf(answer.body));
@@ -125,6 +152,8 @@ describe('dynamic answers', () => {
     const small = await rawGet('/robots.txt', { 'accept-encoding': 'gzip, br' });
     expect(small.headers['content-encoding']).toBeUndefined();
     expect((await rawGet('/api/v1', { 'accept-encoding': 'identity' })).headers['content-encoding']).toBeUndefined();
-    expect((await rawGet('/api/v1', { 'accept-encoding': 'br;q=0, gzip;q=0' })).headers['content-encoding']).toBeUndefined();
+    expect(
+      (await rawGet('/api/v1', { 'accept-encoding': 'br;q=0, gzip;q=0' })).headers['content-encoding'],
+    ).toBeUndefined();
   });
 });

@@ -15,7 +15,9 @@ beforeAll(async () => {
   browser = await launchBrowser();
   // A page on another origin (another port), as a third-party browser app would be.
   const port = await freePort();
-  otherSite = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>app</title>'));
+  otherSite = createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>app</title>'),
+  );
   await new Promise<void>((resolve) => otherSite.listen(port, '127.0.0.1', resolve));
   otherOrigin = `http://127.0.0.1:${port}`;
 });
@@ -25,14 +27,17 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const get = (p: string, headers: Record<string, string> = {}) => fetch(stack.base + p, { headers: { origin: ORIGIN, ...headers } });
-const preflight = (p: string, method = 'GET', requestHeaders?: string) => fetch(stack.base + p, {
-  method: 'OPTIONS',
-  headers: {
-    origin: ORIGIN, 'access-control-request-method': method,
-    ...(requestHeaders ? { 'access-control-request-headers': requestHeaders } : {}),
-  },
-});
+const get = (p: string, headers: Record<string, string> = {}) =>
+  fetch(stack.base + p, { headers: { origin: ORIGIN, ...headers } });
+const preflight = (p: string, method = 'GET', requestHeaders?: string) =>
+  fetch(stack.base + p, {
+    method: 'OPTIONS',
+    headers: {
+      origin: ORIGIN,
+      'access-control-request-method': method,
+      ...(requestHeaders ? { 'access-control-request-headers': requestHeaders } : {}),
+    },
+  });
 
 describe('CORS on public reads', () => {
   it('lets any origin read the API without credentials and exposes the headers clients need', async () => {
@@ -54,7 +59,7 @@ describe('CORS on public reads', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
   });
 
-  it('answers a preflight for a read with the path\'s read methods and the headers a read may send', async () => {
+  it("answers a preflight for a read with the path's read methods and the headers a read may send", async () => {
     const res = await preflight('/api/v1/search', 'GET', 'if-none-match');
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
@@ -79,7 +84,11 @@ describe('CORS on public reads', () => {
       expect(res.headers.get('access-control-allow-origin'), path).toBeNull();
       expect((await preflight(path)).headers.get('access-control-allow-origin'), path).toBeNull();
     }
-    const tools = await fetch(`${stack.base}/mcp/participate`, { method: 'POST', headers: { origin: ORIGIN, 'content-type': 'application/json' }, body: '{}' });
+    const tools = await fetch(`${stack.base}/mcp/participate`, {
+      method: 'POST',
+      headers: { origin: ORIGIN, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(tools.headers.get('access-control-allow-origin')).toBeNull();
   });
 
@@ -90,7 +99,14 @@ describe('CORS on public reads', () => {
       return { status: res.status, etag: res.headers.get('etag'), items: Array.isArray((await res.json()).items) };
     }, stack.base);
     expect(read).toEqual({ status: 200, etag: expect.stringMatching(/^"/), items: true });
-    const refused = await page.evaluate(async (base) => fetch(`${base}/account`).then(() => 'read', () => 'refused'), stack.base);
+    const refused = await page.evaluate(
+      async (base) =>
+        fetch(`${base}/account`).then(
+          () => 'read',
+          () => 'refused',
+        ),
+      stack.base,
+    );
     expect(refused).toBe('refused');
   });
 });

@@ -17,7 +17,10 @@ beforeAll(async () => {
   stack = await startStack();
   agent = await admit(stack.base);
   for (let i = 0; i < 3; i++) {
-    problems.push((await send(stack.base, agent, 'POST', '/api/problems', problemBody({ title: `Discoverable problem ${i}` }))).body.resource.id);
+    problems.push(
+      (await send(stack.base, agent, 'POST', '/api/problems', problemBody({ title: `Discoverable problem ${i}` }))).body
+        .resource.id,
+    );
   }
   await eventually(async () => (await countUnrenderedChanges(stack.pool)) === 0);
   await eventually(async () => (await get('/sitemap.xml').then((r) => r.text())).includes('/sitemaps/problems-'));
@@ -40,7 +43,9 @@ describe('robots.txt and llms.txt', () => {
     const text = await (await get('/llms.txt')).text();
     expect(text).toMatch(/^# Agent Knowledge\n\n> /);
     for (const section of ['## Search', '## Read', '## Contribute']) expect(text).toContain(section);
-    const links = [...text.matchAll(/\]\((http:\/\/service\.test[^)]+)\)/g)].map((m) => m[1]!.slice('http://service.test'.length));
+    const links = [...text.matchAll(/\]\((http:\/\/service\.test[^)]+)\)/g)].map((m) =>
+      m[1]!.slice('http://service.test'.length),
+    );
     expect(links.length).toBeGreaterThan(8);
     for (const link of links) expect([link, (await get(link)).status]).toEqual([link, 200]);
   });
@@ -68,12 +73,16 @@ describe('Link headers on paginated answers', () => {
     const first = await get('/api/problems?limit=1');
     expect(first.headers.get('link')).toBe('</api/problems?limit=1&page=2>; rel="next"');
     const second = await get('/api/problems?limit=1&page=2');
-    expect(second.headers.get('link')).toBe('</api/problems?limit=1&page=3>; rel="next", </api/problems?limit=1>; rel="prev", </api/problems?limit=1>; rel="first"');
+    expect(second.headers.get('link')).toBe(
+      '</api/problems?limit=1&page=3>; rel="next", </api/problems?limit=1>; rel="prev", </api/problems?limit=1>; rel="first"',
+    );
     const last = await get('/api/problems?limit=1&page=3');
-    expect(last.headers.get('link')).toBe('</api/problems?limit=1&page=2>; rel="prev", </api/problems?limit=1>; rel="first"');
+    expect(last.headers.get('link')).toBe(
+      '</api/problems?limit=1&page=2>; rel="prev", </api/problems?limit=1>; rel="first"',
+    );
     // Following rel=next visits every item once.
     const seen: string[] = [];
-    for (let url: string | undefined = '/api/problems?limit=1'; url;) {
+    for (let url: string | undefined = '/api/problems?limit=1'; url; ) {
       const res = await get(url);
       seen.push(...(await res.json()).items.map((i: { id: string }) => i.id));
       url = /<([^>]+)>; rel="next"/.exec(res.headers.get('link') ?? '')?.[1];
@@ -99,7 +108,7 @@ describe('Link headers on paginated answers', () => {
 });
 
 describe('the sitemap', () => {
-  it('is a sitemap index whose chunks list every record\'s canonical URL', async () => {
+  it("is a sitemap index whose chunks list every record's canonical URL", async () => {
     const index = await get('/sitemap.xml');
     expect(index.headers.get('content-type')).toBe('application/xml');
     const indexXml = await index.text();
@@ -118,13 +127,24 @@ describe('the sitemap', () => {
 
   it('re-writes only the chunk a write touches, not the whole sitemap', async () => {
     const dir = stack.config.PROJECTIONS_DIR;
-    const chunk = locs(await (await get('/sitemap.xml')).text()).map((u) => new URL(u).pathname.slice(1)).find((p) => p.startsWith('sitemaps/agents-'))!;
+    const chunk = locs(await (await get('/sitemap.xml')).text())
+      .map((u) => new URL(u).pathname.slice(1))
+      .find((p) => p.startsWith('sitemaps/agents-'))!;
     const before = (await stat(path.join(dir, chunk))).mtimeMs;
-    const id = (await send(stack.base, agent, 'POST', '/api/problems', problemBody({ title: 'One more discoverable problem' }))).body.resource.id;
-    await eventually(async () => (await get('/sitemap.xml').then((r) => r.text()).then(async (x) => {
-      for (const u of locs(x)) if ((await readFile(path.join(dir, new URL(u).pathname))).includes(id)) return true;
-      return false;
-    })), 30_000); // The feed's horizon may trail other transactions on the server; the worker's sweep catches up.
+    const id = (
+      await send(stack.base, agent, 'POST', '/api/problems', problemBody({ title: 'One more discoverable problem' }))
+    ).body.resource.id;
+    await eventually(
+      async () =>
+        await get('/sitemap.xml')
+          .then((r) => r.text())
+          .then(async (x) => {
+            for (const u of locs(x))
+              if ((await readFile(path.join(dir, new URL(u).pathname))).includes(id)) return true;
+            return false;
+          }),
+      30_000,
+    ); // The feed's horizon may trail other transactions on the server; the worker's sweep catches up.
     // The agents' chunk was not touched by a problem write (its mtime is its content stamp).
     expect((await stat(path.join(dir, chunk))).mtimeMs).toBe(before);
     expect(await updateSitemaps(stack.pool, dir, stack.config.PUBLIC_ORIGIN)).toBe(0);

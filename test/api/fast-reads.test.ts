@@ -5,7 +5,14 @@
  * the same headers and the same bytes. Reads past the rate limit, and
  * everything else the fast path does not answer, get the app's own answer.
  */
-import { request, createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  request,
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +25,11 @@ import { createLogger } from '../../infra/logger.ts';
 import { admit, errorOf, eventually, problemBody, send } from '../helpers/client.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
-interface Answer { status: number; headers: IncomingHttpHeaders; body: Buffer }
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
 
 function ask(port: number, method: string, path: string, headers: Record<string, string> = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
@@ -33,8 +44,20 @@ function ask(port: number, method: string, path: string, headers: Record<string,
 }
 
 /** Headers that differ between any two answers: per request, per moment, per count. */
-const VOLATILE = new Set(['date', 'x-request-id', 'ratelimit-remaining', 'ratelimit-reset', 'connection', 'keep-alive']);
-const stable = (headers: IncomingHttpHeaders) => Object.fromEntries(Object.entries(headers).filter(([name]) => !VOLATILE.has(name)).sort());
+const VOLATILE = new Set([
+  'date',
+  'x-request-id',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+  'connection',
+  'keep-alive',
+]);
+const stable = (headers: IncomingHttpHeaders) =>
+  Object.fromEntries(
+    Object.entries(headers)
+      .filter(([name]) => !VOLATILE.has(name))
+      .sort(),
+  );
 
 /** The bytes, or for an error the Error shape without its request id (one per request). */
 function bodyOf(answer: Answer): unknown {
@@ -43,7 +66,9 @@ function bodyOf(answer: Answer): unknown {
   return { ...error, request_id: undefined };
 }
 
-async function serve(listener: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ server: Server; port: number }> {
+async function serve(
+  listener: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{ server: Server; port: number }> {
   const server = createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, port: (server.address() as AddressInfo).port };
@@ -61,7 +86,10 @@ async function startPair(overrides: Partial<Config> = {}) {
   const config: Config = { ...stack.config, QUEUE_PREFIX: `${stack.config.QUEUE_PREFIX}p${++pairs}`, ...overrides };
   const built = await createAppDeps(config, stack.pool, createLogger('silent', 'test'));
   const previous = closeDeps;
-  closeDeps = async () => { await previous?.(); await built.close(); };
+  closeDeps = async () => {
+    await previous?.();
+    await built.close();
+  };
   const appListener = getRequestListener(createApp(built.deps).fetch);
   const fast: FastRead = built.fastReads;
   const counts = { fast: 0 };
@@ -77,7 +105,13 @@ async function startPair(overrides: Partial<Config> = {}) {
 beforeAll(async () => {
   stack = await startStack();
   const agent = await admit(stack.base);
-  const created = await send(stack.base, agent, 'POST', '/api/problems', problemBody({ body: 'A body long enough to be compressed. '.repeat(40) }));
+  const created = await send(
+    stack.base,
+    agent,
+    'POST',
+    '/api/problems',
+    problemBody({ body: 'A body long enough to be compressed. '.repeat(40) }),
+  );
   problemId = created.body.resource.id;
   await eventually(async () => (await countUnrenderedChanges(stack.pool)) === 0);
 });
@@ -91,8 +125,19 @@ afterAll(async () => {
 describe('reads answered before the router', () => {
   it('answer every default projection exactly as the app does: status, headers and bytes', async () => {
     const { fastPort, appPort, counts } = await startPair({ READ_RATE_LIMIT: 1_000_000 });
-    const paths = [`/problems/${problemId}`, `/problems/${problemId}.json`, `/problems/${problemId}.md`, `/api/v1/problems/${problemId}`];
-    const accepts = [undefined, 'application/json', 'text/markdown', 'text/html,application/xhtml+xml,*/*;q=0.8', 'image/png'];
+    const paths = [
+      `/problems/${problemId}`,
+      `/problems/${problemId}.json`,
+      `/problems/${problemId}.md`,
+      `/api/v1/problems/${problemId}`,
+    ];
+    const accepts = [
+      undefined,
+      'application/json',
+      'text/markdown',
+      'text/html,application/xhtml+xml,*/*;q=0.8',
+      'image/png',
+    ];
     const encodings = [undefined, 'gzip', 'br, gzip', 'gzip;q=0, br;q=0', 'identity'];
     let compared = 0;
     for (const path of paths) {
@@ -148,7 +193,7 @@ describe('reads answered before the router', () => {
     expect(counts.fast).toBe(0);
   });
 
-  it('count reads on the app\'s budget, and leave the 429 to the app', async () => {
+  it("count reads on the app's budget, and leave the 429 to the app", async () => {
     const { fastPort, counts } = await startPair({ READ_RATE_LIMIT: 3, READ_RATE_WINDOW_SECONDS: 60 });
     const path = `/problems/${problemId}.json`;
     const answers = [];

@@ -30,7 +30,8 @@ let problemId: string;
 beforeAll(async () => {
   stack = await startStack({ OPERATOR_TOKEN_SHA256: sha256Hex(TOKEN), COMMIT_TIMEOUT_MS: '2000' });
   agent = await admit(stack.base);
-  problemId = (await send(stack.base, agent, 'POST', '/api/problems', uniqueProblem('Fence fixture problem'))).body.resource.id;
+  problemId = (await send(stack.base, agent, 'POST', '/api/problems', uniqueProblem('Fence fixture problem'))).body
+    .resource.id;
 });
 afterAll(() => stack.close());
 
@@ -51,7 +52,8 @@ const commitQueueSize = async () => {
   return Object.values(commit).reduce((sum, n) => sum + n, 0);
 };
 /** A problem no other write in this file resembles (duplicates may be refused). */
-const uniqueProblem = (title: string) => problemBody({ title, body: `Seen on build ${randomUUID()} after the upgrade.` });
+const uniqueProblem = (title: string) =>
+  problemBody({ title, body: `Seen on build ${randomUUID()} after the upgrade.` });
 const statusOf = async () =>
   (await fetch(`${stack.base}/api/ops/status`, { headers: { authorization: `Bearer ${TOKEN}` } })).json();
 const countProblemsTitled = async (title: string) =>
@@ -68,30 +70,46 @@ function expectFenced(res: { status: number; headers: Headers; body: unknown }, 
 
 async function mcpClient(secret: string): Promise<Client> {
   const client = new Client({ name: 'fence-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${stack.base}/mcp/participate`), {
-    requestInit: { headers: { Authorization: `Bearer ${secret}` } },
-  }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${stack.base}/mcp/participate`), {
+      requestInit: { headers: { Authorization: `Bearer ${secret}` } },
+    }),
+  );
   return client;
 }
 
 describe('an operator fence', () => {
   afterEach(lower);
 
-  it('refuses every write with 503 serving_fenced, the operator\'s Retry-After and reason, before queueing anything', async () => {
+  it("refuses every write with 503 serving_fenced, the operator's Retry-After and reason, before queueing anything", async () => {
     const reason = 'Database migration 000042 in progress';
     const raised = await raise(reason, 45);
     expect(raised.status).toMatchObject({ writes: 'fenced', source: 'operator', reason, retry_after_seconds: 45 });
-    expect(raised.status.operator).toMatchObject({ fenced: true, raised_by: expect.stringContaining('operator endpoint') });
+    expect(raised.status.operator).toMatchObject({
+      fenced: true,
+      raised_by: expect.stringContaining('operator endpoint'),
+    });
     const queuedBefore = await commitQueueSize();
 
-    const created = await send(stack.base, agent, 'POST', '/api/problems', problemBody({ title: 'Written while fenced' }));
+    const created = await send(
+      stack.base,
+      agent,
+      'POST',
+      '/api/problems',
+      problemBody({ title: 'Written while fenced' }),
+    );
     expectFenced(created, reason, 45);
-    expectFenced(await send(stack.base, agent, 'PATCH', `/api/problems/${problemId}`, { title: 'Edited while fenced' }), reason, 45);
+    expectFenced(
+      await send(stack.base, agent, 'PATCH', `/api/problems/${problemId}`, { title: 'Edited while fenced' }),
+      reason,
+      45,
+    );
     expectFenced(await send(stack.base, agent, 'PATCH', '/api/profile', { bio: 'fenced' }), reason, 45);
     // Before the credential is even looked at: a fenced service answers every write alike.
     expectFenced(await send(stack.base, null, 'POST', '/api/discussions', { title: 'x', body: 'y' }), reason, 45);
     const admission = await fetch(`${stack.base}/api/public/admission`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ kind: 'guest', credential_hash: credentialHash(newSecret()) }),
     });
     expectFenced({ status: admission.status, headers: admission.headers, body: await admission.json() }, reason, 45);
@@ -99,11 +117,19 @@ describe('an operator fence', () => {
     const client = await mcpClient(agent.secret);
     try {
       const tool = (await client.callTool({
-        name: 'create_problem', arguments: { idempotency_key: newKey(), ...problemBody({ title: 'Tool write while fenced' }) },
+        name: 'create_problem',
+        arguments: { idempotency_key: newKey(), ...problemBody({ title: 'Tool write while fenced' }) },
       })) as CallToolResult & { structuredContent?: Record<string, unknown> };
       expect(tool.isError).toBe(true);
-      expect(errorOf(tool.structuredContent)).toMatchObject({ code: 'temporarily_unavailable', reason: 'serving_fenced', retry_after: 45 });
-      const found = (await client.callTool({ name: 'search', arguments: { q: 'Fence fixture problem' } })) as CallToolResult;
+      expect(errorOf(tool.structuredContent)).toMatchObject({
+        code: 'temporarily_unavailable',
+        reason: 'serving_fenced',
+        retry_after: 45,
+      });
+      const found = (await client.callTool({
+        name: 'search',
+        arguments: { q: 'Fence fixture problem' },
+      })) as CallToolResult;
       expect(found.isError).toBeFalsy();
     } finally {
       await client.close();
@@ -116,12 +142,25 @@ describe('an operator fence', () => {
   it('keeps reads, search, the feed, the inbox and the projections answering 200, and /api/v1 reports it', async () => {
     await raise('Failover to the standby', 20);
     const index = await (await fetch(`${stack.base}/api/v1`)).json();
-    expect(index.serving).toMatchObject({ writes: 'fenced', source: 'operator', reason: 'Failover to the standby', retry_after_seconds: 20 });
+    expect(index.serving).toMatchObject({
+      writes: 'fenced',
+      source: 'operator',
+      reason: 'Failover to the standby',
+      retry_after_seconds: 20,
+    });
     expect(index.serving.since).toEqual(expect.any(String));
     await eventually(() => fetch(`${stack.base}/problems/${problemId}.json`).then((r) => r.status === 200));
     for (const path of [
-      `/problems/${problemId}`, `/problems/${problemId}.json`, `/problems/${problemId}.md`, `/api/v1/problems/${problemId}`,
-      '/api/problems', '/api/v1/search?q=Fence+fixture+problem', '/api/search?q=ENOSPC', '/api/v1/changes', '/search', '/',
+      `/problems/${problemId}`,
+      `/problems/${problemId}.json`,
+      `/problems/${problemId}.md`,
+      `/api/v1/problems/${problemId}`,
+      '/api/problems',
+      '/api/v1/search?q=Fence+fixture+problem',
+      '/api/search?q=ENOSPC',
+      '/api/v1/changes',
+      '/search',
+      '/',
     ]) {
       expect((await fetch(stack.base + path)).status, path).toBe(200);
     }
@@ -133,7 +172,9 @@ describe('an operator fence', () => {
     expect(found.items.map((item: { id: string }) => item.id)).toContain(problemId);
   });
 
-  it('puts a banner on pages rendered while it stands, and renders them again without it once lowered', { timeout: 120_000 }, async () => {
+  it('puts a banner on pages rendered while it stands, and renders them again without it once lowered', {
+    timeout: 120_000,
+  }, async () => {
     const banner = 'Writes are paused</strong> by the operator: Planned maintenance window.';
     await raise('Planned maintenance window.', 30);
     // A page the API renders on demand (not the default view) shows it at once.
@@ -146,13 +187,20 @@ describe('an operator fence', () => {
     // with the state from before the fence (renders in-process start within milliseconds).
     await new Promise((resolve) => setTimeout(resolve, FENCE_MAX_AGE_MS + 200));
     const rebuild = await fetch(`${stack.base}/api/ops/rebuild`, {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
       body: JSON.stringify({ type: 'problem', id: problemId }),
     });
     expect(rebuild.status).toBe(202);
     // The worker acts on a fence state up to a second old, so its banner may still name the fence before this one.
     await eventually(async () => (await html()).includes('Writes are paused</strong> by the operator: '), 30_000);
-    const others = await eventually(() => Promise.all([`${problemId}.json`, `${problemId}.md`].map((name) => readFile(file(name), 'utf8'))).catch(() => null), 30_000);
+    const others = await eventually(
+      () =>
+        Promise.all([`${problemId}.json`, `${problemId}.md`].map((name) => readFile(file(name), 'utf8'))).catch(
+          () => null,
+        ),
+      30_000,
+    );
     for (const text of others) expect(text).not.toContain('Writes are paused');
 
     await lower();
@@ -161,9 +209,14 @@ describe('an operator fence', () => {
       const page = await html();
       return page.includes('Fence fixture problem') && !page.includes('Writes are paused');
     }, 30_000);
-    expect(await (await fetch(`${stack.base}/problems/${problemId}?limit=1`)).text()).not.toContain('Writes are paused');
+    expect(await (await fetch(`${stack.base}/problems/${problemId}?limit=1`)).text()).not.toContain(
+      'Writes are paused',
+    );
     // Every page noted under the fence (this record's and its author's) is rendered again, then forgotten.
-    await eventually(async () => Number((await stack.pool.query('SELECT count(*) FROM fenced_renders')).rows[0].count) === 0, 30_000);
+    await eventually(
+      async () => Number((await stack.pool.query('SELECT count(*) FROM fenced_renders')).rows[0].count) === 0,
+      30_000,
+    );
   });
 
   it('lowered, the retry with the same Idempotency-Key commits exactly once', async () => {
@@ -181,7 +234,11 @@ describe('an operator fence', () => {
     expect(again.body.resource.id).toBe(first.body.resource.id);
     expect(await countProblemsTitled('Retried after the fence')).toBe(1);
     expect((await (await fetch(`${stack.base}/api/v1`)).json()).serving).toEqual({
-      writes: 'open', source: null, reason: null, since: null, retry_after_seconds: null,
+      writes: 'open',
+      source: null,
+      reason: null,
+      since: null,
+      retry_after_seconds: null,
     });
   });
 
@@ -203,7 +260,11 @@ describe('an operator fence', () => {
       });
       expect(delayed.failed).toBe(0);
       expect(await countProblemsTitled('Queued across the fence')).toBe(0);
-      expectFenced(await send(stack.base, agent, 'POST', '/api/problems', body, { key }), 'Holding writes for a restore test', 10);
+      expectFenced(
+        await send(stack.base, agent, 'POST', '/api/problems', body, { key }),
+        'Holding writes for a restore test',
+        10,
+      );
       await lower();
       await eventually(async () => (await countProblemsTitled('Queued across the fence')) === 1);
       const retry = await send(stack.base, agent, 'POST', '/api/problems', body, { key });
@@ -217,7 +278,8 @@ describe('an operator fence', () => {
 
   it('is refused to callers without the operator token, and checks its command', async () => {
     const anonymous = await fetch(`${stack.base}/api/ops/fence`, {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${agent.secret}` },
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${agent.secret}` },
       body: JSON.stringify({ state: 'on', reason: 'not an operator' }),
     });
     expect(anonymous.status).toBe(401);
@@ -231,47 +293,97 @@ describe('an operator fence', () => {
 
 describe('npm run ops -- fence', () => {
   const env = () => ({
-    ...process.env, DATABASE_URL: stack.config.DATABASE_URL, REDIS_URL: stack.config.REDIS_URL,
-    QUEUE_PREFIX: stack.config.QUEUE_PREFIX, PROJECTIONS_DIR: stack.config.PROJECTIONS_DIR,
+    ...process.env,
+    DATABASE_URL: stack.config.DATABASE_URL,
+    REDIS_URL: stack.config.REDIS_URL,
+    QUEUE_PREFIX: stack.config.QUEUE_PREFIX,
+    PROJECTIONS_DIR: stack.config.PROJECTIONS_DIR,
   });
   const ops = (...args: string[]) => run(process.execPath, ['cli/ops.ts', ...args], { env: env() });
   // Each run starts a process; on a loaded machine that alone takes seconds.
   const CLI_TIMEOUT = 120_000;
 
-  it('raises the fence for every process within a second, status says who, when and why, and fence off lowers it', async () => {
-    const { stdout } = await ops('fence', 'on', '--reason', 'Upgrading PostgreSQL to 17', '--retry-after', '120', '--by', 'alice');
-    const raised = JSON.parse(stdout);
-    expect(raised.status).toMatchObject({ writes: 'fenced', source: 'operator', reason: 'Upgrading PostgreSQL to 17', retry_after_seconds: 120 });
-    // The command returns once every process acts on it: the API refuses at once.
-    expect(Date.parse(raised.effective_by)).toBeLessThanOrEqual(Date.now());
-    expectFenced(await send(stack.base, agent, 'POST', '/api/problems', problemBody()), 'Upgrading PostgreSQL to 17', 120);
+  it(
+    'raises the fence for every process within a second, status says who, when and why, and fence off lowers it',
+    async () => {
+      const { stdout } = await ops(
+        'fence',
+        'on',
+        '--reason',
+        'Upgrading PostgreSQL to 17',
+        '--retry-after',
+        '120',
+        '--by',
+        'alice',
+      );
+      const raised = JSON.parse(stdout);
+      expect(raised.status).toMatchObject({
+        writes: 'fenced',
+        source: 'operator',
+        reason: 'Upgrading PostgreSQL to 17',
+        retry_after_seconds: 120,
+      });
+      // The command returns once every process acts on it: the API refuses at once.
+      expect(Date.parse(raised.effective_by)).toBeLessThanOrEqual(Date.now());
+      expectFenced(
+        await send(stack.base, agent, 'POST', '/api/problems', problemBody()),
+        'Upgrading PostgreSQL to 17',
+        120,
+      );
 
-    const status = JSON.parse((await ops('status')).stdout);
-    expect(status.fence).toMatchObject({ writes: 'fenced', reason: 'Upgrading PostgreSQL to 17' });
-    expect(status.fence.operator).toMatchObject({ fenced: true, raised_by: 'alice', raised_at: expect.any(String), reason: 'Upgrading PostgreSQL to 17' });
+      const status = JSON.parse((await ops('status')).stdout);
+      expect(status.fence).toMatchObject({ writes: 'fenced', reason: 'Upgrading PostgreSQL to 17' });
+      expect(status.fence.operator).toMatchObject({
+        fenced: true,
+        raised_by: 'alice',
+        raised_at: expect.any(String),
+        reason: 'Upgrading PostgreSQL to 17',
+      });
 
-    const lowered = JSON.parse((await ops('fence', 'off', '--by', 'bob')).stdout);
-    expect(lowered.status).toMatchObject({ writes: 'open' });
-    expect(lowered.status.operator).toMatchObject({ fenced: false, raised_by: 'alice', lowered_by: 'bob', lowered_at: expect.any(String) });
-    expect((await send(stack.base, agent, 'POST', '/api/problems', uniqueProblem('After the CLI lowered it'))).status).toBe(201);
-  }, CLI_TIMEOUT);
+      const lowered = JSON.parse((await ops('fence', 'off', '--by', 'bob')).stdout);
+      expect(lowered.status).toMatchObject({ writes: 'open' });
+      expect(lowered.status.operator).toMatchObject({
+        fenced: false,
+        raised_by: 'alice',
+        lowered_by: 'bob',
+        lowered_at: expect.any(String),
+      });
+      expect(
+        (await send(stack.base, agent, 'POST', '/api/problems', uniqueProblem('After the CLI lowered it'))).status,
+      ).toBe(201);
+    },
+    CLI_TIMEOUT,
+  );
 
-  it('takes the raiser from the login when no --by is given', async () => {
-    const raised = JSON.parse((await ops('fence', 'on', '--reason', 'who am I')).stdout);
-    expect(raised.status.operator.raised_by).toMatch(/@.+, ops CLI$/);
-    await ops('fence', 'off');
-  }, CLI_TIMEOUT);
+  it(
+    'takes the raiser from the login when no --by is given',
+    async () => {
+      const raised = JSON.parse((await ops('fence', 'on', '--reason', 'who am I')).stdout);
+      expect(raised.status.operator.raised_by).toMatch(/@.+, ops CLI$/);
+      await ops('fence', 'off');
+    },
+    CLI_TIMEOUT,
+  );
 
-  it('exits 2 with an error and no stack trace when the reason or the state is missing or wrong', async () => {
-    const cases = [['fence', 'on'], ['fence'], ['fence', 'sideways'], ['fence', 'on', '--reason', 'x', '--retry-after', 'soon']];
-    const failures = await Promise.all(cases.map((args) => ops(...args).catch((e) => e)));
-    cases.forEach((args, i) => {
-      expect(failures[i].code, args.join(' ')).toBe(2);
-      expect(failures[i].stderr, args.join(' ')).toContain('npm run ops -- fence');
-      expect(failures[i].stderr).not.toMatch(/\n\s+at /);
-    });
-    expect((await (await fetch(`${stack.base}/api/v1`)).json()).serving.writes).toBe('open');
-  }, CLI_TIMEOUT);
+  it(
+    'exits 2 with an error and no stack trace when the reason or the state is missing or wrong',
+    async () => {
+      const cases = [
+        ['fence', 'on'],
+        ['fence'],
+        ['fence', 'sideways'],
+        ['fence', 'on', '--reason', 'x', '--retry-after', 'soon'],
+      ];
+      const failures = await Promise.all(cases.map((args) => ops(...args).catch((e) => e)));
+      cases.forEach((args, i) => {
+        expect(failures[i].code, args.join(' ')).toBe(2);
+        expect(failures[i].stderr, args.join(' ')).toContain('npm run ops -- fence');
+        expect(failures[i].stderr).not.toMatch(/\n\s+at /);
+      });
+      expect((await (await fetch(`${stack.base}/api/v1`)).json()).serving.writes).toBe('open');
+    },
+    CLI_TIMEOUT,
+  );
 });
 
 describe('a read-only database', () => {
@@ -282,9 +394,11 @@ describe('a read-only database', () => {
     await admin.connect();
     try {
       const name = new URL(readOnly.config.DATABASE_URL).pathname.slice(1);
-      await admin.query(on
-        ? `ALTER DATABASE ${name} SET default_transaction_read_only = on`
-        : `ALTER DATABASE ${name} RESET default_transaction_read_only`);
+      await admin.query(
+        on
+          ? `ALTER DATABASE ${name} SET default_transaction_read_only = on`
+          : `ALTER DATABASE ${name} RESET default_transaction_read_only`,
+      );
     } finally {
       await admin.end();
     }
@@ -311,18 +425,30 @@ describe('a read-only database', () => {
     expect(errorOf(refused.body).message).toContain('read-only');
     expect(refused.headers.get('retry-after')).toBe(String(readOnly.config.RETRY_AFTER_SECONDS));
     const admission = await fetch(`${readOnly.base}/api/public/admission`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ kind: 'guest', credential_hash: credentialHash(newSecret()) }),
     });
     expect(admission.status).toBe(503);
     expect(errorOf(await admission.json()).reason).toBe('serving_fenced');
     const id = before.body.resource.id;
-    const paths = [`/api/v1/problems/${id}`, '/api/problems', '/api/v1/search?q=Before+read-only', '/api/v1/changes', '/api/inbox'];
+    const paths = [
+      `/api/v1/problems/${id}`,
+      '/api/problems',
+      '/api/v1/search?q=Before+read-only',
+      '/api/v1/changes',
+      '/api/inbox',
+    ];
     for (const path of paths) {
       const res = await fetch(readOnly.base + path, { headers: { authorization: `Bearer ${writer.secret}` } });
       expect(res.status, path).toBe(200);
     }
-    expect(Number((await readOnly.pool.query("SELECT count(*) FROM problem_revisions WHERE title = 'During read-only'")).rows[0].count)).toBe(0);
+    expect(
+      Number(
+        (await readOnly.pool.query("SELECT count(*) FROM problem_revisions WHERE title = 'During read-only'")).rows[0]
+          .count,
+      ),
+    ).toBe(0);
     // Leave the service's pool holding only sessions opened now, which start read-only and stay
     // so: check out every session the pool may hold, drop the older, writable ones and all but
     // three of the new ones, so the writes below surely meet a few stale sessions.
@@ -339,7 +465,8 @@ describe('a read-only database', () => {
     // refused write, which is answered 503 serving_fenced (never 500) and retried.
     const admitted = await eventually(async () => {
       const res = await fetch(`${readOnly.base}/api/public/admission`, {
-        method: 'POST', headers: { 'content-type': 'application/json' },
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ kind: 'guest', credential_hash: credentialHash(newSecret()) }),
       });
       expect(res.status).not.toBe(500);
@@ -353,9 +480,16 @@ describe('a read-only database', () => {
     }, 60_000);
     expect(committed.body.resource.type).toBe('problem');
     expect((await (await fetch(`${readOnly.base}/api/v1`)).json()).serving.writes).toBe('open');
-    expect(Number((await readOnly.pool.query("SELECT count(*) FROM problem_revisions WHERE title = 'During read-only'")).rows[0].count)).toBe(1);
+    expect(
+      Number(
+        (await readOnly.pool.query("SELECT count(*) FROM problem_revisions WHERE title = 'During read-only'")).rows[0]
+          .count,
+      ),
+    ).toBe(1);
     expect(readOnly.logs.filter((line) => /unhandled error|"level":50/.test(line))).toEqual([]);
     // The stale sessions were met (and answered 503), not dodged.
-    expect(readOnly.logs.filter((line) => line.includes('write refused by a read-only database')).length).toBeGreaterThan(0);
+    expect(
+      readOnly.logs.filter((line) => line.includes('write refused by a read-only database')).length,
+    ).toBeGreaterThan(0);
   }, 90_000);
 });

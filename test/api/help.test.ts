@@ -14,11 +14,20 @@ afterAll(() => stack.close());
 
 /** Uncompressed, so lengths and ETags are of the bytes read (test/api/compression.test.ts covers encodings). */
 const get = (path: string, init: RequestInit = {}) =>
-  fetch(stack.base + path, { ...init, headers: { 'accept-encoding': 'identity', ...(init.headers as Record<string, string>) } });
+  fetch(stack.base + path, {
+    ...init,
+    headers: { 'accept-encoding': 'identity', ...(init.headers as Record<string, string>) },
+  });
 
 /** Decodes the few entities Astro writes, so facts can be found in the HTML text. */
 const htmlText = (html: string) =>
-  html.replace(/<[^>]+>/g, '').replaceAll('&quot;', '"').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&#39;', "'").replaceAll('&amp;', '&');
+  html
+    .replace(/<[^>]+>/g, '')
+    .replaceAll('&quot;', '"')
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&#39;', "'")
+    .replaceAll('&amp;', '&');
 
 describe.each([
   ['/agent-help/authentication', 'text/html; charset=utf-8'],
@@ -81,7 +90,12 @@ describe('the authentication help', () => {
 
   it('is where a 401 points, and describes the recovery the service sends', async () => {
     const error = errorOf(await (await get('/api/whoami')).json());
-    const recovery = error.recovery as { help: string; next_action: string; retry: unknown; human_action_required: boolean };
+    const recovery = error.recovery as {
+      help: string;
+      next_action: string;
+      retry: unknown;
+      human_action_required: boolean;
+    };
     expect((await get(recovery.help)).status).toBe(200);
     const shape = AUTHENTICATION_HELP.unauthenticated.recovery_shape;
     expect(recovery.help).toBe(shape.help);
@@ -90,9 +104,14 @@ describe('the authentication help', () => {
     const missing = AUTHENTICATION_HELP.unauthenticated.reasons.find((r) => r.reason === error.reason)!;
     expect([missing.code, missing.next_action]).toEqual([error.code, recovery.next_action]);
 
-    const invalid = errorOf(await (await get('/api/whoami', { headers: { authorization: `Bearer ${'x'.repeat(43)}` } })).json());
+    const invalid = errorOf(
+      await (await get('/api/whoami', { headers: { authorization: `Bearer ${'x'.repeat(43)}` } })).json(),
+    );
     const row = AUTHENTICATION_HELP.unauthenticated.reasons.find((r) => r.reason === invalid.reason)!;
-    expect([row.code, row.next_action]).toEqual([invalid.code, (invalid.recovery as { next_action: string }).next_action]);
+    expect([row.code, row.next_action]).toEqual([
+      invalid.code,
+      (invalid.recovery as { next_action: string }).next_action,
+    ]);
   });
 
   it('says the same facts in HTML and Markdown as in JSON', async () => {
@@ -111,7 +130,13 @@ describe('the authentication help', () => {
       expect(html, fact).toContain(fact);
       expect(markdown, fact).toContain(fact);
     }
-    for (const words of ['verify_direct_credential', 'verify_oauth_connection', 'authentication_required', '/mcp/participate', 'whoami']) {
+    for (const words of [
+      'verify_direct_credential',
+      'verify_oauth_connection',
+      'authentication_required',
+      '/mcp/participate',
+      'whoami',
+    ]) {
       expect(html).toContain(words);
       expect(markdown).toContain(words);
     }

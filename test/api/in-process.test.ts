@@ -27,7 +27,8 @@ beforeAll(async () => {
   ({ app, pool } = running);
   secret = randomBytes(32).toString('base64url');
   const admitted = await app.request('/api/public/admission', {
-    method: 'POST', headers: { 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ kind: 'guest', credential_hash: credentialHash(secret) }),
   });
   expect(admitted.status).toBe(201);
@@ -73,7 +74,9 @@ describe('the API in-process', () => {
 
   it('refuses a write without an Idempotency-Key before reading its body', async () => {
     const res = await app.request('/api/discussions/x/replies', {
-      method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'text/plain' }, body: 'not json',
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'text/plain' },
+      body: 'not json',
     });
     expect(res.status).toBe(400);
     expect(errorOf(await res.json())).toMatchObject({ reason: 'missing_idempotency_key', field: 'Idempotency-Key' });
@@ -83,9 +86,17 @@ describe('the API in-process', () => {
     const key = 'in-process:reply-00000001';
     const path = `/api/discussions/${FIXTURE.discussions[0]}/replies`;
     const headers = { authorization: `Bearer ${secret}`, 'idempotency-key': key };
-    const plain = await app.request(path, { method: 'POST', headers: { ...headers, 'content-type': 'text/plain' }, body: '{}' });
+    const plain = await app.request(path, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'text/plain' },
+      body: '{}',
+    });
     expect(plain.status).toBe(415);
-    const broken = await app.request(path, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{"body":' });
+    const broken = await app.request(path, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: '{"body":',
+    });
     expect(broken.status).toBe(400);
     expect(errorOf(await broken.json()).code).toBe('invalid_arguments');
   });

@@ -7,7 +7,12 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { createLocalCounter, postgresBatchStore, redisBatchStore, type BatchStore } from '../../api/limits/local-counter.ts';
+import {
+  createLocalCounter,
+  postgresBatchStore,
+  redisBatchStore,
+  type BatchStore,
+} from '../../api/limits/local-counter.ts';
 import { createPool } from '../../db/pool.ts';
 import { cloneDatabase } from '../helpers/database.ts';
 
@@ -108,7 +113,10 @@ describe('the local rate-limit counter', () => {
       await a.flush();
       expect(await a.counter('x', 60)).toBe(7);
       const rows = (await pool.query('SELECT key, count FROM rate_limit_counters ORDER BY key')).rows;
-      expect(rows).toEqual([{ key: 'x', count: 6 }, { key: 'y', count: 1 }]);
+      expect(rows).toEqual([
+        { key: 'x', count: 6 },
+        { key: 'y', count: 1 },
+      ]);
       await Promise.all([a.close(), b.close()]);
     } finally {
       await pool.end();

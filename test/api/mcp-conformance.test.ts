@@ -28,7 +28,8 @@ const CLI = path.resolve(import.meta.dirname, '../../node_modules/@modelcontextp
 /** Scenarios for what this server does: initialization, ping, listing tools and resources, and refusing foreign Origins. */
 const APPLICABLE = ['server-initialize', 'ping', 'tools-list', 'resources-list', 'dns-rebinding-protection'];
 
-const FIXTURE_TOOL = 'calls a fixture tool of the suite\'s reference server (test_*), which a real service does not have; the tool calls themselves are tested in test/api/mcp.test.ts';
+const FIXTURE_TOOL =
+  "calls a fixture tool of the suite's reference server (test_*), which a real service does not have; the tool calls themselves are tested in test/api/mcp.test.ts";
 const NOT_APPLICABLE: Record<string, string> = {
   'logging-set-level': 'no logging capability: the server sends no log notifications',
   'completion-complete': 'no completions capability: there are no prompts, and record ids are not completable',
@@ -45,11 +46,14 @@ const NOT_APPLICABLE: Record<string, string> = {
   'elicitation-sep1034-defaults': 'the server never asks the client for input (elicitation)',
   'elicitation-sep1330-enums': 'the server never asks the client for input (elicitation)',
   'json-schema-2020-12': `${FIXTURE_TOOL} with a given $defs schema; this server's own schemas are checked for portability in test/api/mcp-tool-list.test.ts`,
-  'server-sse-polling': 'stateless with JSON answers: no SSE streams and no sessions (GET is 405, as the transport allows)',
+  'server-sse-polling':
+    'stateless with JSON answers: no SSE streams and no sessions (GET is 405, as the transport allows)',
   'server-sse-multiple-streams': 'stateless with JSON answers: no SSE streams and no sessions',
-  'resources-read-text': 'reads the fixture resource test://static-text; records are read in test/api/mcp-parity.test.ts',
+  'resources-read-text':
+    'reads the fixture resource test://static-text; records are read in test/api/mcp-parity.test.ts',
   'resources-read-binary': 'reads the fixture resource test://static-binary; no resource here is binary',
-  'resources-templates-read': 'reads the fixture template test://template/{id}/data; record templates are read in test/api/mcp-resources.test.ts',
+  'resources-templates-read':
+    'reads the fixture template test://template/{id}/data; record templates are read in test/api/mcp-resources.test.ts',
   'resources-subscribe': 'no subscriptions: stateless, and records change through the public change feed',
   'resources-unsubscribe': 'no subscriptions: stateless',
   'prompts-list': 'no prompts capability',
@@ -74,14 +78,22 @@ function startProxy(): Promise<Server> {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) {
-      if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name)) headers.set(name, value);
+      if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name))
+        headers.set(name, value);
     }
     headers.set('authorization', `Bearer ${agent.secret}`);
     if (headers.get('origin') === proxyBase) headers.set('origin', stack.base);
     const answer = await fetch(`${stack.base}/mcp/participate`, {
-      method: req.method, headers, ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
+      method: req.method,
+      headers,
+      ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
     });
-    res.writeHead(answer.status, Object.fromEntries([...answer.headers].filter(([name]) => name !== 'content-encoding' && name !== 'content-length')));
+    res.writeHead(
+      answer.status,
+      Object.fromEntries(
+        [...answer.headers].filter(([name]) => name !== 'content-encoding' && name !== 'content-length'),
+      ),
+    );
     res.end(Buffer.from(await answer.arrayBuffer()));
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
@@ -100,13 +112,18 @@ afterAll(async () => {
   await rm(out, { recursive: true, force: true });
 });
 
-interface Check { id: string; status: string; errorMessage?: string }
+interface Check {
+  id: string;
+  status: string;
+  errorMessage?: string;
+}
 
 /** Runs one scenario with the suite's CLI and answers its checks (from the results it saves). */
 async function runScenario(scenario: string, url: string): Promise<Check[]> {
   const dir = await mkdtemp(path.join(out, `${scenario}-`));
-  await run(process.execPath, [CLI, 'server', '--url', url, '--scenario', scenario, '-o', dir], { maxBuffer: 1 << 26 })
-    .catch((error: { stdout?: string }) => error);
+  await run(process.execPath, [CLI, 'server', '--url', url, '--scenario', scenario, '-o', dir], {
+    maxBuffer: 1 << 26,
+  }).catch((error: { stdout?: string }) => error);
   const [results] = await readdir(dir);
   return JSON.parse(await readFile(path.join(dir, results!, 'checks.json'), 'utf8')) as Check[];
 }
@@ -127,7 +144,9 @@ describe('the MCP conformance suite', () => {
         const url = endpoint === '/mcp/participate' ? `${proxyBase}/mcp` : `${stack.base}${endpoint}`;
         const checks = await runScenario(scenario, url);
         expect(checks.length).toBeGreaterThan(0);
-        const notPassed = checks.filter((c) => c.status !== 'SUCCESS' && c.status !== 'INFO').map((c) => `${c.id}: ${c.status} ${c.errorMessage ?? ''}`);
+        const notPassed = checks
+          .filter((c) => c.status !== 'SUCCESS' && c.status !== 'INFO')
+          .map((c) => `${c.id}: ${c.status} ${c.errorMessage ?? ''}`);
         expect(notPassed).toEqual([]);
       },
       120_000,

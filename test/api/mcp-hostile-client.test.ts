@@ -15,18 +15,28 @@ let stack: Stack;
 
 beforeAll(async () => {
   // A long window, so no window boundary falls between the requests of a test.
-  stack = await startStack({ READ_RATE_LIMIT: String(READ_LIMIT), READ_RATE_WINDOW_SECONDS: '3600' }, { worker: false });
+  stack = await startStack(
+    { READ_RATE_LIMIT: String(READ_LIMIT), READ_RATE_WINDOW_SECONDS: '3600' },
+    { worker: false },
+  );
 });
 afterAll(() => stack?.close());
 
 /** One raw JSON-RPC POST to /mcp/read from its own client address (the stack trusts no proxy, so all share one). */
 async function post(body: unknown) {
   const res = await fetch(`${stack.base}/mcp/read`, {
-    method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(body),
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify(body),
   });
   return { status: res.status, remaining: res.headers.get('ratelimit-remaining'), body: await res.json() };
 }
-const rpc = (id: number, method: string, params: Record<string, unknown> = {}) => ({ jsonrpc: '2.0', id, method, params });
+const rpc = (id: number, method: string, params: Record<string, unknown> = {}) => ({
+  jsonrpc: '2.0',
+  id,
+  method,
+  params,
+});
 
 describe('batches', () => {
   it('charges a batch of resources/list one read per listing, as many collection reads would', async () => {
@@ -53,14 +63,21 @@ describe('resources/read arguments', () => {
 
   const call = async (body: unknown) => {
     const res = await fetch(`${direct.base}/mcp/read`, {
-      method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(body),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(body),
     });
     expect(res.status).toBe(200);
-    return (await res.json()) as { result?: { isError?: boolean; structuredContent: { error: Record<string, unknown> } }; error?: { code: number; data: { error: Record<string, unknown> } } };
+    return (await res.json()) as {
+      result?: { isError?: boolean; structuredContent: { error: Record<string, unknown> } };
+      error?: { code: number; data: { error: Record<string, unknown> } };
+    };
   };
 
   it('answers a resource URI with a broken percent-encoding as Invalid params, never an internal error', async () => {
-    const answer = await call(rpc(1, 'resources/read', { uri: `${direct.config.PUBLIC_ORIGIN}/problems/%E0%A4%A.json` }));
+    const answer = await call(
+      rpc(1, 'resources/read', { uri: `${direct.config.PUBLIC_ORIGIN}/problems/%E0%A4%A.json` }),
+    );
     expect(answer.error?.code).toBe(-32602);
     expect(answer.error?.data.error).toMatchObject({ code: 'invalid_arguments' });
   });

@@ -57,9 +57,12 @@ function* schemaNodes(schema: unknown): Generator<Record<string, unknown>> {
   const node = schema as Record<string, unknown>;
   yield node;
   for (const [key, value] of Object.entries(node)) {
-    if (key === 'properties' || key === '$defs') for (const sub of Object.values(value as object)) yield* schemaNodes(sub);
-    else if (key === 'items' || key === 'additionalProperties' || key === 'propertyNames' || key === 'not') yield* schemaNodes(value);
-    else if (key === 'anyOf' || key === 'oneOf' || key === 'allOf') for (const sub of value as unknown[]) yield* schemaNodes(sub);
+    if (key === 'properties' || key === '$defs')
+      for (const sub of Object.values(value as object)) yield* schemaNodes(sub);
+    else if (key === 'items' || key === 'additionalProperties' || key === 'propertyNames' || key === 'not')
+      yield* schemaNodes(value);
+    else if (key === 'anyOf' || key === 'oneOf' || key === 'allOf')
+      for (const sub of value as unknown[]) yield* schemaNodes(sub);
   }
 }
 
@@ -68,16 +71,30 @@ beforeAll(async () => {
   author = await admit(stack.base);
   others = await Promise.all([admit(stack.base), admit(stack.base), admit(stack.base)]);
   const problem = await send(stack.base, author, 'POST', '/api/problems', {
-    title: 'Server cannot listen: port already in use', body: 'The dev server exits at start.', product: 'node', error_literal: ERROR_LITERAL,
+    title: 'Server cannot listen: port already in use',
+    body: 'The dev server exits at start.',
+    product: 'node',
+    error_literal: ERROR_LITERAL,
   });
   problemId = problem.body.resource.id;
-  failing = (await send(stack.base, author, 'POST', '/api/solutions', { problem_id: problemId, body: 'Reinstall node_modules.' })).body.resource.id;
-  working = (await send(stack.base, author, 'POST', '/api/solutions', {
-    problem_id: problemId, body: 'Stop the process holding the port (lsof -i :8080) or set PORT to a free one.',
-  })).body.resource.id;
+  failing = (
+    await send(stack.base, author, 'POST', '/api/solutions', { problem_id: problemId, body: 'Reinstall node_modules.' })
+  ).body.resource.id;
+  working = (
+    await send(stack.base, author, 'POST', '/api/solutions', {
+      problem_id: problemId,
+      body: 'Stop the process holding the port (lsof -i :8080) or set PORT to a free one.',
+    })
+  ).body.resource.id;
   for (const [i, agent] of others.entries()) {
-    await send(stack.base, agent, 'POST', `/api/solutions/${working}/outcomes`, { signal: 'worked', environment: { os: i === 0 ? 'linux' : 'macos' } });
-    await send(stack.base, agent, 'POST', `/api/solutions/${failing}/outcomes`, { signal: 'did_not_work', environment: { os: 'linux' } });
+    await send(stack.base, agent, 'POST', `/api/solutions/${working}/outcomes`, {
+      signal: 'worked',
+      environment: { os: i === 0 ? 'linux' : 'macos' },
+    });
+    await send(stack.base, agent, 'POST', `/api/solutions/${failing}/outcomes`, {
+      signal: 'did_not_work',
+      environment: { os: 'linux' },
+    });
   }
   anonymous = await connect('/mcp/read');
   connected = await connect('/mcp/participate', author.secret);
@@ -91,7 +108,9 @@ describe('tools/list', () => {
   it('is at most 16 KB on each endpoint (the sizes are printed)', async () => {
     const read = await toolListBytes('/mcp/read');
     const participate = await toolListBytes('/mcp/participate', author.secret);
-    console.info(`tools/list bytes: /mcp/read ${read.bytes} (${read.tools.length} tools), /mcp/participate ${participate.bytes} (${participate.tools.length} tools); budget ${TOOL_LIST_BUDGET}`);
+    console.info(
+      `tools/list bytes: /mcp/read ${read.bytes} (${read.tools.length} tools), /mcp/participate ${participate.bytes} (${participate.tools.length} tools); budget ${TOOL_LIST_BUDGET}`,
+    );
     expect(read.bytes).toBeLessThanOrEqual(TOOL_LIST_BUDGET);
     expect(participate.bytes).toBeLessThanOrEqual(TOOL_LIST_BUDGET);
   });
@@ -112,7 +131,10 @@ describe('tools/list', () => {
         expect(schema.type, tool.name).toBe('object');
         for (const node of schemaNodes(schema)) {
           expect(Array.isArray(node.type), `${tool.name}: ${JSON.stringify(node)}`).toBe(false);
-          expect(Object.keys(node).filter((k) => k !== 'description').length, `${tool.name}: an empty schema`).toBeGreaterThan(0);
+          expect(
+            Object.keys(node).filter((k) => k !== 'description').length,
+            `${tool.name}: an empty schema`,
+          ).toBeGreaterThan(0);
           expect(node.$schema, tool.name).toBeUndefined();
         }
       }
@@ -124,10 +146,14 @@ describe('resources', () => {
   it('lists the help documents and the newest records, each readable', async () => {
     const { resources } = await anonymous.listResources();
     const uris = resources.map((r) => r.uri);
-    expect(uris).toEqual(expect.arrayContaining([
-      `${ORIGIN}/agent-help/tools.md`, `${ORIGIN}/agent-help/authentication.md`,
-      `${ORIGIN}/problems/${problemId}.json`, `${ORIGIN}/solutions/${working}.json`,
-    ]));
+    expect(uris).toEqual(
+      expect.arrayContaining([
+        `${ORIGIN}/agent-help/tools.md`,
+        `${ORIGIN}/agent-help/authentication.md`,
+        `${ORIGIN}/problems/${problemId}.json`,
+        `${ORIGIN}/solutions/${working}.json`,
+      ]),
+    );
     for (const resource of resources) expect(resource.name && resource.mimeType, resource.uri).toBeTruthy();
     const help = await anonymous.readResource({ uri: `${ORIGIN}/agent-help/tools.md` });
     const text = (help.contents[0] as { text: string }).text;
@@ -142,7 +168,9 @@ describe('resources', () => {
 
 describe('resolve_error', () => {
   const resolve = async (client: Client, args: Record<string, unknown>) => {
-    const result = (await client.callTool({ name: 'resolve_error', arguments: args })) as CallToolResult & { structuredContent: Record<string, any> };
+    const result = (await client.callTool({ name: 'resolve_error', arguments: args })) as CallToolResult & {
+      structuredContent: Record<string, any>;
+    };
     expect(result.isError).toBeFalsy();
     return { answer: result.structuredContent, text: expectSummary(result) };
   };
@@ -156,12 +184,22 @@ describe('resolve_error', () => {
     expect(answer.problem).toMatchObject({ id: problemId, match: { kind: 'exact' } });
     expect(answer.solutions.map((s: { id: string }) => s.id)).toEqual([working, failing]);
     // The trust of each is the projection's: the same numbers as get_solution.
-    const solution = (await anonymous.callTool({ name: 'get_solution', arguments: { id: working } })).structuredContent as Record<string, any>;
-    expect(answer.solutions[0].trust).toMatchObject({ confidence: solution.trust.confidence, disputed: solution.trust.disputed });
+    const solution = (await anonymous.callTool({ name: 'get_solution', arguments: { id: working } }))
+      .structuredContent as Record<string, any>;
+    expect(answer.solutions[0].trust).toMatchObject({
+      confidence: solution.trust.confidence,
+      disputed: solution.trust.disputed,
+    });
     expect(answer.solutions[0].signals).toEqual(solution.signals);
-    expect(answer.solutions[0].environments).toEqual(solution.outcomes_by_revision.find((r: { current: boolean }) => r.current).environments);
-    expect(answer.solutions[0].in_your_environment).toEqual([{ key: 'os', value: 'linux', worked: 1, partially_worked: 0, did_not_work: 0 }]);
-    expect(answer.solutions[1].in_your_environment).toEqual([{ key: 'os', value: 'linux', worked: 0, partially_worked: 0, did_not_work: 3 }]);
+    expect(answer.solutions[0].environments).toEqual(
+      solution.outcomes_by_revision.find((r: { current: boolean }) => r.current).environments,
+    );
+    expect(answer.solutions[0].in_your_environment).toEqual([
+      { key: 'os', value: 'linux', worked: 1, partially_worked: 0, did_not_work: 0 },
+    ]);
+    expect(answer.solutions[1].in_your_environment).toEqual([
+      { key: 'os', value: 'linux', worked: 0, partially_worked: 0, did_not_work: 3 },
+    ]);
     expect(answer.next).toMatchObject({ action: 'report_outcome', arguments: { id: working } });
     // Others are other records: never the problem or its solutions again.
     for (const other of answer.others) expect([problemId, working, failing]).not.toContain(other.id);
@@ -177,11 +215,17 @@ describe('resolve_error', () => {
     const { answer } = await resolve(anonymous, { error: 'Zqxj frobnicator exploded with code 0x7f3a' });
     expect(answer.problem).toBeNull();
     expect(answer.solutions).toEqual([]);
-    expect(answer.next).toMatchObject({ action: 'create_problem', arguments: { error_literal: 'Zqxj frobnicator exploded with code 0x7f3a' } });
+    expect(answer.next).toMatchObject({
+      action: 'create_problem',
+      arguments: { error_literal: 'Zqxj frobnicator exploded with code 0x7f3a' },
+    });
   });
 
   it('refuses an empty error naming the field', async () => {
-    const result = (await anonymous.callTool({ name: 'resolve_error', arguments: { error: '  ' } })) as CallToolResult & { structuredContent: Record<string, any> };
+    const result = (await anonymous.callTool({
+      name: 'resolve_error',
+      arguments: { error: '  ' },
+    })) as CallToolResult & { structuredContent: Record<string, any> };
     expect(result.isError).toBe(true);
     expect(result.structuredContent.error).toMatchObject({ code: 'invalid_arguments', field: 'error' });
   });

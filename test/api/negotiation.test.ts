@@ -11,9 +11,15 @@ let problemId: string;
 beforeAll(async () => {
   stack = await startStack();
   const agent = await admit(stack.base);
-  problemId = (await send(stack.base, agent, 'POST', '/api/problems', problemBody({ title: 'Negotiated title here' }))).body.resource.id;
+  problemId = (await send(stack.base, agent, 'POST', '/api/problems', problemBody({ title: 'Negotiated title here' })))
+    .body.resource.id;
   // The worker's files (with their precompressed siblings), not an on-demand render.
-  await eventually(() => access(path.join(stack.config.PROJECTIONS_DIR, `problems/${problemId}.md`)).then(() => true, () => false));
+  await eventually(() =>
+    access(path.join(stack.config.PROJECTIONS_DIR, `problems/${problemId}.md`)).then(
+      () => true,
+      () => false,
+    ),
+  );
 });
 afterAll(() => stack.close());
 
@@ -35,7 +41,12 @@ describe('content negotiation on canonical record URLs', () => {
   });
 
   it('answers HTML to browsers, to */* and to no Accept at all, still with Vary: Accept', async () => {
-    for (const accept of ['text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', '*/*', undefined, 'image/png']) {
+    for (const accept of [
+      'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+      '*/*',
+      undefined,
+      'image/png',
+    ]) {
       const res = await get(`/problems/${problemId}`, accept);
       expect(res.headers.get('content-type'), String(accept)).toBe('text/html; charset=utf-8');
       expect(res.headers.get('vary'), String(accept)).toContain('Accept');
@@ -47,7 +58,9 @@ describe('content negotiation on canonical record URLs', () => {
     const json = await get(`/problems/${problemId}`, 'application/json');
     const html = await get(`/problems/${problemId}`, 'text/html');
     expect(json.headers.get('etag')).not.toBe(html.headers.get('etag'));
-    const again = await get(`/problems/${problemId}`, 'application/json', { 'if-none-match': json.headers.get('etag')! });
+    const again = await get(`/problems/${problemId}`, 'application/json', {
+      'if-none-match': json.headers.get('etag')!,
+    });
     expect(again.status).toBe(304);
     expect(again.headers.get('vary')).toContain('Accept');
   });

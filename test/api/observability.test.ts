@@ -21,11 +21,21 @@ describe('logs', () => {
     const stranger = newSecret();
     const refused = await fetch(`${stack.base}/api/whoami`, { headers: { authorization: `Bearer ${stranger}` } });
     const rotatedTo = newSecret();
-    await send(stack.base, agent, 'POST', '/api/credentials/rotate', { epoch: 1, credential_hash: credentialHash(rotatedTo) });
+    await send(stack.base, agent, 'POST', '/api/credentials/rotate', {
+      epoch: 1,
+      credential_hash: credentialHash(rotatedTo),
+    });
     await eventually(async () => (await countUnrenderedChanges(stack.pool)) === 0);
 
     const text = stack.logs.join('');
-    for (const secret of [agent.secret, credentialHash(agent.secret), stranger, rotatedTo, credentialHash(rotatedTo), key]) {
+    for (const secret of [
+      agent.secret,
+      credentialHash(agent.secret),
+      stranger,
+      rotatedTo,
+      credentialHash(rotatedTo),
+      key,
+    ]) {
       expect(text).not.toContain(secret);
     }
     const requests = stack.logs.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request');

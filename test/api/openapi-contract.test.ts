@@ -28,11 +28,20 @@ beforeAll(async () => {
   stack = await startStack();
   agent = await admit(stack.base);
   writer = await admit(stack.base);
-  ids.problem = (await send(stack.base, agent, 'POST', '/api/problems', problemBody({ title: 'Contract test problem' }))).body.resource.id;
-  ids.solution = (await send(stack.base, agent, 'POST', '/api/solutions', { problem_id: ids.problem, body: 'Contract test solution' })).body.resource.id;
-  ids.discussion = (await send(stack.base, agent, 'POST', '/api/discussions', { title: 'Contract test discussion', body: 'Talk' })).body.resource.id;
+  ids.problem = (
+    await send(stack.base, agent, 'POST', '/api/problems', problemBody({ title: 'Contract test problem' }))
+  ).body.resource.id;
+  ids.solution = (
+    await send(stack.base, agent, 'POST', '/api/solutions', { problem_id: ids.problem, body: 'Contract test solution' })
+  ).body.resource.id;
+  ids.discussion = (
+    await send(stack.base, agent, 'POST', '/api/discussions', { title: 'Contract test discussion', body: 'Talk' })
+  ).body.resource.id;
   ids.agent = agent.id;
-  await eventually(async () => (await fetch(`${stack.base}/sitemap.xml`).then((r) => r.text())).includes('/sitemaps/problems-'), 30_000);
+  await eventually(
+    async () => (await fetch(`${stack.base}/sitemap.xml`).then((r) => r.text())).includes('/sitemaps/problems-'),
+    30_000,
+  );
   doc = await (await fetch(`${stack.base}/openapi.json`)).json();
 });
 afterAll(() => stack.close());
@@ -41,7 +50,10 @@ const METHODS = ['get', 'post', 'patch', 'options'] as const;
 
 /** A concrete URL for a documented path, with real records in it. */
 async function concrete(path: string): Promise<string> {
-  const type = path.split('/').find((part) => ['problems', 'solutions', 'discussions', 'agents'].includes(part))?.replace(/s$/, '');
+  const type = path
+    .split('/')
+    .find((part) => ['problems', 'solutions', 'discussions', 'agents'].includes(part))
+    ?.replace(/s$/, '');
   let url = path.replace('{id}', ids[type ?? 'problem']!);
   if (url.startsWith('/sitemaps/')) {
     const chunk = /\/sitemaps\/([^<]+\.xml)</.exec(await (await fetch(`${stack.base}/sitemap.xml`)).text())![1]!;
@@ -68,26 +80,37 @@ describe('every operation of the OpenAPI document', () => {
         const operation = item[method];
         if (!operation) continue;
         const write = method === 'post' || method === 'patch';
-        const res = await fetch(stack.base + await concrete(path), {
+        const res = await fetch(stack.base + (await concrete(path)), {
           method: method.toUpperCase(),
           headers: write
-            ? { 'content-type': 'application/json', authorization: `Bearer ${writer.secret}`, 'idempotency-key': newKey() }
-            : path === '/api/inbox' || path === '/api/whoami' ? { authorization: `Bearer ${agent.secret}` } : {},
+            ? {
+                'content-type': 'application/json',
+                authorization: `Bearer ${writer.secret}`,
+                'idempotency-key': newKey(),
+              }
+            : path === '/api/inbox' || path === '/api/whoami'
+              ? { authorization: `Bearer ${agent.secret}` }
+              : {},
           ...(write ? { body: '{}' } : {}),
         });
         const where = `${method.toUpperCase()} ${path} → ${res.status}`;
         const response = responseFor(operation, res.status);
         expect(response, `${where} is not documented`).toBeDefined();
         for (const header of Object.keys(response!.headers ?? {})) {
-          if (['ETag', 'Allow', 'X-Request-Id'].includes(header)) expect(res.headers.get(header), `${where} ${header}`).not.toBeNull();
+          if (['ETag', 'Allow', 'X-Request-Id'].includes(header))
+            expect(res.headers.get(header), `${where} ${header}`).not.toBeNull();
         }
         const type = (res.headers.get('content-type') ?? '').split(';')[0]!;
-        if (res.status !== 204 && res.status !== 304) expect(Object.keys(response!.content ?? {}), where).toContain(type);
+        if (res.status !== 204 && res.status !== 304)
+          expect(Object.keys(response!.content ?? {}), where).toContain(type);
         if (type === 'application/json' && res.status !== 304) {
           const pointer = `openapi#/paths/${path.replaceAll('~', '~0').replaceAll('/', '~1')}/${method}/responses/${res.status}/content/application~1json/schema`;
-          const validate = response === operation.responses[String(res.status)]
-            ? ajv.getSchema(pointer) ?? ajv.compile({ $ref: pointer })
-            : ajv.compile({ $ref: `openapi#/components/responses/${operation.responses[String(res.status)].$ref.split('/').pop()}/content/application~1json/schema` });
+          const validate =
+            response === operation.responses[String(res.status)]
+              ? (ajv.getSchema(pointer) ?? ajv.compile({ $ref: pointer }))
+              : ajv.compile({
+                  $ref: `openapi#/components/responses/${operation.responses[String(res.status)].$ref.split('/').pop()}/content/application~1json/schema`,
+                });
           const body = await res.json();
           expect(validate(body) ? [] : validate.errors, where).toEqual([]);
         } else {
@@ -98,8 +121,15 @@ describe('every operation of the OpenAPI document', () => {
     }
     expect(checked.length).toBeGreaterThan(80);
     // The successful reads: records, collections, search, the feed and the inbox answered 200 and validated.
-    for (const line of ['GET /api/v1/problems/{id} → 200', 'GET /api/v1/search → 200', 'GET /api/problems → 200', 'GET /api/v1/changes → 200',
-      'GET /api/inbox → 200', 'GET /api/v1 → 200', 'GET /sitemaps/{file} → 200']) {
+    for (const line of [
+      'GET /api/v1/problems/{id} → 200',
+      'GET /api/v1/search → 200',
+      'GET /api/problems → 200',
+      'GET /api/v1/changes → 200',
+      'GET /api/inbox → 200',
+      'GET /api/v1 → 200',
+      'GET /sitemaps/{file} → 200',
+    ]) {
       expect(checked).toContain(line);
     }
   });
@@ -107,15 +137,24 @@ describe('every operation of the OpenAPI document', () => {
 
 describe('a client generated from the document', () => {
   it('is current: openapi-typescript (on the TypeScript 5 path) gives the committed types', async () => {
-    const { stdout } = await run(process.execPath, ['--import', './scripts/typescript5/hooks.ts', 'scripts/openapi-client.ts', '--check']);
+    const { stdout } = await run(process.execPath, [
+      '--import',
+      './scripts/typescript5/hooks.ts',
+      'scripts/openapi-client.ts',
+      '--check',
+    ]);
     expect(stdout).toContain('client types are current');
   }, 120_000);
 
-  it('runs an agent\'s flow with openapi-fetch: admission, a write, a typed read, search and the feed', async () => {
+  it("runs an agent's flow with openapi-fetch: admission, a write, a typed read, search and the feed", async () => {
     const client = createClient<paths>({ baseUrl: stack.base });
     const secret = newSecret();
     const admitted = await client.POST('/api/public/admission', {
-      body: { kind: 'pseudonymous', handle: `typed-${Date.now().toString(36)}`, credential_hash: credentialHash(secret) },
+      body: {
+        kind: 'pseudonymous',
+        handle: `typed-${Date.now().toString(36)}`,
+        credential_hash: credentialHash(secret),
+      },
     });
     expect(admitted.response.status).toBe(201);
     const identityId: string = admitted.data!.identity.id;

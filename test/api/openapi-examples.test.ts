@@ -37,7 +37,11 @@ const resolve = (value: Json | undefined, kind: 'responses' | 'parameters'): Jso
   value?.$ref ? doc.components[kind][value.$ref.split('/').pop()] : value;
 
 /** The request the examples describe, or what is missing to build it. */
-function exampleRequest(path: string, method: string, op: Json): { url: string; init: RequestInit; headers: Record<string, string> } | string {
+function exampleRequest(
+  path: string,
+  method: string,
+  op: Json,
+): { url: string; init: RequestInit; headers: Record<string, string> } | string {
   let url = path;
   const query = new URLSearchParams();
   const headers: Record<string, string> = {};
@@ -60,7 +64,11 @@ function exampleRequest(path: string, method: string, op: Json): { url: string; 
     headers['content-type'] = 'application/json';
   }
   const search = query.toString();
-  return { url: `${url}${search ? `?${search}` : ''}`, headers, init: { method: method.toUpperCase(), ...(body === undefined ? {} : { body }) } };
+  return {
+    url: `${url}${search ? `?${search}` : ''}`,
+    headers,
+    init: { method: method.toUpperCase(), ...(body === undefined ? {} : { body }) },
+  };
 }
 
 /** What in an answer the document does not say; empty when it says all of it. */
@@ -77,10 +85,10 @@ async function undocumented(path: string, method: string, op: Json, res: Respons
   if (!content) return [...problems, `media type ${type} is not documented for ${res.status}`];
   if (type.endsWith('json')) {
     // The schema where the document has it, so its own $refs resolve.
-    const escape = (part: string) => part.replace(/~/g, '~0').replace(/\//g, '~1');
+    const escapePointer = (part: string) => part.replace(/~/g, '~0').replace(/\//g, '~1');
     const at = declared.$ref
-      ? `${declared.$ref.slice(1)}/content/${escape(type)}/schema`
-      : `/paths/${escape(path)}/${method}/responses/${res.status}/content/${escape(type)}/schema`;
+      ? `${declared.$ref.slice(1)}/content/${escapePointer(type)}/schema`
+      : `/paths/${escapePointer(path)}/${method}/responses/${res.status}/content/${escapePointer(type)}/schema`;
     const check = ajv.getSchema(`openapi#${at}`)!;
     if (!check(JSON.parse(text))) problems.push(`the body does not validate: ${ajv.errorsText(check.errors)}`);
   }
@@ -106,7 +114,8 @@ describe('every operation replayed from its documented examples', () => {
         for (const secret of credentials) {
           const headers = { ...request.headers, ...(secret ? { authorization: `Bearer ${secret}` } : {}) };
           const res = await fetch(stack.base + request.url, { ...request.init, headers });
-          for (const problem of await undocumented(path, method, op, res)) problems.push(`${where}${secret ? ' (with a credential)' : ''} → ${res.status}: ${problem}`);
+          for (const problem of await undocumented(path, method, op, res))
+            problems.push(`${where}${secret ? ' (with a credential)' : ''} → ${res.status}: ${problem}`);
           replayed.push(`${where} → ${res.status}`);
         }
       }
@@ -125,14 +134,19 @@ describe('the document', () => {
     expect(bytes).toBeLessThanOrEqual(250 * 1024);
   });
 
-  it('gives every id in a path its kind\'s pattern, and an id of another shape is a 404 naming that id', async () => {
+  it("gives every id in a path its kind's pattern, and an id of another shape is a 404 naming that id", async () => {
     for (const [path, item] of Object.entries(doc.paths as Json)) {
       for (const op of Object.values(item as Json)) {
         const id = (op.parameters ?? []).find((p: Json) => p.in === 'path' && p.name === 'id');
         if (id && !BROWSER_FLOW.test(path)) expect(id.schema.pattern, path).toMatch(/^\^[a-z]{3}_/);
       }
     }
-    for (const path of ['/api/v1/agents/0', '/agents/0', '/api/v1/problems/sol_00000000000000000000000000', '/problems/0.json']) {
+    for (const path of [
+      '/api/v1/agents/0',
+      '/agents/0',
+      '/api/v1/problems/sol_00000000000000000000000000',
+      '/problems/0.json',
+    ]) {
       const res = await fetch(stack.base + path, { headers: { accept: 'application/json' } });
       expect(res.status, path).toBe(404);
       const body = await res.json();

@@ -1,8 +1,17 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  AdmissionResultSchema, ChangesSchema, CollectionSchema, ErrorBodySchema, InboxSchema, OperationResultSchema,
-  ProblemProjectionSchema, ProjectionSchema, SearchResultSchema, SolutionProjectionSchema, WhoamiSchema,
+  AdmissionResultSchema,
+  ChangesSchema,
+  CollectionSchema,
+  ErrorBodySchema,
+  InboxSchema,
+  OperationResultSchema,
+  ProblemProjectionSchema,
+  ProjectionSchema,
+  SearchResultSchema,
+  SolutionProjectionSchema,
+  WhoamiSchema,
 } from '../../core/schemas/responses.ts';
 import { admit, eventually, problemBody, send, type Agent } from '../helpers/client.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
@@ -16,23 +25,40 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-const getJson = async (p: string, headers: Record<string, string> = {}) => (await fetch(stack.base + p, { headers })).json();
+const getJson = async (p: string, headers: Record<string, string> = {}) =>
+  (await fetch(stack.base + p, { headers })).json();
 
 describe('GET /api/v1', () => {
   it('gives the policy values, the limits, the rate limits and a link to the OpenAPI document', async () => {
     const index = await getJson('/api/v1');
     expect(index.policy).toEqual({
-      contribution_access_level: 'public_limited', public_registration: true, public_identity: true,
-      review_policy: 'legacy_proposals_only', anonymous_writes: false,
+      contribution_access_level: 'public_limited',
+      public_registration: true,
+      public_identity: true,
+      review_policy: 'legacy_proposals_only',
+      anonymous_writes: false,
     });
     expect(index.limits).toMatchObject({
-      search_q_max_chars: 300, search_limit: { min: 1, max: 20, default: 7 }, page: { min: 1, max: 100 },
-      changes_limit: { min: 1, max: 100 }, inbox_limit: { min: 1, max: 50 }, max_body_bytes: 1_048_576,
+      search_q_max_chars: 300,
+      search_limit: { min: 1, max: 20, default: 7 },
+      page: { min: 1, max: 100 },
+      changes_limit: { min: 1, max: 100 },
+      inbox_limit: { min: 1, max: 50 },
+      max_body_bytes: 1_048_576,
     });
     expect(index.rate_limits.write).toMatchObject({ limit: stack.config.WRITE_RATE_LIMIT, per: 'identity' });
     expect(index.openapi).toBe('/api/v1/openapi.json');
-    for (const line of ['GET /api/v1/changes', 'POST /api/problems', 'PATCH /api/profile', 'POST /api/credentials/rotate',
-      'GET /api/inbox', 'POST /api/inbox/{id}/ack', 'GET /discussions/{id}', 'GET /api/v1/agents/{id}', 'POST /api/feedback-reports']) {
+    for (const line of [
+      'GET /api/v1/changes',
+      'POST /api/problems',
+      'PATCH /api/profile',
+      'POST /api/credentials/rotate',
+      'GET /api/inbox',
+      'POST /api/inbox/{id}/ack',
+      'GET /discussions/{id}',
+      'GET /api/v1/agents/{id}',
+      'POST /api/feedback-reports',
+    ]) {
       expect(index.paths).toContain(line);
     }
   });
@@ -70,8 +96,12 @@ describe('the OpenAPI document', () => {
 
   it('lists reason serving_fenced with Retry-After under 503 for every write, and search_unavailable for search', async () => {
     const doc = await getJson('/api/v1/openapi.json');
-    const writes = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
-      Object.entries(item).filter(([method]) => method === 'post' || method === 'patch').map(([method, op]) => ({ path, method, op })))
+    const writes = Object.entries(doc.paths as Record<string, Record<string, any>>)
+      .flatMap(([path, item]) =>
+        Object.entries(item)
+          .filter(([method]) => method === 'post' || method === 'patch')
+          .map(([method, op]) => ({ path, method, op })),
+      )
       // Record writes: the API's write paths and the tool protocol (not the OAuth and account forms, nor the operator's rebuild).
       .filter(({ path }) => (path.startsWith('/api/') && !path.startsWith('/api/ops/')) || path === '/mcp/participate');
     expect(writes.length).toBe(OPERATIONS.length + 2);
@@ -98,7 +128,8 @@ describe('real responses match the documented shapes', () => {
     ErrorBodySchema.parse(await getJson('/api/whoami'));
     WhoamiSchema.parse(await getJson('/api/whoami', { authorization: `Bearer ${agent.secret}` }));
     const admission = await fetch(`${stack.base}/api/public/admission`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ kind: 'guest', credential_hash: `sha256:${'a'.repeat(64)}` }),
     });
     AdmissionResultSchema.parse(await admission.json());
@@ -106,21 +137,33 @@ describe('real responses match the documented shapes', () => {
     ChangesSchema.parse(await getJson('/api/v1/changes'));
     InboxSchema.parse(await getJson('/api/inbox', { authorization: `Bearer ${agent.secret}` }));
     const id = created.body.resource.id;
-    ProjectionSchema.parse(await eventually(async () => {
-      const res = await fetch(`${stack.base}/api/v1/problems/${id}`);
-      return res.ok ? res.json() : null;
-    }));
+    ProjectionSchema.parse(
+      await eventually(async () => {
+        const res = await fetch(`${stack.base}/api/v1/problems/${id}`);
+        return res.ok ? res.json() : null;
+      }),
+    );
     ProjectionSchema.parse(await getJson(`/api/v1/agents/${agent.id}`));
-    const solution = await send(stack.base, agent, 'POST', '/api/solutions', { problem_id: id, body: 'Raise fs.inotify.max_user_watches.' });
-    await send(stack.base, agent, 'POST', `/api/solutions/${solution.body.resource.id}/outcomes`, { signal: 'worked', environment: { os: 'linux' } });
-    SolutionProjectionSchema.parse(await eventually(async () => {
-      const res = await fetch(`${stack.base}/api/v1/solutions/${solution.body.resource.id}`);
-      return res.ok ? res.json() : null;
-    }));
-    ProblemProjectionSchema.parse(await eventually(async () => {
-      const view = await (await fetch(`${stack.base}/api/v1/problems/${id}`)).json();
-      return view.solutions.items.length > 0 ? view : null;
-    }));
+    const solution = await send(stack.base, agent, 'POST', '/api/solutions', {
+      problem_id: id,
+      body: 'Raise fs.inotify.max_user_watches.',
+    });
+    await send(stack.base, agent, 'POST', `/api/solutions/${solution.body.resource.id}/outcomes`, {
+      signal: 'worked',
+      environment: { os: 'linux' },
+    });
+    SolutionProjectionSchema.parse(
+      await eventually(async () => {
+        const res = await fetch(`${stack.base}/api/v1/solutions/${solution.body.resource.id}`);
+        return res.ok ? res.json() : null;
+      }),
+    );
+    ProblemProjectionSchema.parse(
+      await eventually(async () => {
+        const view = await (await fetch(`${stack.base}/api/v1/problems/${id}`)).json();
+        return view.solutions.items.length > 0 ? view : null;
+      }),
+    );
     SearchResultSchema.parse(await getJson('/api/search?q=ENOSPC'));
     SearchResultSchema.parse(await getJson('/api/v1/search?q=inotify'));
   });
@@ -129,12 +172,18 @@ describe('real responses match the documented shapes', () => {
     const doc = await getJson('/api/v1/openapi.json');
     const schemas = doc.components.schemas;
     expect(schemas.SolutionProjection.properties.trust.required).toEqual(
-      expect.arrayContaining(['confidence', 'confirmations', 'disputed', 'last_confirmed_at', 'basis']));
+      expect.arrayContaining(['confidence', 'confirmations', 'disputed', 'last_confirmed_at', 'basis']),
+    );
     expect(schemas.SolutionProjection.properties.trust.properties.confirmations.required).toEqual(
-      expect.arrayContaining(['distinct_identities', 'worked', 'partially_worked', 'did_not_work']));
-    expect(schemas.ProblemProjection.properties.trust.required).toEqual(expect.arrayContaining(['disputed', 'counter_evidence']));
+      expect.arrayContaining(['distinct_identities', 'worked', 'partially_worked', 'did_not_work']),
+    );
+    expect(schemas.ProblemProjection.properties.trust.required).toEqual(
+      expect.arrayContaining(['disputed', 'counter_evidence']),
+    );
     expect(schemas.SearchResult.properties.items.items.required).toContain('trust');
-    expect(doc.paths['/api/v1/solutions/{id}'].get.responses[200].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/SolutionProjection' });
+    expect(doc.paths['/api/v1/solutions/{id}'].get.responses[200].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/SolutionProjection',
+    });
     const disputed = doc.paths['/api/v1/search'].get.parameters.find((p: { name: string }) => p.name === 'disputed');
     expect(disputed.schema).toMatchObject({ type: 'boolean' });
   });

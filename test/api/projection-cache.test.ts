@@ -34,7 +34,7 @@ async function publish(file: string, text: string) {
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('the projection cache', () => {
-  it('serves the bytes with their strong ETag, and a replaced file\'s new bytes at once', async () => {
+  it("serves the bytes with their strong ETag, and a replaced file's new bytes at once", async () => {
     const cache = createFileCache(1024 * 1024);
     const file = path.join(dir, 'a.html');
     await publish(file, 'first version');
@@ -94,11 +94,13 @@ describe('the projection cache', () => {
 
   it('keeps at most its byte bound, dropping the least recently used', async () => {
     const cache = createFileCache(250);
-    const files = await Promise.all([0, 1, 2].map(async (i) => {
-      const file = path.join(dir, `lru-${i}.html`);
-      await publish(file, String(i).repeat(100));
-      return file;
-    }));
+    const files = await Promise.all(
+      [0, 1, 2].map(async (i) => {
+        const file = path.join(dir, `lru-${i}.html`);
+        await publish(file, String(i).repeat(100));
+        return file;
+      }),
+    );
     const a = await cache.read(files[0]!);
     await cache.read(files[1]!);
     expect(await cache.read(files[0]!)).toBe(a);
@@ -112,7 +114,7 @@ describe('the projection cache', () => {
     expect((await cache.read(big))?.body.length).toBe(400);
   });
 
-  it('makes a file\'s Brotli in memory, once per version, with the strong ETag of its bytes; a .br on disk is never read', async () => {
+  it("makes a file's Brotli in memory, once per version, with the strong ETag of its bytes; a .br on disk is never read", async () => {
     const cache = createFileCache(1024 * 1024);
     const file = path.join(dir, 'page.html');
     const first = '<p>A page long enough to be compressed.</p>\n'.repeat(30);
@@ -147,7 +149,7 @@ describe('the projection cache', () => {
   });
 
   it('counts the Brotli it keeps in its byte bound', async () => {
-    const texts = [0, 1].map((i) => Array.from({ length: 60 }, (_, n) => `line ${i}-${n * 7919 % 1000}`).join('\n'));
+    const texts = [0, 1].map((i) => Array.from({ length: 60 }, (_, n) => `line ${i}-${(n * 7919) % 1000}`).join('\n'));
     const files = texts.map((_, i) => path.join(dir, `bound-${i}.md`));
     await Promise.all(files.map((file, i) => publish(file, texts[i]!)));
     const brSize = encode(Buffer.from(texts[0]!), 'br', 'static').byteLength;

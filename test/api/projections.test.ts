@@ -24,14 +24,27 @@ async function rendered(file: string, check: (text: string) => boolean) {
 beforeAll(async () => {
   stack = await startStack();
   agent = await admit(stack.base);
-  const created = await send(stack.base, agent, 'POST', '/api/problems', problemBody({
-    title: 'Original title here', error_literal: 'Error: ENOSPC: System limit for number of file watchers reached',
-  }));
+  const created = await send(
+    stack.base,
+    agent,
+    'POST',
+    '/api/problems',
+    problemBody({
+      title: 'Original title here',
+      error_literal: 'Error: ENOSPC: System limit for number of file watchers reached',
+    }),
+  );
   problemId = created.body.resource.id;
-  await send(stack.base, agent, 'PATCH', `/api/problems/${problemId}`, { base_revision: 1, title: 'Revised title here' });
+  await send(stack.base, agent, 'PATCH', `/api/problems/${problemId}`, {
+    base_revision: 1,
+    title: 'Revised title here',
+  });
   solutionIds = [];
   for (let i = 0; i < 3; i++) {
-    const s = await send(stack.base, agent, 'POST', '/api/solutions', { problem_id: problemId, body: `Solution number ${i}` });
+    const s = await send(stack.base, agent, 'POST', '/api/solutions', {
+      problem_id: problemId,
+      body: `Solution number ${i}`,
+    });
     solutionIds.push(s.body.resource.id);
   }
   await send(stack.base, agent, 'POST', `/api/solutions/${solutionIds[0]}/outcomes`, { signal: 'worked' });
@@ -51,7 +64,14 @@ describe('record projections', () => {
     const json = await get(`/problems/${problemId}.json`);
     expect(json.headers.get('content-type')).toBe('application/json');
     const view = await json.json();
-    expect(view).toMatchObject({ type: 'problem', id: problemId, revision: 2, current_revision: 2, title: 'Revised title here', content_trust: 'untrusted' });
+    expect(view).toMatchObject({
+      type: 'problem',
+      id: problemId,
+      revision: 2,
+      current_revision: 2,
+      title: 'Revised title here',
+      content_trust: 'untrusted',
+    });
     expect(view.solutions.items.map((s: { id: string }) => s.id)).toEqual(solutionIds);
     expect(view.solutions.items[0].signals).toEqual({ worked: 1, partially_worked: 0, did_not_work: 0 });
 
@@ -71,7 +91,13 @@ describe('record projections', () => {
 
   it('serves solutions in all three media types with applicability, limitations and outcomes', async () => {
     const json = await (await get(`/api/v1/solutions/${solutionIds[0]}`)).json();
-    expect(json).toMatchObject({ type: 'solution', id: solutionIds[0], revision: 1, problem: { id: problemId }, content_trust: 'untrusted' });
+    expect(json).toMatchObject({
+      type: 'solution',
+      id: solutionIds[0],
+      revision: 1,
+      problem: { id: problemId },
+      content_trust: 'untrusted',
+    });
     expect(json).toHaveProperty('applicability');
     expect(json).toHaveProperty('limitations');
     expect(json.outcomes.items[0]).toMatchObject({ signal: 'worked', solution_revision: 1 });
@@ -91,7 +117,12 @@ describe('record projections', () => {
   });
 
   it('answers If-None-Match with the current ETag with 304 and no body', async () => {
-    for (const p of [`/problems/${problemId}`, `/problems/${problemId}.md`, `/api/v1/problems/${problemId}`, `/problems/${problemId}?revision=1`]) {
+    for (const p of [
+      `/problems/${problemId}`,
+      `/problems/${problemId}.md`,
+      `/api/v1/problems/${problemId}`,
+      `/problems/${problemId}?revision=1`,
+    ]) {
       const first = await get(p);
       const etag = first.headers.get('etag')!;
       const again = await get(p, { headers: { 'if-none-match': etag } });
@@ -137,7 +168,12 @@ describe('record projections', () => {
 
   it('paginates the solutions inside a problem with page and limit', async () => {
     const first = await (await get(`/api/v1/problems/${problemId}?limit=2`)).json();
-    expect(first.solutions).toMatchObject({ page: 1, limit: 2, has_more: true, next: `/api/v1/problems/${problemId}?page=2&limit=2` });
+    expect(first.solutions).toMatchObject({
+      page: 1,
+      limit: 2,
+      has_more: true,
+      next: `/api/v1/problems/${problemId}?page=2&limit=2`,
+    });
     expect(first.solutions.items.map((s: { id: string }) => s.id)).toEqual(solutionIds.slice(0, 2));
     const second = await (await get(first.solutions.next)).json();
     expect(second.solutions).toMatchObject({ page: 2, has_more: false, next: null });
@@ -148,8 +184,14 @@ describe('record projections', () => {
   });
 
   describe.each([
-    ['revision=0', 'revision'], ['revision=abc', 'revision'], ['revision=1.5', 'revision'],
-    ['page=0', 'page'], ['page=101', 'page'], ['limit=0', 'limit'], ['limit=21', 'limit'], ['limit=-1', 'limit'],
+    ['revision=0', 'revision'],
+    ['revision=abc', 'revision'],
+    ['revision=1.5', 'revision'],
+    ['page=0', 'page'],
+    ['page=101', 'page'],
+    ['limit=0', 'limit'],
+    ['limit=21', 'limit'],
+    ['limit=-1', 'limit'],
   ])('with ?%s', (query, field) => {
     it('answers 400 naming the parameter', async () => {
       const res = await get(`/api/v1/problems/${problemId}?${query}`);
@@ -165,8 +207,12 @@ describe('record projections', () => {
   });
 
   it.each([
-    '/problems/prb_0000000000000000000000000z', '/problems/not-an-id', '/problems/sol_0000000000000000000000000z',
-    '/problems/prb_0000000000000000000000000z.md', '/api/v1/problems/prb_bad', '/api/v1/solutions/../../etc/passwd',
+    '/problems/prb_0000000000000000000000000z',
+    '/problems/not-an-id',
+    '/problems/sol_0000000000000000000000000z',
+    '/problems/prb_0000000000000000000000000z.md',
+    '/api/v1/problems/prb_bad',
+    '/api/v1/solutions/../../etc/passwd',
     '/solutions/sol_0000000000000000000000000z.json',
   ])('answers %s with 404 in the Error shape', async (p) => {
     const res = await get(p);
@@ -190,7 +236,12 @@ describe('collections', () => {
   it('pages /api/problems and /api/solutions', async () => {
     const problems = await (await get('/api/problems?limit=1')).json();
     expect(problems).toMatchObject({ page: 1, limit: 1, has_more: false, next: null });
-    expect(problems.items[0]).toMatchObject({ type: 'problem', id: problemId, title: 'Revised title here', current_revision: 2 });
+    expect(problems.items[0]).toMatchObject({
+      type: 'problem',
+      id: problemId,
+      title: 'Revised title here',
+      current_revision: 2,
+    });
     const solutions = await (await get('/api/solutions?limit=2')).json();
     expect(solutions).toMatchObject({ has_more: true, next: '/api/solutions?page=2&limit=2' });
     const rest = await (await get(solutions.next)).json();
@@ -207,9 +258,18 @@ describe('untrusted contribution content', () => {
   let id: string;
 
   beforeAll(async () => {
-    const res = await send(stack.base, agent, 'POST', '/api/problems', problemBody({
-      title: `XSS ${xss}`, body: `${breakout}\n${xss}`, error_literal: '"></div><script>alert(3)</script>', product: '<b>bold</b>',
-    }));
+    const res = await send(
+      stack.base,
+      agent,
+      'POST',
+      '/api/problems',
+      problemBody({
+        title: `XSS ${xss}`,
+        body: `${breakout}\n${xss}`,
+        error_literal: '"></div><script>alert(3)</script>',
+        product: '<b>bold</b>',
+      }),
+    );
     id = res.body.resource.id;
     await rendered(`problems/${id}.md`, (t) => t.length > 0);
   });

@@ -13,15 +13,21 @@ const WINDOW_SECONDS = 3600;
 const MARGIN_SECONDS = 120;
 
 let stack: Stack;
-beforeAll(async () => {
-  const left = WINDOW_SECONDS - ((Date.now() / 1000) % WINDOW_SECONDS);
-  if (left < MARGIN_SECONDS) await new Promise((resolve) => setTimeout(resolve, left * 1000 + 100));
-  stack = await startStack({
-    READ_RATE_LIMIT: '5', READ_RATE_WINDOW_SECONDS: String(WINDOW_SECONDS),
-    WRITE_RATE_LIMIT: '2', WRITE_RATE_WINDOW_SECONDS: String(WINDOW_SECONDS),
-    ADMISSION_RATE_LIMIT: '3', ADMISSION_RATE_WINDOW_SECONDS: String(WINDOW_SECONDS),
-  });
-}, (MARGIN_SECONDS + 60) * 1000);
+beforeAll(
+  async () => {
+    const left = WINDOW_SECONDS - ((Date.now() / 1000) % WINDOW_SECONDS);
+    if (left < MARGIN_SECONDS) await new Promise((resolve) => setTimeout(resolve, left * 1000 + 100));
+    stack = await startStack({
+      READ_RATE_LIMIT: '5',
+      READ_RATE_WINDOW_SECONDS: String(WINDOW_SECONDS),
+      WRITE_RATE_LIMIT: '2',
+      WRITE_RATE_WINDOW_SECONDS: String(WINDOW_SECONDS),
+      ADMISSION_RATE_LIMIT: '3',
+      ADMISSION_RATE_WINDOW_SECONDS: String(WINDOW_SECONDS),
+    });
+  },
+  (MARGIN_SECONDS + 60) * 1000,
+);
 afterAll(() => stack.close());
 
 describe('rate limits', () => {
@@ -38,7 +44,11 @@ describe('rate limits', () => {
     expect(retryAfter).toMatch(/^\d+$/);
     expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
     expect(Number(retryAfter)).toBeLessThanOrEqual(WINDOW_SECONDS);
-    expect(errorOf(refused.body)).toMatchObject({ code: 'rate_limited', retryable: true, retry_after: Number(retryAfter) });
+    expect(errorOf(refused.body)).toMatchObject({
+      code: 'rate_limited',
+      retryable: true,
+      retry_after: Number(retryAfter),
+    });
     // Another identity has its own budget.
     const other = await admit(stack.base);
     expect((await send(stack.base, other, 'POST', '/api/problems', problemBody())).status).toBe(201);
@@ -48,7 +58,8 @@ describe('rate limits', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 3; i++) {
       const res = await fetch(`${stack.base}/api/public/admission`, {
-        method: 'POST', headers: { 'content-type': 'application/json' },
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ kind: 'guest', credential_hash: credentialHash(newSecret()) }),
       });
       statuses.push(res.status);

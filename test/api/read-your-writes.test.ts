@@ -37,7 +37,6 @@ const useWorker = async (roles: Config['WORKER_ROLES']) => {
   current = roles;
 };
 
-
 beforeAll(async () => {
   database = await cloneDatabase(inject('templateDatabase'));
   dir = await mkdtemp(path.join(tmpdir(), 'ak-ryw-'));
@@ -45,8 +44,13 @@ beforeAll(async () => {
   config = testConfig(database.url, dir, { QUEUE_PREFIX: prefix });
   pool = createPool(config.DATABASE_URL, 10, 'ak-test');
   const env = {
-    DATABASE_URL: database.url, REDIS_URL: config.REDIS_URL!, QUEUE_PREFIX: prefix, PROJECTIONS_DIR: dir,
-    PUBLIC_ORIGIN: config.PUBLIC_ORIGIN, WRITE_RATE_LIMIT: '10000', READ_RATE_LIMIT: '100000',
+    DATABASE_URL: database.url,
+    REDIS_URL: config.REDIS_URL!,
+    QUEUE_PREFIX: prefix,
+    PROJECTIONS_DIR: dir,
+    PUBLIC_ORIGIN: config.PUBLIC_ORIGIN,
+    WRITE_RATE_LIMIT: '10000',
+    READ_RATE_LIMIT: '100000',
   };
   apis = await Promise.all([startApiProcess(env), startApiProcess(env)]);
   await useWorker('all');
@@ -67,7 +71,12 @@ afterAll(async () => {
 });
 
 /** Every path a record is read at, and the encodings a client may ask for. */
-const readPaths = (id: string) => [`/api/v1/problems/${id}`, `/problems/${id}`, `/problems/${id}.json`, `/problems/${id}.md`];
+const readPaths = (id: string) => [
+  `/api/v1/problems/${id}`,
+  `/problems/${id}`,
+  `/problems/${id}.json`,
+  `/problems/${id}.md`,
+];
 const ENCODINGS = ['identity', 'gzip', 'br'];
 
 const read = (base: string, url: string, encoding: string, headers: Record<string, string> = {}) =>
@@ -78,18 +87,28 @@ async function renderedProblem(title: string): Promise<string> {
   const created = await send(apis[0]!.base, agent, 'POST', '/api/problems', problemBody({ title }));
   expect(created.status).toBe(201);
   const id = created.body.resource.id as string;
-  await eventually(async () => existsSync(path.join(dir, 'problems', `${id}.md.gz`)) && existsSync(path.join(dir, 'problems', `${id}.html.gz`)));
+  await eventually(
+    async () =>
+      existsSync(path.join(dir, 'problems', `${id}.md.gz`)) && existsSync(path.join(dir, 'problems', `${id}.html.gz`)),
+  );
   return id;
 }
 
 /** Reads every format in every encoding from both processes; the titles they show that are not `title`. */
 async function staleReads(id: string, title: string): Promise<string[]> {
   const stale: string[] = [];
-  await Promise.all(apis.flatMap((api, n) => readPaths(id).flatMap((url) => ENCODINGS.map(async (encoding) => {
-    const res = await read(api.base, url, encoding);
-    const text = await res.text();
-    if (res.status !== 200 || !text.includes(title)) stale.push(`process ${n + 1} ${url} ${encoding}: ${res.status}`);
-  }))));
+  await Promise.all(
+    apis.flatMap((api, n) =>
+      readPaths(id).flatMap((url) =>
+        ENCODINGS.map(async (encoding) => {
+          const res = await read(api.base, url, encoding);
+          const text = await res.text();
+          if (res.status !== 200 || !text.includes(title))
+            stale.push(`process ${n + 1} ${url} ${encoding}: ${res.status}`);
+        }),
+      ),
+    ),
+  );
   return stale;
 }
 
@@ -101,7 +120,10 @@ describe('an edit read back through two API processes', () => {
     // Commits go on; renders stop, so the files on disk stay at revision 1.
     await useWorker('commit');
 
-    const edited = await send(apis[1]!.base, agent, 'PATCH', `/api/problems/${id}`, { base_revision: 1, title: 'Watchers edited and read back' });
+    const edited = await send(apis[1]!.base, agent, 'PATCH', `/api/problems/${id}`, {
+      base_revision: 1,
+      title: 'Watchers edited and read back',
+    });
     expect(edited.status).toBe(201);
     expect(edited.body.resource.revision).toBe(2);
     expect(await staleReads(id, 'Watchers edited and read back')).toEqual([]);
@@ -113,19 +135,25 @@ describe('an edit read back through two API processes', () => {
     for (let revision = 1; revision <= 20; revision++) {
       const title = `Twenty edits, revision ${revision + 1}`;
       // Alternate the process that takes the edit, as a balancer would.
-      const edited = await send(apis[revision % 2]!.base, agent, 'PATCH', `/api/problems/${id}`, { base_revision: revision, title });
+      const edited = await send(apis[revision % 2]!.base, agent, 'PATCH', `/api/problems/${id}`, {
+        base_revision: revision,
+        title,
+      });
       expect(edited.status).toBe(201);
-      stale.push(...await staleReads(id, title));
+      stale.push(...(await staleReads(id, title)));
     }
     expect(stale).toEqual([]);
   }, 120_000);
 });
 
 describe('the ETag of a compressed record', () => {
-  it('is the same whether the answer was compressed on demand or read from the worker\'s file', async () => {
+  it("is the same whether the answer was compressed on demand or read from the worker's file", async () => {
     const id = await renderedProblem('One ETag per representation');
     await useWorker('commit');
-    const edited = await send(apis[0]!.base, agent, 'PATCH', `/api/problems/${id}`, { base_revision: 1, body: 'Edited, not rendered yet.' });
+    const edited = await send(apis[0]!.base, agent, 'PATCH', `/api/problems/${id}`, {
+      base_revision: 1,
+      body: 'Edited, not rendered yet.',
+    });
     expect(edited.status).toBe(201);
 
     const onDemand = new Map<string, string>();
@@ -139,7 +167,11 @@ describe('the ETag of a compressed record', () => {
 
     // The worker renders the edit; its files now answer.
     await useWorker('all');
-    await eventually(async () => (await read(apis[1]!.base, `/problems/${id}.md`, 'identity').then((r) => r.text())).includes('Edited, not rendered yet.'));
+    await eventually(async () =>
+      (await read(apis[1]!.base, `/problems/${id}.md`, 'identity').then((r) => r.text())).includes(
+        'Edited, not rendered yet.',
+      ),
+    );
     for (const api of apis) {
       for (const [key, etag] of onDemand) {
         const [url, encoding] = key.split(' ') as [string, string];

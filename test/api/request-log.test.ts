@@ -34,9 +34,16 @@ describe('the request log line', () => {
     const viaPino = logger.child({}, { redact: [] });
     for (const [requestId, method, route, status, seconds] of cases) {
       record(requestId, method, route, status, seconds);
-      viaPino.info({
-        requestId, method: method === 'PROPFIND' ? 'other' : method, route, status: String(status), ms: Math.round(seconds * 1000),
-      }, 'request');
+      viaPino.info(
+        {
+          requestId,
+          method: method === 'PROPFIND' ? 'other' : method,
+          route,
+          status: String(status),
+          ms: Math.round(seconds * 1000),
+        },
+        'request',
+      );
     }
     expect(lines).toHaveLength(2 * cases.length);
     cases.forEach(([requestId, , route], i) => {
@@ -45,7 +52,7 @@ describe('the request log line', () => {
     });
   });
 
-  it('follows the logger\'s level, also when it changes while running', () => {
+  it("follows the logger's level, also when it changes while running", () => {
     const { lines, destination } = capture();
     const logger = createLogger('warn', 'test', destination);
     const write = infoLineWriter(logger, 'request');
@@ -58,7 +65,7 @@ describe('the request log line', () => {
     expect(lines.map((line) => JSON.parse(line) as { a: number }).map((l) => l.a)).toEqual([2]);
   });
 
-  it('is pino\'s own call for a logger configured to change lines', () => {
+  it("is pino's own call for a logger configured to change lines", () => {
     const { lines, destination } = capture();
     const logger = pino({ name: 'test', mixin: () => ({ extra: true }) }, destination);
     infoLineWriter(logger, 'request')(',"a":1');

@@ -31,21 +31,27 @@ afterAll(async () => {
 });
 
 const settings = async (db: pg.Pool) =>
-  (await db.query<{ name: string; setting: string }>(
-    `SELECT name, setting FROM pg_settings WHERE name IN ('enable_seqscan', 'plan_cache_mode', 'jit', 'statement_timeout') ORDER BY name`,
-  )).rows;
+  (
+    await db.query<{ name: string; setting: string }>(
+      `SELECT name, setting FROM pg_settings WHERE name IN ('enable_seqscan', 'plan_cache_mode', 'jit', 'statement_timeout') ORDER BY name`,
+    )
+  ).rows;
 
 describe('the search pool', () => {
   it('opens every session with sequential scans off, generic plans, no JIT and the 3 s statement limit', async () => {
     const clients = await Promise.all([searchPool.connect(), searchPool.connect()]);
     try {
       for (const client of clients) {
-        const rows = (await client.query<{ name: string; setting: string }>(
-          `SELECT name, setting FROM pg_settings WHERE name IN ('enable_seqscan', 'plan_cache_mode', 'jit', 'statement_timeout') ORDER BY name`,
-        )).rows;
+        const rows = (
+          await client.query<{ name: string; setting: string }>(
+            `SELECT name, setting FROM pg_settings WHERE name IN ('enable_seqscan', 'plan_cache_mode', 'jit', 'statement_timeout') ORDER BY name`,
+          )
+        ).rows;
         expect(rows).toEqual([
-          { name: 'enable_seqscan', setting: 'off' }, { name: 'jit', setting: 'off' },
-          { name: 'plan_cache_mode', setting: 'force_generic_plan' }, { name: 'statement_timeout', setting: '3000' },
+          { name: 'enable_seqscan', setting: 'off' },
+          { name: 'jit', setting: 'off' },
+          { name: 'plan_cache_mode', setting: 'force_generic_plan' },
+          { name: 'statement_timeout', setting: '3000' },
         ]);
       }
     } finally {

@@ -9,13 +9,18 @@ let author: Agent;
 let reporters: Agent[];
 const ids: Record<string, string> = {};
 
-const PG_LITERAL = 'Error: connect ECONNREFUSED 127.0.0.1:5432\n    at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1555:16)';
-const MODULE_LITERAL = "Error: Cannot find module '/home/runner/work/api/dist/index.js'\n    at Module._resolveFilename (node:internal/modules/cjs/loader:1145:15)";
+const PG_LITERAL =
+  'Error: connect ECONNREFUSED 127.0.0.1:5432\n    at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1555:16)';
+const MODULE_LITERAL =
+  "Error: Cannot find module '/home/runner/work/api/dist/index.js'\n    at Module._resolveFilename (node:internal/modules/cjs/loader:1145:15)";
 const WATCH_LITERAL = "Error: ENOSPC: System limit for number of file watchers reached, watch '/home/dev/app/src'";
 
 /** Uncompressed, so lengths and ETags are of the bytes read (test/api/compression.test.ts covers encodings). */
 const get = (path: string, init: RequestInit = {}) =>
-  fetch(stack.base + path, { ...init, headers: { 'accept-encoding': 'identity', ...(init.headers as Record<string, string>) } });
+  fetch(stack.base + path, {
+    ...init,
+    headers: { 'accept-encoding': 'identity', ...(init.headers as Record<string, string>) },
+  });
 
 /** Search follows the commits in batches: each question is asked once it has caught up. */
 async function search(params: Record<string, string>, endpoint = '/api/search') {
@@ -38,7 +43,10 @@ async function report(agent: Agent, solutionId: string, signal: string): Promise
 }
 
 /** Discussions have no write API yet: inserted as the worker would commit them. */
-async function insertDiscussion(key: string, over: { title: string; body: string; product?: string; status?: string; at: string }) {
+async function insertDiscussion(
+  key: string,
+  over: { title: string; body: string; product?: string; status?: string; at: string },
+) {
   const id = newId('discussion');
   await stack.pool.query(
     `INSERT INTO discussions (id, author_id, title, body, product, status, created_at, updated_at)
@@ -53,21 +61,33 @@ beforeAll(async () => {
   author = await admit(stack.base);
   reporters = await Promise.all([admit(stack.base), admit(stack.base), admit(stack.base)]);
   ids.pg = await create('/api/problems', {
-    title: 'ECONNREFUSED to Postgres when the app starts', body: 'The API starts before the database accepts connections.',
-    product: 'node-postgres', error_literal: PG_LITERAL, tags: ['docker'],
+    title: 'ECONNREFUSED to Postgres when the app starts',
+    body: 'The API starts before the database accepts connections.',
+    product: 'node-postgres',
+    error_literal: PG_LITERAL,
+    tags: ['docker'],
   });
-  ids.pgWait = await create('/api/solutions', { problem_id: ids.pg, body: 'Wait for pg_isready in a compose healthcheck.' });
+  ids.pgWait = await create('/api/solutions', {
+    problem_id: ids.pg,
+    body: 'Wait for pg_isready in a compose healthcheck.',
+  });
   ids.pgRetry = await create('/api/solutions', { problem_id: ids.pg, body: 'Retry pool.connect with backoff.' });
   ids.module = await create('/api/problems', {
-    title: 'Cannot find module after the TypeScript build', body: 'The start script points at the wrong output folder.',
-    product: 'node', error_literal: MODULE_LITERAL,
+    title: 'Cannot find module after the TypeScript build',
+    body: 'The start script points at the wrong output folder.',
+    product: 'node',
+    error_literal: MODULE_LITERAL,
   });
   ids.watch = await create('/api/problems', {
-    title: 'File watcher limit reached in a monorepo', body: 'The dev server of a large monorepo stops watching.',
-    product: 'webpack', error_literal: WATCH_LITERAL,
+    title: 'File watcher limit reached in a monorepo',
+    body: 'The dev server of a large monorepo stops watching.',
+    product: 'webpack',
+    error_literal: WATCH_LITERAL,
   });
   ids.animals = await create('/api/problems', {
-    title: 'Zebrafish quokka pipeline stalls', body: 'Nothing else to say here.', product: 'zoo',
+    title: 'Zebrafish quokka pipeline stalls',
+    body: 'Nothing else to say here.',
+    product: 'zoo',
   });
   // worked twice by the same identity (counts once), partially by another; the retry did not work.
   await report(reporters[0]!, ids.pgWait, 'did_not_work');
@@ -77,10 +97,16 @@ beforeAll(async () => {
   await report(reporters[2]!, ids.pgRetry, 'did_not_work');
   await stack.pool.query(`UPDATE problems SET status = 'archived' WHERE id = $1::text`, [ids.watch]);
   await insertDiscussion('compose', {
-    title: 'Waiting for Postgres in docker compose', body: 'Healthchecks, wait-for-it or retries in the app?', product: 'docker', at: '2030-01-01T00:00:00Z',
+    title: 'Waiting for Postgres in docker compose',
+    body: 'Healthchecks, wait-for-it or retries in the app?',
+    product: 'docker',
+    at: '2030-01-01T00:00:00Z',
   });
   await insertDiscussion('oldTalk', {
-    title: 'Archived talk about ENOSPC watchers', body: 'Moved to the problem page.', status: 'archived', at: '2030-01-02T00:00:00Z',
+    title: 'Archived talk about ENOSPC watchers',
+    body: 'Moved to the problem page.',
+    status: 'archived',
+    at: '2030-01-02T00:00:00Z',
   });
 });
 afterAll(() => stack.close());
@@ -96,7 +122,10 @@ describe('search parameters', () => {
     ['product of 1 character', { product: 'p' }],
     ['product of 120 characters', { product: 'p'.repeat(120) }],
     ['every mode', { mode: 'substring' }],
-    ['every filter together', { type: 'problem', status: 'open', signal: 'worked', product: 'node-postgres', mode: 'keywords' }],
+    [
+      'every filter together',
+      { type: 'problem', status: 'open', signal: 'worked', product: 'node-postgres', mode: 'keywords' },
+    ],
   ];
   const bad: Array<[string, Record<string, string>, string]> = [
     ['q of 301 characters', { q: 'x'.repeat(301) }, 'q'],
@@ -136,7 +165,15 @@ describe('search parameters', () => {
   });
 
   it('answers odd input with 200, never 500', async () => {
-    for (const q of ['%ZZ', '😀'.repeat(150), "'; DROP TABLE problems; --", '.*+?^${}()|[]\\', '<path>', '""""', '& | ! <->']) {
+    for (const q of [
+      '%ZZ',
+      '😀'.repeat(150),
+      "'; DROP TABLE problems; --",
+      '.*+?^${}()|[]\\',
+      '<path>',
+      '""""',
+      '& | ! <->',
+    ]) {
       const res = await get(`/api/search?q=${encodeURIComponent(q)}`);
       expect(res.status, q).toBe(200);
     }
@@ -160,9 +197,14 @@ describe('search results', () => {
     expect(Object.keys(res.body).sort()).toEqual(['content_trust', 'has_more', 'items', 'limit', 'mode', 'page']);
     const item = res.body.items.find((i: { id: string }) => i.id === ids.pg);
     expect(item).toEqual({
-      type: 'problem', id: ids.pg, title: 'ECONNREFUSED to Postgres when the app starts',
-      snippet: 'Error: connect ECONNREFUSED 127.0.0.1:5432 at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1555:16)',
-      product: 'node-postgres', status: 'open', match: { kind: 'exact', coverage: 1 },
+      type: 'problem',
+      id: ids.pg,
+      title: 'ECONNREFUSED to Postgres when the app starts',
+      snippet:
+        'Error: connect ECONNREFUSED 127.0.0.1:5432 at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1555:16)',
+      product: 'node-postgres',
+      status: 'open',
+      match: { kind: 'exact', coverage: 1 },
       signals: { worked: 1, partially_worked: 1, did_not_work: 1 },
       trust: { disputed: false, basis: expect.stringMatching(/^Disputed when /) },
       links: { html: `/problems/${ids.pg}`, json: `/problems/${ids.pg}.json`, markdown: `/problems/${ids.pg}.md` },
@@ -171,16 +213,41 @@ describe('search results', () => {
 
   it('answers /api/search with coverage of the whole query', async () => {
     const res = await search({ q: PG_LITERAL });
-    expect(Object.keys(res.body).sort()).toEqual(['content_trust', 'coverage', 'has_more', 'items', 'limit', 'mode', 'page']);
-    expect(res.body.coverage).toEqual({ total: 3, total_exact: true, by_type: { problem: 1, solution: 2, discussion: 0 }, modes_tried: ['exact', 'substring'] });
+    expect(Object.keys(res.body).sort()).toEqual([
+      'content_trust',
+      'coverage',
+      'has_more',
+      'items',
+      'limit',
+      'mode',
+      'page',
+    ]);
+    expect(res.body.coverage).toEqual({
+      total: 3,
+      total_exact: true,
+      by_type: { problem: 1, solution: 2, discussion: 0 },
+      modes_tried: ['exact', 'substring'],
+    });
   });
 
   it.each([
-    ['another port and address family', 'Error: connect ECONNREFUSED ::1:5433\n    at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1595:16)', 'pg'],
+    [
+      'another port and address family',
+      'Error: connect ECONNREFUSED ::1:5433\n    at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1595:16)',
+      'pg',
+    ],
     ['only the error line, another address', 'error: connect econnrefused 10.1.2.3:6432', 'pg'],
     ['a log prefix of its own', '2024-05-01T10:00:00Z [api] Error: connect ECONNREFUSED 127.0.0.1:5432', 'pg'],
-    ['a Windows path and other line numbers', "Error: Cannot find module 'C:\\Users\\dev\\api\\dist\\index.js'\n    at Module._resolveFilename (node:internal/modules/cjs/loader:1077:15)", 'module'],
-    ['curly quotes and another home directory', 'Error: ENOSPC: System limit for number of file watchers reached, watch ‘/Users/kim/web/src’', 'watch'],
+    [
+      'a Windows path and other line numbers',
+      "Error: Cannot find module 'C:\\Users\\dev\\api\\dist\\index.js'\n    at Module._resolveFilename (node:internal/modules/cjs/loader:1077:15)",
+      'module',
+    ],
+    [
+      'curly quotes and another home directory',
+      'Error: ENOSPC: System limit for number of file watchers reached, watch ‘/Users/kim/web/src’',
+      'watch',
+    ],
   ])('matches a variant literal exactly: %s', async (_name, q, key) => {
     const res = await search({ q, type: 'problem', status: key === 'watch' ? 'archived' : 'open' });
     expect(res.body.items[0]).toMatchObject({ id: ids[key], match: { kind: 'exact' } });
@@ -189,7 +256,10 @@ describe('search results', () => {
   });
 
   it('reports the share of the query a prefixed or extended paste covers', async () => {
-    const res = await search({ q: '[api] Error: connect ECONNREFUSED 127.0.0.1:5432 while warming the pool', type: 'problem' });
+    const res = await search({
+      q: '[api] Error: connect ECONNREFUSED 127.0.0.1:5432 while warming the pool',
+      type: 'problem',
+    });
     expect(res.body.items[0]).toMatchObject({ id: ids.pg, match: { kind: 'exact' } });
     expect(res.body.items[0].match.coverage).toBeGreaterThan(0.3);
     expect(res.body.items[0].match.coverage).toBeLessThan(1);
@@ -209,12 +279,12 @@ describe('search results', () => {
     expect(res.body.items[0]).toMatchObject({ id: ids.animals, match: { kind: 'keywords', coverage: 0.5 } });
   });
 
-  it('does not match by keywords a record holding fewer than half of a short query\'s terms', async () => {
+  it("does not match by keywords a record holding fewer than half of a short query's terms", async () => {
     const res = await search({ q: 'zebrafish narwhal axolotl', mode: 'keywords' });
     expect(res.body.coverage.total).toBe(0);
   });
 
-  it('reads records holding a third of a long symptom\'s terms when half of them finds fewer than a page', async () => {
+  it("reads records holding a third of a long symptom's terms when half of them finds fewer than a page", async () => {
     // Six terms: half is three, and the record holds two (zebrafish, quokka).
     const res = await search({ q: 'zebrafish quokka narwhal axolotl manatee okapi' });
     expect(idsOf(res.body)).toEqual([ids.animals]);
@@ -255,7 +325,11 @@ describe('search results', () => {
   });
 
   it('reports the strongest kind each candidate satisfies and ranks stronger kinds first', async () => {
-    const res = await search({ q: 'Error: connect ECONNREFUSED 127.0.0.1:5432 from docker compose', mode: 'keywords', limit: '20' });
+    const res = await search({
+      q: 'Error: connect ECONNREFUSED 127.0.0.1:5432 from docker compose',
+      mode: 'keywords',
+      limit: '20',
+    });
     expect(res.body.mode).toBe('keywords');
     expect(res.body.coverage.modes_tried).toEqual(['keywords']);
     const kinds = res.body.items.map((i: { match: { kind: string } }) => i.match.kind);
@@ -281,10 +355,20 @@ describe('search results', () => {
 
   it('finds discussions by title and body', async () => {
     const res = await search({ q: 'wait-for-it or retries', type: 'discussion' });
-    expect(res.body.items).toEqual([expect.objectContaining({
-      type: 'discussion', id: ids.compose, title: 'Waiting for Postgres in docker compose', product: 'docker', status: 'open',
-      links: { html: `/discussions/${ids.compose}`, json: `/discussions/${ids.compose}.json`, markdown: `/discussions/${ids.compose}.md` },
-    })]);
+    expect(res.body.items).toEqual([
+      expect.objectContaining({
+        type: 'discussion',
+        id: ids.compose,
+        title: 'Waiting for Postgres in docker compose',
+        product: 'docker',
+        status: 'open',
+        links: {
+          html: `/discussions/${ids.compose}`,
+          json: `/discussions/${ids.compose}.json`,
+          markdown: `/discussions/${ids.compose}.md`,
+        },
+      }),
+    ]);
   });
 
   it('takes LIKE wildcards in the query literally', async () => {
@@ -300,7 +384,12 @@ describe('search filters', () => {
     ['a literal', { q: PG_LITERAL, limit: '20' }, ['pg', 'pgWait', 'pgRetry']],
   ];
   const expectIds = (body: { items: Array<{ id: string }> }, keys: string[], within: string[] | null) =>
-    expect(idsOf(body).sort()).toEqual(keys.filter((k) => !within || within.includes(k)).map((k) => ids[k]).sort());
+    expect(idsOf(body).sort()).toEqual(
+      keys
+        .filter((k) => !within || within.includes(k))
+        .map((k) => ids[k])
+        .sort(),
+    );
 
   describe.each(queries)('on %s', (_name, query, within) => {
     it.each([
@@ -361,7 +450,11 @@ describe('search pages', () => {
       const res = await search(params);
       expect(idsOf(res.body).slice(0, 2)).toEqual([ids.oldTalk, ids.compose]);
       expect(res.body.items[0].match).toEqual({ kind: 'keywords', coverage: 0 });
-      expect(res.body.coverage).toMatchObject({ total: 8, by_type: { problem: 4, solution: 2, discussion: 2 }, modes_tried: [] });
+      expect(res.body.coverage).toMatchObject({
+        total: 8,
+        by_type: { problem: 4, solution: 2, discussion: 2 },
+        modes_tried: [],
+      });
       expect(res.body.has_more).toBe(true);
     }
     const filtered = await search({ type: 'problem', status: 'open', product: 'NODE' });
@@ -372,12 +465,16 @@ describe('search pages', () => {
 describe('search freshness', () => {
   it('finds a record written through the API once the worker has caught up, without anyone asking it to', async () => {
     const id = await create('/api/problems', {
-      title: 'Kestrel worker exits with code 137', body: 'The container is killed under load.', product: 'kestrel-host',
+      title: 'Kestrel worker exits with code 137',
+      body: 'The container is killed under load.',
+      product: 'kestrel-host',
       error_literal: 'Process kestrel-worker exited with code 137 (OOMKilled)',
     });
     // Not the helper above, which brings search up to date itself: the worker's catch-up must.
     const found = await eventually(async () => {
-      const res = await get(`/api/search?${new URLSearchParams({ q: 'Process kestrel-worker exited with code 137 (OOMKilled)' })}`);
+      const res = await get(
+        `/api/search?${new URLSearchParams({ q: 'Process kestrel-worker exited with code 137 (OOMKilled)' })}`,
+      );
       const body = await res.json();
       return body.items.some((item: { id: string }) => item.id === id) ? body : null;
     }, 5_000);
@@ -386,26 +483,39 @@ describe('search freshness', () => {
 
   it('finds a record once search has caught up with its write, and follows its edits', async () => {
     const id = await create('/api/problems', {
-      title: 'Segfault in the image resizer', body: 'Crashes on large PNGs.', product: 'sharp',
+      title: 'Segfault in the image resizer',
+      body: 'Crashes on large PNGs.',
+      product: 'sharp',
       error_literal: 'Segmentation fault (core dumped) at 0x7ffd5c3e8a10',
     });
     const found = await search({ q: 'Segmentation fault (core dumped) at 0x0000556b2c1d' });
     expect(found.body.items[0]).toMatchObject({ id, match: { kind: 'exact' } });
-    const edit = await send(stack.base, author, 'PATCH', `/api/problems/${id}`, { base_revision: 1, title: 'Resizer dies on huge PNG files' });
+    const edit = await send(stack.base, author, 'PATCH', `/api/problems/${id}`, {
+      base_revision: 1,
+      title: 'Resizer dies on huge PNG files',
+    });
     expect(edit.status).toBe(201);
     const renamed = await search({ q: 'Resizer dies on huge PNG files' });
-    expect(renamed.body.items[0]).toMatchObject({ id, title: 'Resizer dies on huge PNG files', match: { kind: 'exact', coverage: 1 } });
+    expect(renamed.body.items[0]).toMatchObject({
+      id,
+      title: 'Resizer dies on huge PNG files',
+      match: { kind: 'exact', coverage: 1 },
+    });
   });
 });
 
 describe('search signature in the title', () => {
   it('counts a port the record names in its title as one it carries, not only one in its literal', async () => {
     const titled = await create('/api/problems', {
-      title: 'Quetzal server cannot bind port 80', body: 'Another web server already listens there.', product: 'quetzal',
+      title: 'Quetzal server cannot bind port 80',
+      body: 'Another web server already listens there.',
+      product: 'quetzal',
       error_literal: 'OSError: [Errno 98] Address already in use',
     });
     const other = await create('/api/problems', {
-      title: 'Quetzal address already in use on port 80 at startup', body: 'Two proxies start together.', product: 'quetzal-proxy',
+      title: 'Quetzal address already in use on port 80 at startup',
+      body: 'Two proxies start together.',
+      product: 'quetzal-proxy',
       error_literal: 'bind() to 0.0.0.0:80 failed (98: Address already in use)',
     });
     const res = await search({ q: 'quetzal server port 80 address already in use', mode: 'keywords' });
@@ -416,10 +526,14 @@ describe('search signature in the title', () => {
 describe('search term aliases', () => {
   it('matches a short name to the record spelling the long one, and counts the two spellings as one term', async () => {
     const pg = await create('/api/problems', {
-      title: 'PostgreSQL wombat replica lags behind', body: 'The wombat replica of the PostgreSQL cluster falls behind.', product: 'wombatdb',
+      title: 'PostgreSQL wombat replica lags behind',
+      body: 'The wombat replica of the PostgreSQL cluster falls behind.',
+      product: 'wombatdb',
     });
     const k8s = await create('/api/problems', {
-      title: 'Kubernetes wombat operator loops', body: 'The wombat operator reconciles the same object forever.', product: 'wombat-operator',
+      title: 'Kubernetes wombat operator loops',
+      body: 'The wombat operator reconciles the same object forever.',
+      product: 'wombat-operator',
     });
     const byShortName = await search({ q: 'postgres wombat replica lags', mode: 'keywords' });
     expect(byShortName.body.items[0]).toMatchObject({ id: pg, match: { kind: 'keywords', coverage: 1 } });
@@ -431,33 +545,39 @@ describe('search term aliases', () => {
 });
 
 describe('search as an HTTP read', () => {
-  it.each(['/api/v1/search', '/api/search'])('%s answers with a strong ETag, 304 on If-None-Match, and HEAD without a body', async (endpoint) => {
-    const url = `${endpoint}?q=ECONNREFUSED`;
-    const res = await get(url);
-    const etag = res.headers.get('etag');
-    expect(etag).toMatch(/^"[0-9a-f]{1,8}-[0-9a-f]+"$/);
-    expect(res.headers.get('cache-control')).toBe('public, max-age=10, stale-while-revalidate=60');
-    const body = await res.arrayBuffer();
+  it.each(['/api/v1/search', '/api/search'])(
+    '%s answers with a strong ETag, 304 on If-None-Match, and HEAD without a body',
+    async (endpoint) => {
+      const url = `${endpoint}?q=ECONNREFUSED`;
+      const res = await get(url);
+      const etag = res.headers.get('etag');
+      expect(etag).toMatch(/^"[0-9a-f]{1,8}-[0-9a-f]+"$/);
+      expect(res.headers.get('cache-control')).toBe('public, max-age=10, stale-while-revalidate=60');
+      const body = await res.arrayBuffer();
 
-    const again = await get(url, { headers: { 'If-None-Match': etag! } });
-    expect(again.status).toBe(304);
-    expect(await again.text()).toBe('');
+      const again = await get(url, { headers: { 'If-None-Match': etag! } });
+      expect(again.status).toBe(304);
+      expect(await again.text()).toBe('');
 
-    const head = await get(url, { method: 'HEAD' });
-    expect(head.status).toBe(200);
-    expect(head.headers.get('etag')).toBe(etag);
-    expect(head.headers.get('content-length')).toBe(String(body.byteLength));
-    expect(await head.text()).toBe('');
-  });
+      const head = await get(url, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('etag')).toBe(etag);
+      expect(head.headers.get('content-length')).toBe(String(body.byteLength));
+      expect(await head.text()).toBe('');
+    },
+  );
 
-  it.each(['/api/v1/search', '/api/search'])('%s answers OPTIONS with 204 and Allow, and other methods with 405', async (endpoint) => {
-    const options = await get(endpoint, { method: 'OPTIONS' });
-    expect(options.status).toBe(204);
-    expect(options.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
-    const post = await get(endpoint, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
-    expect(post.status).toBe(405);
-    expect(errorOf(await post.json()).code).toBe('unsupported_operation');
-  });
+  it.each(['/api/v1/search', '/api/search'])(
+    '%s answers OPTIONS with 204 and Allow, and other methods with 405',
+    async (endpoint) => {
+      const options = await get(endpoint, { method: 'OPTIONS' });
+      expect(options.status).toBe(204);
+      expect(options.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+      const post = await get(endpoint, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+      expect(post.status).toBe(405);
+      expect(errorOf(await post.json()).code).toBe('unsupported_operation');
+    },
+  );
 
   it('answers 503 search_unavailable with Retry-After when the database cannot answer in time', async () => {
     // A writer holding the table stands in for an overloaded database: the search statement waits, then is cancelled.
@@ -468,7 +588,11 @@ describe('search as an HTTP read', () => {
       const res = await get('/api/search?q=ECONNREFUSED');
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
-      expect(errorOf(await res.json())).toMatchObject({ code: 'temporarily_unavailable', reason: 'search_unavailable', retryable: true });
+      expect(errorOf(await res.json())).toMatchObject({
+        code: 'temporarily_unavailable',
+        reason: 'search_unavailable',
+        retryable: true,
+      });
     } finally {
       await blocker.query('ROLLBACK');
       blocker.release();

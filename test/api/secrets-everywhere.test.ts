@@ -32,9 +32,11 @@ afterAll(() => stack?.close());
 /** Runs `work` over `items`, a few at a time. */
 async function each<T>(items: readonly T[], work: (item: T, i: number) => Promise<void>, lanes = 4): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: lanes }, async () => {
-    for (let i = next++; i < items.length; i = next++) await work(items[i]!, i);
-  }));
+  await Promise.all(
+    Array.from({ length: lanes }, async () => {
+      for (let i = next++; i < items.length; i = next++) await work(items[i]!, i);
+    }),
+  );
 }
 
 /** Case texts packed into pieces of at most `limit` characters (each case whole, in one piece). */
@@ -62,7 +64,8 @@ async function write(method: string, p: string, body: unknown, agent = author) {
       if (attempt >= 5) throw error;
       return { status: 0, headers: new Headers(), body: { error: { retryable: true, retry_after: 0.5 } } };
     });
-    if (res.status === 201 || (res.status === 200 && res.body?.replayed)) return res.body as { resource: { id: string }; redacted: string[] };
+    if (res.status === 201 || (res.status === 200 && res.body?.replayed))
+      return res.body as { resource: { id: string }; redacted: string[] };
     if (!res.body?.error?.retryable || attempt >= 20) {
       throw new Error(`${method} ${p} answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
     }
@@ -96,13 +99,32 @@ async function everything(): Promise<string> {
           throw error;
         });
         if (raw === null) continue;
-        parts.push(full.endsWith('.gz') ? gunzipSync(raw).toString() : full.endsWith('.br') ? brotliDecompressSync(raw).toString() : raw.toString());
+        parts.push(
+          full.endsWith('.gz')
+            ? gunzipSync(raw).toString()
+            : full.endsWith('.br')
+              ? brotliDecompressSync(raw).toString()
+              : raw.toString(),
+        );
       }
     }
   };
   await walk(stack.config.PROJECTIONS_DIR);
-  for (const table of ['problem_revisions', 'solution_revisions', 'outcomes', 'discussions', 'replies', 'feedback_reports', 'identities', 'operations', 'search_documents', 'record_trust']) {
-    const rows = await stack.pool.query(`SELECT coalesce(string_agg(row_to_json(t)::text, E'\\n'), '') AS all FROM ${table} t`);
+  for (const table of [
+    'problem_revisions',
+    'solution_revisions',
+    'outcomes',
+    'discussions',
+    'replies',
+    'feedback_reports',
+    'identities',
+    'operations',
+    'search_documents',
+    'record_trust',
+  ]) {
+    const rows = await stack.pool.query(
+      `SELECT coalesce(string_agg(row_to_json(t)::text, E'\\n'), '') AS all FROM ${table} t`,
+    );
     parts.push(rows.rows[0].all);
   }
   parts.push(stack.logs.join('\n'));
@@ -147,14 +169,30 @@ describe('every secret shape, in every field of every operation', () => {
     await each(GROUPS, async (group, j) => {
       const text = group.map((c) => c.text).join(' ');
       const short = group.filter((c) => fits(c.text, 100));
-      const environment: Record<string, string> = { os: 'linux', ...Object.fromEntries(short.map((c) => [c.text, 'set'])) };
+      const environment: Record<string, string> = {
+        os: 'linux',
+        ...Object.fromEntries(short.map((c) => [c.text, 'set'])),
+      };
       if (fits(text, 500)) environment.pasted = text;
-      const tags = group.filter((c) => fits(c.text, 40)).map((c) => c.text).slice(0, 9);
+      const tags = group
+        .filter((c) => fits(c.text, 40))
+        .map((c) => c.text)
+        .slice(0, 9);
       const receipt = await write('POST', '/api/problems', {
         title: fits(text, 200) ? text.padEnd(5, '.') : `Problem with a long shape ${j}`,
-        body: `Pasted while debugging:\n\n${text}`, product: `corpus-${j}`, error_literal: text, environment, tags: ['corpus', ...tags],
+        body: `Pasted while debugging:\n\n${text}`,
+        product: `corpus-${j}`,
+        error_literal: text,
+        environment,
+        tags: ['corpus', ...tags],
       });
-      const expected = [fits(text, 200) ? 'title' : null, 'body', 'error_literal', fits(text, 500) || short.length ? 'environment' : null, tags.length ? 'tags' : null];
+      const expected = [
+        fits(text, 200) ? 'title' : null,
+        'body',
+        'error_literal',
+        fits(text, 500) || short.length ? 'environment' : null,
+        tags.length ? 'tags' : null,
+      ];
       expect(receipt.redacted, text).toEqual(expected.filter(Boolean));
       problems[j] = receipt.resource.id;
     });
@@ -167,7 +205,10 @@ describe('every secret shape, in every field of every operation', () => {
     const solutions: string[] = [];
     await each(fourK, async (piece, j) => {
       const receipt = await write('POST', '/api/solutions', {
-        problem_id: problems[j]!, body: bodies[j % bodies.length]!, applicability: piece, limitations: piece,
+        problem_id: problems[j]!,
+        body: bodies[j % bodies.length]!,
+        applicability: piece,
+        limitations: piece,
       });
       expect(receipt.redacted).toEqual(['body', 'applicability', 'limitations']);
       solutions[j] = receipt.resource.id;
@@ -175,44 +216,78 @@ describe('every secret shape, in every field of every operation', () => {
     const envValues = fitting(500);
     await each(fourK, async (piece, j) => {
       const env = Object.fromEntries(envValues.slice(j * 20, j * 20 + 20).map((c, k) => [`v${k}`, c.text]));
-      const receipt = await write('POST', `/api/solutions/${solutions[j]}/outcomes`, { signal: 'worked', note: piece, environment: env }, reader);
+      const receipt = await write(
+        'POST',
+        `/api/solutions/${solutions[j]}/outcomes`,
+        { signal: 'worked', note: piece, environment: env },
+        reader,
+      );
       expect(receipt.redacted).toEqual(Object.keys(env).length ? ['note', 'environment'] : ['note']);
     });
     // Environment values beyond the outcomes above, twenty a write.
     for (let start = fourK.length * 20; start < envValues.length; start += 20) {
       const env = Object.fromEntries(envValues.slice(start, start + 20).map((c, k) => [`v${k}`, c.text]));
-      await write('POST', `/api/solutions/${solutions[0]}/outcomes`, { signal: 'partially_worked', environment: env }, reader);
+      await write(
+        'POST',
+        `/api/solutions/${solutions[0]}/outcomes`,
+        { signal: 'partially_worked', environment: env },
+        reader,
+      );
     }
     const discussions: string[] = [];
     await each(GROUPS, async (group, j) => {
       const text = group.map((c) => c.text).join(' ');
       const receipt = await write('POST', '/api/discussions', {
-        title: fits(text, 200) ? text.padEnd(5, '.') : `Discussion of a long shape ${j}`, body: text, product: `corpus-${j}`,
+        title: fits(text, 200) ? text.padEnd(5, '.') : `Discussion of a long shape ${j}`,
+        body: text,
+        product: `corpus-${j}`,
       });
       expect(receipt.redacted, text).toEqual(fits(text, 200) ? ['title', 'body'] : ['body']);
       discussions[j] = receipt.resource.id;
     });
     lastDiscussion = discussions.at(-1)!;
     await each(bodies, async (piece, j) => {
-      expect((await write('POST', `/api/discussions/${discussions[j]}/replies`, { body: piece })).redacted).toEqual(['body']);
+      expect((await write('POST', `/api/discussions/${discussions[j]}/replies`, { body: piece })).redacted).toEqual([
+        'body',
+      ]);
     });
     // Profiles: the other agent's display name and bio, one write each.
     const bios = packed(CASES, 1000);
     await each(packed(CASES, 80, ' '), async (names) => {
-      expect((await write('PATCH', '/api/profile', { display_name: names }, reader)).redacted, names).toEqual(['display_name']);
+      expect((await write('PATCH', '/api/profile', { display_name: names }, reader)).redacted, names).toEqual([
+        'display_name',
+      ]);
     });
     await each(bios, async (piece) => {
       expect((await write('PATCH', '/api/profile', { bio: piece }, reader)).redacted).toEqual(['bio']);
     });
     const evidence = packed(CASES, 2000);
     await each(fourK, async (piece, j) => {
-      const receipt = await write('POST', '/api/feedback-reports', {
-        kind: 'feedback', target: { type: 'problem', id: problems[j]! }, body: piece, evidence: evidence.slice(j * 10, j * 10 + 10),
-      }, reader);
+      const receipt = await write(
+        'POST',
+        '/api/feedback-reports',
+        {
+          kind: 'feedback',
+          target: { type: 'problem', id: problems[j]! },
+          body: piece,
+          evidence: evidence.slice(j * 10, j * 10 + 10),
+        },
+        reader,
+      );
       expect(receipt.redacted).toEqual(evidence.slice(j * 10, j * 10 + 10).length ? ['body', 'evidence'] : ['body']);
     });
     for (let start = fourK.length * 10; start < evidence.length; start += 10) {
-      await write('POST', '/api/feedback-reports', { kind: 'feedback', target: { type: 'problem', id: problems[0]! }, body: 'more evidence', evidence: evidence.slice(start, start + 10) }, reader);
+      await write(
+        'POST',
+        '/api/feedback-reports',
+        {
+          kind: 'feedback',
+          target: { type: 'problem', id: problems[0]! },
+          body: 'more evidence',
+          evidence: evidence.slice(start, start + 10),
+        },
+        reader,
+      );
     }
   }, 600_000);
 
@@ -226,13 +301,17 @@ describe('every secret shape, in every field of every operation', () => {
     expect(leaked).toEqual([]);
   }, 900_000);
 
-  it('each problem\'s JSON, HTML and Markdown projections show the marker in place of its shape', async () => {
+  it("each problem's JSON, HTML and Markdown projections show the marker in place of its shape", async () => {
     await each(GROUPS, async (group, j) => {
       const id = problems[j]!;
       const json = await eventually(async () => (await get(`/problems/${id}.json`)) || null, 60_000);
       const html = await get(`/problems/${id}`);
       const md = await get(`/problems/${id}.md`);
-      for (const [what, text] of [['json', json], ['html', html], ['markdown', md]] as const) {
+      for (const [what, text] of [
+        ['json', json],
+        ['html', html],
+        ['markdown', md],
+      ] as const) {
         for (const c of group) expect(leaks(c, text), `${c.shape} in ${what}`).toBeNull();
         expect(text, `problem ${j} ${what}`).toMatch(/redacted:[a-z0-9-]+/);
       }
@@ -256,7 +335,11 @@ describe('ordinary error lines', () => {
     const ids: string[] = [];
     await each(ORDINARY, async (line, i) => {
       const receipt = await write('POST', '/api/problems', {
-        title: `Ordinary line ${i}`, body: line, product: `ordinary-${i}`, error_literal: line, environment: { pasted: line.slice(0, 500) },
+        title: `Ordinary line ${i}`,
+        body: line,
+        product: `ordinary-${i}`,
+        error_literal: line,
+        environment: { pasted: line.slice(0, 500) },
       });
       expect(receipt.redacted, line).toEqual([]);
       ids[i] = receipt.resource.id;

@@ -25,9 +25,11 @@ beforeAll(async () => {
   author = await admit(stack.base);
   other = await admit(stack.base);
   tools = new Client({ name: 'write-guards-test', version: '1.0.0' });
-  await tools.connect(new StreamableHTTPClientTransport(new URL(`${stack.base}/mcp/participate`), {
-    requestInit: { headers: { Authorization: `Bearer ${other.secret}` } },
-  }));
+  await tools.connect(
+    new StreamableHTTPClientTransport(new URL(`${stack.base}/mcp/participate`), {
+      requestInit: { headers: { Authorization: `Bearer ${other.secret}` } },
+    }),
+  );
 });
 afterAll(async () => {
   await tools?.close();
@@ -57,12 +59,18 @@ describe('secrets in contributions', () => {
   it('replaces them before storing and names the redacted fields in the receipt', async () => {
     const token = githubToken();
     const password = ['s3cr', 'etPa55', 'word'].join('');
-    const res = await send(stack.base, author, 'POST', '/api/problems', problemBody({
-      title: 'git push fails with a token in the remote',
-      error_literal: `remote: Invalid username or token ${token}\nfatal: Authentication failed for 'https://github.com/o/r.git/'`,
-      body: `Cloned with https://deploy:${password}@github.com/o/r.git`,
-      product: 'git',
-    }));
+    const res = await send(
+      stack.base,
+      author,
+      'POST',
+      '/api/problems',
+      problemBody({
+        title: 'git push fails with a token in the remote',
+        error_literal: `remote: Invalid username or token ${token}\nfatal: Authentication failed for 'https://github.com/o/r.git/'`,
+        body: `Cloned with https://deploy:${password}@github.com/o/r.git`,
+        product: 'git',
+      }),
+    );
     expect(res.status).toBe(201);
     expect(OperationResultSchema.parse(res.body).redacted).toEqual(['body', 'error_literal']);
 
@@ -71,7 +79,9 @@ describe('secrets in contributions', () => {
       const r = await fetch(`${stack.base}/problems/${id}.json`);
       return r.status === 200 ? r.json() : null;
     });
-    expect(page.error_literal).toBe(`remote: Invalid username or token ${secretMarker('github-token')}\nfatal: Authentication failed for 'https://github.com/o/r.git/'`);
+    expect(page.error_literal).toBe(
+      `remote: Invalid username or token ${secretMarker('github-token')}\nfatal: Authentication failed for 'https://github.com/o/r.git/'`,
+    );
     expect(page.body).toBe(`Cloned with https://deploy:${secretMarker('url-password')}@github.com/o/r.git`);
     const stored = await everywhere();
     expect(stored).not.toContain(token);
@@ -90,7 +100,13 @@ describe('secrets in contributions', () => {
   });
 
   it('answers an empty list when nothing was redacted', async () => {
-    const res = await send(stack.base, author, 'POST', '/api/problems', problemBody({ title: 'Nothing secret in here' }));
+    const res = await send(
+      stack.base,
+      author,
+      'POST',
+      '/api/problems',
+      problemBody({ title: 'Nothing secret in here' }),
+    );
     expect(res.status).toBe(201);
     expect(res.body.redacted).toEqual([]);
   });
@@ -106,51 +122,107 @@ describe('secrets in contributions', () => {
   });
 
   it('redacts tool-protocol writes the same way', async () => {
-    const result = await callTool('create_problem', problemBody({
-      title: 'Tool write with a key inside', body: `export GITHUB_TOKEN=${githubToken()}`,
-    }));
+    const result = await callTool(
+      'create_problem',
+      problemBody({
+        title: 'Tool write with a key inside',
+        body: `export GITHUB_TOKEN=${githubToken()}`,
+      }),
+    );
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ status: 'committed', redacted: ['body'] });
     expect(await everywhere()).not.toContain(githubToken());
   });
 
   it('finds the stored record when the pasted query carries a different token of the same shape', async () => {
-    const literal = (token: string) => `slack_sdk.errors.SlackApiError: The request to the Slack API failed. invalid_auth for ${token}`;
+    const literal = (token: string) =>
+      `slack_sdk.errors.SlackApiError: The request to the Slack API failed. invalid_auth for ${token}`;
     const stored = ['xo', 'xb-', '1'.repeat(12), '-', '2'.repeat(13), '-', 'a'.repeat(24)].join('');
     const pasted = ['xo', 'xb-', '9'.repeat(12), '-', '8'.repeat(13), '-', 'b'.repeat(24)].join('');
-    const res = await send(stack.base, author, 'POST', '/api/problems', problemBody({ title: 'Slack invalid_auth', product: 'slack-sdk', error_literal: literal(stored) }));
+    const res = await send(
+      stack.base,
+      author,
+      'POST',
+      '/api/problems',
+      problemBody({ title: 'Slack invalid_auth', product: 'slack-sdk', error_literal: literal(stored) }),
+    );
     expect(res.body.redacted).toEqual(['error_literal']);
-    const found = await (await fetch(`${stack.base}/api/v1/search?mode=exact&q=${encodeURIComponent(literal(pasted))}`)).json();
+    const found = await (
+      await fetch(`${stack.base}/api/v1/search?mode=exact&q=${encodeURIComponent(literal(pasted))}`)
+    ).json();
     expect(found.items[0]).toMatchObject({ id: res.body.resource.id, match: { kind: 'exact' } });
   });
 });
 
 describe('duplicate contributions', () => {
-  const LITERAL = 'Error: connect ECONNREFUSED 127.0.0.1:5432\n    at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1555:16)';
+  const LITERAL =
+    'Error: connect ECONNREFUSED 127.0.0.1:5432\n    at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1555:16)';
   let problemId: string;
 
   beforeAll(async () => {
-    const res = await send(stack.base, author, 'POST', '/api/problems', problemBody({
-      title: 'Postgres refuses connections at start', product: 'node-postgres', error_literal: LITERAL,
-    }));
+    const res = await send(
+      stack.base,
+      author,
+      'POST',
+      '/api/problems',
+      problemBody({
+        title: 'Postgres refuses connections at start',
+        product: 'node-postgres',
+        error_literal: LITERAL,
+      }),
+    );
     problemId = res.body.resource.id;
   });
 
   it('refuses a problem whose literal from another machine and product equal an existing one, naming it', async () => {
-    const res = await send(stack.base, other, 'POST', '/api/problems', problemBody({
-      title: 'Cannot reach the database', product: 'Node-Postgres',
-      error_literal: 'error: connect ECONNREFUSED 10.0.3.7:5433\n    at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1610:16)',
-    }));
+    const res = await send(
+      stack.base,
+      other,
+      'POST',
+      '/api/problems',
+      problemBody({
+        title: 'Cannot reach the database',
+        product: 'Node-Postgres',
+        error_literal:
+          'error: connect ECONNREFUSED 10.0.3.7:5433\n    at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1610:16)',
+      }),
+    );
     expect(res.status).toBe(409);
     expect(errorOf(res.body)).toMatchObject({
-      code: 'duplicate_contribution', status: 409, reason: 'duplicate_problem', field: 'error_literal', retryable: false,
-      existing: { type: 'problem', id: problemId, links: { html: `/problems/${problemId}`, json: `/problems/${problemId}.json`, markdown: `/problems/${problemId}.md` } },
+      code: 'duplicate_contribution',
+      status: 409,
+      reason: 'duplicate_problem',
+      field: 'error_literal',
+      retryable: false,
+      existing: {
+        type: 'problem',
+        id: problemId,
+        links: {
+          html: `/problems/${problemId}`,
+          json: `/problems/${problemId}.json`,
+          markdown: `/problems/${problemId}.md`,
+        },
+      },
     });
-    expect(Number((await stack.pool.query('SELECT count(*) FROM problem_revisions WHERE error_literal LIKE $1', ['%ECONNREFUSED%'])).rows[0].count)).toBe(1);
+    expect(
+      Number(
+        (
+          await stack.pool.query('SELECT count(*) FROM problem_revisions WHERE error_literal LIKE $1', [
+            '%ECONNREFUSED%',
+          ])
+        ).rows[0].count,
+      ),
+    ).toBe(1);
   });
 
   it('accepts the same literal for another product, and problems without a literal', async () => {
-    const res = await send(stack.base, author, 'POST', '/api/problems', problemBody({ title: 'Same error, other client', product: 'psycopg', error_literal: LITERAL }));
+    const res = await send(
+      stack.base,
+      author,
+      'POST',
+      '/api/problems',
+      problemBody({ title: 'Same error, other client', product: 'psycopg', error_literal: LITERAL }),
+    );
     expect(res.status).toBe(201);
     const a = await send(stack.base, author, 'POST', '/api/problems', problemBody({ title: 'No literal' }));
     const b = await send(stack.base, author, 'POST', '/api/problems', problemBody({ title: 'No literal' }));
@@ -161,31 +233,62 @@ describe('duplicate contributions', () => {
     const text = 'Wait for pg_isready before starting: `until pg_isready -h 127.0.0.1; do sleep 1; done`';
     const first = await send(stack.base, author, 'POST', '/api/solutions', { problem_id: problemId, body: text });
     expect(first.status).toBe(201);
-    const again = await send(stack.base, other, 'POST', '/api/solutions', { problem_id: problemId, body: 'wait for pg_isready before starting:  until pg_isready -h 10.0.0.9; do sleep 1; done' });
+    const again = await send(stack.base, other, 'POST', '/api/solutions', {
+      problem_id: problemId,
+      body: 'wait for pg_isready before starting:  until pg_isready -h 10.0.0.9; do sleep 1; done',
+    });
     expect(again.status).toBe(409);
     const solutionId = first.body.resource.id;
     expect(errorOf(again.body)).toMatchObject({
-      code: 'duplicate_contribution', reason: 'duplicate_solution', field: 'body',
+      code: 'duplicate_contribution',
+      reason: 'duplicate_solution',
+      field: 'body',
       existing: { type: 'solution', id: solutionId, links: { html: `/solutions/${solutionId}` } },
     });
-    const elsewhere = await send(stack.base, author, 'POST', '/api/problems', problemBody({ title: 'Another problem', error_literal: 'FATAL: the database system is starting up', product: 'postgresql' }));
-    const moved = await send(stack.base, other, 'POST', '/api/solutions', { problem_id: elsewhere.body.resource.id, body: text });
+    const elsewhere = await send(
+      stack.base,
+      author,
+      'POST',
+      '/api/problems',
+      problemBody({
+        title: 'Another problem',
+        error_literal: 'FATAL: the database system is starting up',
+        product: 'postgresql',
+      }),
+    );
+    const moved = await send(stack.base, other, 'POST', '/api/solutions', {
+      problem_id: elsewhere.body.resource.id,
+      body: text,
+    });
     expect(moved.status).toBe(201);
   });
 
   it('lets exactly one of many concurrent identical problems through', async () => {
-    const body = problemBody({ title: 'Raced', product: 'redis', error_literal: 'Error: connect ECONNREFUSED 127.0.0.1:6379 (raced)' });
-    const answers = await Promise.all([author, other, author, other, author, other].map((agent) => send(stack.base, agent, 'POST', '/api/problems', body)));
+    const body = problemBody({
+      title: 'Raced',
+      product: 'redis',
+      error_literal: 'Error: connect ECONNREFUSED 127.0.0.1:6379 (raced)',
+    });
+    const answers = await Promise.all(
+      [author, other, author, other, author, other].map((agent) =>
+        send(stack.base, agent, 'POST', '/api/problems', body),
+      ),
+    );
     expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
     const winner = answers.find((a) => a.status === 201)!.body.resource.id;
     for (const a of answers.filter((x) => x.status === 409)) expect(errorOf(a.body).existing?.id).toBe(winner);
   });
 
   it('answers the same refusal over the tool protocol', async () => {
-    const result = await callTool('create_problem', problemBody({ title: 'Again, by tool', product: 'node-postgres', error_literal: LITERAL }));
+    const result = await callTool(
+      'create_problem',
+      problemBody({ title: 'Again, by tool', product: 'node-postgres', error_literal: LITERAL }),
+    );
     expect(result.isError).toBe(true);
     expect(errorOf(result.structuredContent)).toMatchObject({
-      code: 'duplicate_contribution', reason: 'duplicate_problem', existing: { type: 'problem', id: problemId },
+      code: 'duplicate_contribution',
+      reason: 'duplicate_problem',
+      existing: { type: 'problem', id: problemId },
     });
   });
 });

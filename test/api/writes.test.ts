@@ -29,12 +29,19 @@ describe('POST /api/problems', () => {
     const res = await send(stack.base, author, 'POST', '/api/problems', problemBody(), { key });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
-      operation: 'create_problem', idempotency_key: key, status: 'committed', replayed: false,
+      operation: 'create_problem',
+      idempotency_key: key,
+      status: 'committed',
+      replayed: false,
       resource: { type: 'problem', revision: 1 },
     });
     const id = res.body.resource.id;
     expect(id).toMatch(/^prb_[0-9a-z]{26}$/);
-    expect(res.body.resource.links).toEqual({ html: `/problems/${id}`, json: `/problems/${id}.json`, markdown: `/problems/${id}.md` });
+    expect(res.body.resource.links).toEqual({
+      html: `/problems/${id}`,
+      json: `/problems/${id}.json`,
+      markdown: `/problems/${id}.md`,
+    });
     expect(res.body.change_cursor).toMatch(/^\d+$/);
     expect(Number.isNaN(Date.parse(res.body.committed_at))).toBe(false);
     expect(res.headers.get('location')).toBe(`/problems/${id}`);
@@ -56,15 +63,36 @@ describe('POST /api/problems', () => {
 
   it('treats a body with the same content in another key order as the same request', async () => {
     const key = newKey();
-    await send(stack.base, author, 'POST', '/api/problems', { title: 'Key order test', body: 'b', product: 'p' }, { key });
-    const again = await send(stack.base, author, 'POST', '/api/problems', { product: 'p', body: 'b', title: 'Key order test' }, { key });
+    await send(
+      stack.base,
+      author,
+      'POST',
+      '/api/problems',
+      { title: 'Key order test', body: 'b', product: 'p' },
+      { key },
+    );
+    const again = await send(
+      stack.base,
+      author,
+      'POST',
+      '/api/problems',
+      { product: 'p', body: 'b', title: 'Key order test' },
+      { key },
+    );
     expect(again.status).toBe(200);
   });
 
   it('answers a different body under a used key with 409 idempotency_payload_mismatch', async () => {
     const key = newKey();
     await send(stack.base, author, 'POST', '/api/problems', problemBody(), { key });
-    const res = await send(stack.base, author, 'POST', '/api/problems', problemBody({ title: 'Something else entirely' }), { key });
+    const res = await send(
+      stack.base,
+      author,
+      'POST',
+      '/api/problems',
+      problemBody({ title: 'Something else entirely' }),
+      { key },
+    );
     expect(res.status).toBe(409);
     expect(errorOf(res.body)).toMatchObject({ code: 'conflict', reason: 'idempotency_payload_mismatch' });
   });
@@ -82,7 +110,9 @@ describe('POST /api/problems', () => {
     const before = await count('problems');
     const key = newKey();
     const answers = await Promise.all(
-      Array.from({ length: 20 }, () => send(stack.base, author, 'POST', '/api/problems', problemBody({ title: 'Concurrent duplicate' }), { key })),
+      Array.from({ length: 20 }, () =>
+        send(stack.base, author, 'POST', '/api/problems', problemBody({ title: 'Concurrent duplicate' }), { key }),
+      ),
     );
     expect(await count('problems')).toBe(before + 1);
     const statuses = answers.map((a) => a.status).sort();
@@ -96,7 +126,9 @@ describe('POST /api/problems', () => {
     const before = await count('problems');
     const key = newKey();
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => send(stack.base, author, 'POST', '/api/problems', problemBody({ title: `Racing body ${i}` }), { key })),
+      Array.from({ length: 20 }, (_, i) =>
+        send(stack.base, author, 'POST', '/api/problems', problemBody({ title: `Racing body ${i}` }), { key }),
+      ),
     );
     expect(await count('problems')).toBe(before + 1);
     expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
@@ -111,7 +143,9 @@ describe('write errors', () => {
     const none = await send(stack.base, null, 'POST', path, problemBody());
     expect(none.status).toBe(401);
     expect(errorOf(none.body).code).toBe('missing_credential');
-    const bad = await send(stack.base, null, 'POST', path, problemBody(), { headers: { authorization: `Bearer ${'unregistered'.padEnd(43, '0')}` } });
+    const bad = await send(stack.base, null, 'POST', path, problemBody(), {
+      headers: { authorization: `Bearer ${'unregistered'.padEnd(43, '0')}` },
+    });
     expect(bad.status).toBe(401);
     expect(errorOf(bad.body).code).toBe('invalid_or_revoked_credential');
   });
@@ -129,7 +163,11 @@ describe('write errors', () => {
       body: JSON.stringify(problemBody()),
     });
     expect(res.status).toBe(400);
-    expect(errorOf(await res.json())).toMatchObject({ code: 'invalid_arguments', field: 'Idempotency-Key', reason: 'missing_idempotency_key' });
+    expect(errorOf(await res.json())).toMatchObject({
+      code: 'invalid_arguments',
+      field: 'Idempotency-Key',
+      reason: 'missing_idempotency_key',
+    });
   });
 
   it.each([
@@ -152,7 +190,9 @@ describe('write errors', () => {
   });
 
   it('answers a non-JSON media type with 415', async () => {
-    const res = await send(stack.base, author, 'POST', path, 'title=x', { headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await send(stack.base, author, 'POST', path, 'title=x', {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.status).toBe(415);
     expect(errorOf(res.body).code).toBe('unsupported_media_type');
   });
@@ -191,9 +231,17 @@ describe('write errors', () => {
   });
 
   it('accepts the bounds exactly: title of 5 and 200, product of 120, ten tags of 40', async () => {
-    const res = await send(stack.base, author, 'POST', path, problemBody({
-      title: 'abcde', product: 'p'.repeat(120), tags: Array.from({ length: 10 }, () => 'x'.repeat(40)),
-    }));
+    const res = await send(
+      stack.base,
+      author,
+      'POST',
+      path,
+      problemBody({
+        title: 'abcde',
+        product: 'p'.repeat(120),
+        tags: Array.from({ length: 10 }, () => 'x'.repeat(40)),
+      }),
+    );
     expect(res.status).toBe(201);
     expect((await send(stack.base, author, 'POST', path, problemBody({ title: 't'.repeat(200) }))).status).toBe(201);
   });
@@ -203,7 +251,13 @@ describe('write errors', () => {
     expect(del.status).toBe(405);
     expect(del.headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');
     expect(errorOf(await del.json()).code).toBe('unsupported_operation');
-    for (const p of ['/api/problems', '/api/problems/prb_x', '/api/solutions', '/api/solutions/sol_x', '/api/solutions/sol_x/outcomes']) {
+    for (const p of [
+      '/api/problems',
+      '/api/problems/prb_x',
+      '/api/solutions',
+      '/api/solutions/sol_x',
+      '/api/solutions/sol_x/outcomes',
+    ]) {
       const res = await fetch(stack.base + p, { method: 'OPTIONS' });
       expect(res.status).toBe(204);
       expect(res.headers.get('allow')).toContain('OPTIONS');
@@ -222,22 +276,39 @@ describe('write errors', () => {
 describe('PATCH /api/problems/{id}', () => {
   it('creates a new revision and keeps the fields the edit omits', async () => {
     const id = await createProblem(author, { error_literal: 'ENOSPC: System limit reached', tags: ['linux'] });
-    const res = await send(stack.base, author, 'PATCH', `/api/problems/${id}`, { base_revision: 1, title: 'Build fails with ENOSPC (watchers)' });
+    const res = await send(stack.base, author, 'PATCH', `/api/problems/${id}`, {
+      base_revision: 1,
+      title: 'Build fails with ENOSPC (watchers)',
+    });
     expect(res.status).toBe(201);
     expect(res.body.resource).toMatchObject({ id, revision: 2 });
-    const rows = await stack.pool.query('SELECT revision, title, error_literal, tags FROM problem_revisions WHERE problem_id = $1 ORDER BY revision', [id]);
+    const rows = await stack.pool.query(
+      'SELECT revision, title, error_literal, tags FROM problem_revisions WHERE problem_id = $1 ORDER BY revision',
+      [id],
+    );
     expect(rows.rows).toEqual([
       { revision: 1, title: 'Build fails with ENOSPC', error_literal: 'ENOSPC: System limit reached', tags: ['linux'] },
-      { revision: 2, title: 'Build fails with ENOSPC (watchers)', error_literal: 'ENOSPC: System limit reached', tags: ['linux'] },
+      {
+        revision: 2,
+        title: 'Build fails with ENOSPC (watchers)',
+        error_literal: 'ENOSPC: System limit reached',
+        tags: ['linux'],
+      },
     ]);
   });
 
   it('answers a stale base_revision with 409 revision_conflict', async () => {
     const id = await createProblem();
-    expect((await send(stack.base, author, 'PATCH', `/api/problems/${id}`, { base_revision: 1, body: 'second' })).status).toBe(201);
+    expect(
+      (await send(stack.base, author, 'PATCH', `/api/problems/${id}`, { base_revision: 1, body: 'second' })).status,
+    ).toBe(201);
     const stale = await send(stack.base, author, 'PATCH', `/api/problems/${id}`, { base_revision: 1, body: 'third' });
     expect(stale.status).toBe(409);
-    expect(errorOf(stale.body)).toMatchObject({ code: 'conflict', reason: 'revision_conflict', field: 'base_revision' });
+    expect(errorOf(stale.body)).toMatchObject({
+      code: 'conflict',
+      reason: 'revision_conflict',
+      field: 'base_revision',
+    });
   });
 
   it('lets exactly one of two concurrent edits of the same base revision win', async () => {
@@ -278,27 +349,47 @@ describe('solutions and outcomes', () => {
   it('creates a solution for a problem, edits it, and reports outcomes on it', async () => {
     const problemId = await createProblem();
     const created = await send(stack.base, other, 'POST', '/api/solutions', {
-      problem_id: problemId, body: 'Raise fs.inotify.max_user_watches.', applicability: 'Linux hosts', limitations: 'Needs root',
+      problem_id: problemId,
+      body: 'Raise fs.inotify.max_user_watches.',
+      applicability: 'Linux hosts',
+      limitations: 'Needs root',
     });
     expect(created.status).toBe(201);
     const solutionId = created.body.resource.id;
     expect(solutionId).toMatch(/^sol_/);
 
-    const edited = await send(stack.base, other, 'PATCH', `/api/solutions/${solutionId}`, { base_revision: 1, limitations: 'Needs root or sysctl access' });
+    const edited = await send(stack.base, other, 'PATCH', `/api/solutions/${solutionId}`, {
+      base_revision: 1,
+      limitations: 'Needs root or sysctl access',
+    });
     expect(edited.body.resource.revision).toBe(2);
-    const rev = await stack.pool.query('SELECT body, limitations FROM solution_revisions WHERE solution_id = $1 AND revision = 2', [solutionId]);
-    expect(rev.rows[0]).toEqual({ body: 'Raise fs.inotify.max_user_watches.', limitations: 'Needs root or sysctl access' });
+    const rev = await stack.pool.query(
+      'SELECT body, limitations FROM solution_revisions WHERE solution_id = $1 AND revision = 2',
+      [solutionId],
+    );
+    expect(rev.rows[0]).toEqual({
+      body: 'Raise fs.inotify.max_user_watches.',
+      limitations: 'Needs root or sysctl access',
+    });
 
-    const outcome = await send(stack.base, author, 'POST', `/api/solutions/${solutionId}/outcomes`, { signal: 'worked', note: 'Fixed on Ubuntu 24.04' });
+    const outcome = await send(stack.base, author, 'POST', `/api/solutions/${solutionId}/outcomes`, {
+      signal: 'worked',
+      note: 'Fixed on Ubuntu 24.04',
+    });
     expect(outcome.status).toBe(201);
     expect(outcome.body.resource).toMatchObject({ type: 'outcome', revision: null });
     expect(outcome.body.resource.id).toMatch(/^out_/);
-    const stored = await stack.pool.query('SELECT solution_revision, signal FROM outcomes WHERE id = $1', [outcome.body.resource.id]);
+    const stored = await stack.pool.query('SELECT solution_revision, signal FROM outcomes WHERE id = $1', [
+      outcome.body.resource.id,
+    ]);
     expect(stored.rows[0]).toEqual({ solution_revision: 2, signal: 'worked' });
   });
 
   it('answers a solution for an unknown problem with 404 naming problem_id', async () => {
-    const res = await send(stack.base, author, 'POST', '/api/solutions', { problem_id: 'prb_0000000000000000000000000z', body: 'x' });
+    const res = await send(stack.base, author, 'POST', '/api/solutions', {
+      problem_id: 'prb_0000000000000000000000000z',
+      body: 'x',
+    });
     expect(res.status).toBe(404);
     expect(errorOf(res.body)).toMatchObject({ code: 'not_found', field: 'problem_id' });
   });
@@ -306,18 +397,32 @@ describe('solutions and outcomes', () => {
   it('refuses an outcome with an unknown signal or a future solution_revision', async () => {
     const problemId = await createProblem();
     const s = await send(stack.base, author, 'POST', '/api/solutions', { problem_id: problemId, body: 'x' });
-    const bad = await send(stack.base, author, 'POST', `/api/solutions/${s.body.resource.id}/outcomes`, { signal: 'meh' });
+    const bad = await send(stack.base, author, 'POST', `/api/solutions/${s.body.resource.id}/outcomes`, {
+      signal: 'meh',
+    });
     expect(errorOf(bad.body)).toMatchObject({ code: 'invalid_arguments', field: 'signal' });
-    const future = await send(stack.base, author, 'POST', `/api/solutions/${s.body.resource.id}/outcomes`, { signal: 'worked', solution_revision: 9 });
-    expect(errorOf(future.body)).toMatchObject({ code: 'invalid_arguments', field: 'solution_revision', reason: 'future_revision' });
-    const unknown = await send(stack.base, author, 'POST', '/api/solutions/sol_0000000000000000000000000z/outcomes', { signal: 'worked' });
+    const future = await send(stack.base, author, 'POST', `/api/solutions/${s.body.resource.id}/outcomes`, {
+      signal: 'worked',
+      solution_revision: 9,
+    });
+    expect(errorOf(future.body)).toMatchObject({
+      code: 'invalid_arguments',
+      field: 'solution_revision',
+      reason: 'future_revision',
+    });
+    const unknown = await send(stack.base, author, 'POST', '/api/solutions/sol_0000000000000000000000000z/outcomes', {
+      signal: 'worked',
+    });
     expect(unknown.status).toBe(404);
   });
 
   it("answers an edit of another identity's solution with 403 review_required", async () => {
     const problemId = await createProblem();
     const s = await send(stack.base, author, 'POST', '/api/solutions', { problem_id: problemId, body: 'x' });
-    const res = await send(stack.base, other, 'PATCH', `/api/solutions/${s.body.resource.id}`, { base_revision: 1, body: 'mine now' });
+    const res = await send(stack.base, other, 'PATCH', `/api/solutions/${s.body.resource.id}`, {
+      base_revision: 1,
+      body: 'mine now',
+    });
     expect(errorOf(res.body).code).toBe('review_required');
   });
 });

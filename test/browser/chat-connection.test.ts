@@ -58,7 +58,14 @@ async function withAuthenticator(page: Page): Promise<CDPSession> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   });
   return cdp;
 }
@@ -97,8 +104,19 @@ describe('connecting a chat client', () => {
     expect(await page.textContent('#client-name')).toBe('Example Chat');
     expect(await page.textContent('#consent-handle')).toBe('chat-person');
     expect(await page.textContent('#redirect-uri')).toBe(redirectUrl);
-    const offered = await page.$$eval('input[name="scope"]', (boxes) => boxes.map((b) => (b as HTMLInputElement).value));
-    expect(offered).toEqual(['post', 'reply', 'knowledge', 'feedback', 'edit_own', 'report_failure', 'report_outdated', 'add_evidence']);
+    const offered = await page.$$eval('input[name="scope"]', (boxes) =>
+      boxes.map((b) => (b as HTMLInputElement).value),
+    );
+    expect(offered).toEqual([
+      'post',
+      'reply',
+      'knowledge',
+      'feedback',
+      'edit_own',
+      'report_failure',
+      'report_outdated',
+      'add_evidence',
+    ]);
     // The person narrows it: no discussions.
     await page.uncheck('input[name="scope"][value="post"]');
     await page.click('#approve-form button[type="submit"]');
@@ -115,7 +133,10 @@ describe('connecting a chat client', () => {
     expect(whoami.structuredContent).toMatchObject({
       authenticated: true,
       identity: { kind: 'pseudonymous', handle: 'chat-person' },
-      connection: { client_name: 'Example Chat', scopes: ['reply', 'knowledge', 'feedback', 'edit_own', 'report_failure', 'report_outdated', 'add_evidence'] },
+      connection: {
+        client_name: 'Example Chat',
+        scopes: ['reply', 'knowledge', 'feedback', 'edit_own', 'report_failure', 'report_outdated', 'add_evidence'],
+      },
       next_action: 'verify_oauth_connection',
     });
     const identityId = whoami.structuredContent!.identity.id as string;
@@ -123,7 +144,12 @@ describe('connecting a chat client', () => {
     // 5. A write through the tool protocol, committed as the account's identity.
     const created = (await client.callTool({
       name: 'create_problem',
-      arguments: { idempotency_key: 'example-chat:first-problem', title: 'Written from a chat', body: 'Through OAuth.', product: 'oauth-test' },
+      arguments: {
+        idempotency_key: 'example-chat:first-problem',
+        title: 'Written from a chat',
+        body: 'Through OAuth.',
+        product: 'oauth-test',
+      },
     })) as Structured;
     expect(created.isError).toBeFalsy();
     const problemId = created.structuredContent!.resource.id as string;
@@ -147,7 +173,11 @@ describe('connecting a chat client', () => {
     expect(refused).toBeInstanceOf(Error);
     const raw = await fetch(mcpUrl(), {
       method: 'POST',
-      headers: { authorization: `Bearer ${auth.saved!.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        authorization: `Bearer ${auth.saved!.access_token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {} } }),
     });
     expect(raw.status).toBe(401);
@@ -163,7 +193,9 @@ describe('connecting a chat client', () => {
     await page.fill('#signup-handle', 'returning-person');
     await page.click('#signup-form button[type="submit"]');
     await page.waitForURL(`${base}/account`, { timeout: 5000 }).catch(async () => {
-      throw new Error(`${page.url()} ${await page.textContent('main')} ${watched.console.join('|')} ${watched.errors.join('|')}`);
+      throw new Error(
+        `${page.url()} ${await page.textContent('main')} ${watched.console.join('|')} ${watched.errors.join('|')}`,
+      );
     });
     expect(await page.textContent('#account-handle')).toBe('returning-person');
 

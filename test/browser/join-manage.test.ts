@@ -35,7 +35,9 @@ describe('/join manages a credential', () => {
     const { watched, secret, id } = await openWithCredential();
     const { page } = watched;
     await page.click('#rotate');
-    await page.waitForFunction(() => document.querySelector('#whoami-result [data-field="epoch"]')?.textContent === '2');
+    await page.waitForFunction(
+      () => document.querySelector('#whoami-result [data-field="epoch"]')?.textContent === '2',
+    );
     const next = (await page.textContent('#secret-value')) ?? '';
     expect(next).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(next).not.toBe(secret);
@@ -44,7 +46,10 @@ describe('/join manages a credential', () => {
     expect((await whoami(secret)).status).toBe(401);
     const fresh = await (await whoami(next)).json();
     expect(fresh.credential).toMatchObject({ epoch: 2 });
-    const stored = await stack.pool.query('SELECT hash FROM credentials WHERE identity_id = $1 AND revoked_at IS NULL', [id]);
+    const stored = await stack.pool.query(
+      'SELECT hash FROM credentials WHERE identity_id = $1 AND revoked_at IS NULL',
+      [id],
+    );
     expect(stored.rows).toEqual([{ hash: credentialHash(next) }]);
     expect(await watched.cspViolations()).toEqual([]);
     expect(watched.errors).toEqual([]);

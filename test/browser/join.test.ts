@@ -61,7 +61,11 @@ describe('/join', () => {
 
     // On the wire: admission carried only the hash; the secret went only in whoami's Authorization header.
     const admission = watched.requests.find((r) => r.url().endsWith('/api/public/admission'))!;
-    expect(JSON.parse(admission.postData() ?? '{}')).toEqual({ kind: 'pseudonymous', handle: 'browser-agent', credential_hash: credentialHash(secret) });
+    expect(JSON.parse(admission.postData() ?? '{}')).toEqual({
+      kind: 'pseudonymous',
+      handle: 'browser-agent',
+      credential_hash: credentialHash(secret),
+    });
     // Same-origin: the browser sent our own Origin, which is what admission accepts.
     expect((await admission.allHeaders()).origin).toBe(stack.base);
     const whoami = watched.requests.find((r) => r.url().endsWith('/api/whoami'))!;

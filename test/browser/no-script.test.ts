@@ -27,7 +27,9 @@ describe('pages with JavaScript disabled', () => {
       expect(text).toContain(`${step.request.method} ${step.request.path}`);
     }
     for (const rule of AUTHENTICATION_HELP.rules) expect(text).toContain(rule);
-    expect(await page.getAttribute('link[rel="alternate"][type="application/json"]', 'href')).toBe('/agent-help/authentication.json');
+    expect(await page.getAttribute('link[rel="alternate"][type="application/json"]', 'href')).toBe(
+      '/agent-help/authentication.json',
+    );
     expect(await watched.cspViolations()).toEqual([]);
     expect(watched.console).toEqual([]);
   });
@@ -38,7 +40,8 @@ describe('pages with JavaScript disabled', () => {
     expect(await page.textContent('h1')).toBe('Connect a chat client');
     const text = (await page.textContent('main')) ?? '';
     expect(text).toContain('/mcp/participate');
-    for (const id of ['url', 'what-you-see', 'verify', 'revoke', 'accounts-and-identities']) expect(await page.isVisible(`#${id}`), id).toBe(true);
+    for (const id of ['url', 'what-you-see', 'verify', 'revoke', 'accounts-and-identities'])
+      expect(await page.isVisible(`#${id}`), id).toBe(true);
     expect(text).toContain('whoami');
     expect(await page.locator('main a[href="/account"]').count()).toBeGreaterThan(0);
     expect(await page.locator('main a[href="/account/signin"]').count()).toBeGreaterThan(0);
@@ -67,7 +70,9 @@ describe('pages with JavaScript disabled', () => {
   it('list connections on /account and revoke one with its form, then sign out, all without JavaScript', async () => {
     const { cookie } = await seedSignedInAccount(stack.pool, 'no-script-person');
     const { tokens } = await connect(stack.base, cookie);
-    await browser.context.addCookies([{ name: 'ak_session', value: cookie.split('=')[1]!, url: stack.base, httpOnly: true, sameSite: 'Lax' }]);
+    await browser.context.addCookies([
+      { name: 'ak_session', value: cookie.split('=')[1]!, url: stack.base, httpOnly: true, sameSite: 'Lax' },
+    ]);
     const watched = await browser.open(`${stack.base}/account`);
     const { page } = watched;
     expect(await page.textContent('#account-handle')).toBe('no-script-person');

@@ -27,8 +27,19 @@ const SCREENSHOTS = path.join(OUT, 'screenshots');
 /** A small phone (the layout's floor), a common phone, a desktop. */
 const WIDTHS = [360, 390, 1280] as const;
 
-interface AxeViolation { id: string; impact: string | null; nodes: unknown[] }
-interface PageMeasure { page: string; width: number; status: number; scrollWidth: number; innerWidth: number; violations: Record<string, string[]> }
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  nodes: unknown[];
+}
+interface PageMeasure {
+  page: string;
+  width: number;
+  status: number;
+  scrollWidth: number;
+  innerWidth: number;
+  violations: Record<string, string[]>;
+}
 
 let stack: Stack;
 let browser: Browser;
@@ -45,7 +56,9 @@ async function write(agent: Agent, url: string, body: Record<string, unknown>): 
 }
 
 /** A word no other record contains (letters only, so Pagefind keeps it whole). */
-const WORD = `threadword${Date.now().toString(36).replace(/[0-9]/g, (d) => 'ghijklmnop'[Number(d)]!)}`;
+const WORD = `threadword${Date.now()
+  .toString(36)
+  .replace(/[0-9]/g, (d) => 'ghijklmnop'[Number(d)]!)}`;
 
 beforeAll(async () => {
   stack = await startStack({ SEARCH_INDEX_DELAY_MS: '100' });
@@ -63,19 +76,30 @@ beforeAll(async () => {
     tags: ['ci', 'cache'],
   });
   const solution = await write(author, '/api/solutions', {
-    problem_id: problem, body: `Clear the cache directory before the build:\n\nrm -rf node_modules/.cache/${'babel-loader/'.repeat(6)}`,
-    applicability: 'When the cache was restored from another runner.', limitations: 'The first build is slower.',
+    problem_id: problem,
+    body: `Clear the cache directory before the build:\n\nrm -rf node_modules/.cache/${'babel-loader/'.repeat(6)}`,
+    applicability: 'When the cache was restored from another runner.',
+    limitations: 'The first build is slower.',
   });
   await send(stack.base, replier, 'POST', `/api/solutions/${solution}/outcomes`, {
-    signal: 'worked', note: 'Fixed it.', environment: { os: 'ubuntu-24.04', node: '22.11.0' },
+    signal: 'worked',
+    note: 'Fixed it.',
+    environment: { os: 'ubuntu-24.04', node: '22.11.0' },
   });
   const discussion = await write(author, '/api/discussions', {
-    title: `Which cache key should a monorepo use? ${WORD}`, body: `Opening post about cache keys and ${WORD}.`, product: 'turborepo',
+    title: `Which cache key should a monorepo use? ${WORD}`,
+    body: `Opening post about cache keys and ${WORD}.`,
+    product: 'turborepo',
   });
-  const reply = await write(replier, `/api/discussions/${discussion}/replies`, { body: `Key it on the lockfile hash; ${WORD} aside.` });
+  const reply = await write(replier, `/api/discussions/${discussion}/replies`, {
+    body: `Key it on the lockfile hash; ${WORD} aside.`,
+  });
   await write(author, `/api/discussions/${discussion}/replies`, { body: 'Thanks, that works.', in_reply_to: reply });
   // The worker renders and indexes the pages: wait for the problem and the discussion to be searchable.
-  await eventually(async () => (await searchPublished(stack.base, stack.config.PROJECTIONS_DIR, WORD).catch(() => [])).length >= 2, 30_000);
+  await eventually(
+    async () => (await searchPublished(stack.base, stack.config.PROJECTIONS_DIR, WORD).catch(() => [])).length >= 2,
+    30_000,
+  );
 
   pages.push(
     ['home', '/'],
@@ -121,15 +145,21 @@ describe('pages in Chromium', () => {
         const response = await page.goto(`${stack.base}${url}`);
         const status = response?.status() ?? 0;
         if (name === 'search') {
-          await page.waitForFunction(() => /result/.test(document.getElementById('search-status')?.textContent ?? ''), undefined, { timeout: 20_000 });
+          await page.waitForFunction(
+            () => /result/.test(document.getElementById('search-status')?.textContent ?? ''),
+            undefined,
+            { timeout: 20_000 },
+          );
         }
         const { scrollWidth, innerWidth } = await page.evaluate(() => ({
-          scrollWidth: document.scrollingElement!.scrollWidth, innerWidth: window.innerWidth,
+          scrollWidth: document.scrollingElement!.scrollWidth,
+          innerWidth: window.innerWidth,
         }));
         await page.evaluate(axeSource);
         const violations = await page.evaluate(async () => {
-          const result = await (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: AxeViolation[] }> } })
-            .axe.run(document, { resultTypes: ['violations'] });
+          const result = await (
+            window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: AxeViolation[] }> } }
+          ).axe.run(document, { resultTypes: ['violations'] });
           return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map(() => 0) }));
         });
         await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });

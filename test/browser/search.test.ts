@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEARCH_CONTENT_SECURITY_POLICY, SEARCH_WORKER_CONTENT_SECURITY_POLICY } from '../../core/content-security-policy.ts';
+import {
+  SEARCH_CONTENT_SECURITY_POLICY,
+  SEARCH_WORKER_CONTENT_SECURITY_POLICY,
+} from '../../core/content-security-policy.ts';
 import { launchBrowser, type Browser, type WatchedPage } from '../helpers/browser.ts';
 import { admit, errorOf, eventually, problemBody, send, type Agent } from '../helpers/client.ts';
 import { searchPublished } from '../helpers/pagefind.ts';
@@ -21,7 +24,10 @@ afterAll(async () => {
 });
 
 /** A word no other record contains (letters only, so Pagefind keeps it whole). */
-const uniqueWord = (stem: string) => `${stem}${randomBytes(5).toString('hex').replace(/[0-9]/g, (d) => 'ghijklmnop'[Number(d)]!)}`;
+const uniqueWord = (stem: string) =>
+  `${stem}${randomBytes(5)
+    .toString('hex')
+    .replace(/[0-9]/g, (d) => 'ghijklmnop'[Number(d)]!)}`;
 
 async function write(path: string, body: Record<string, unknown>): Promise<string> {
   const res = await send(stack.base, agent, 'POST', path, body);
@@ -54,16 +60,26 @@ async function expectClean(watched: WatchedPage) {
 describe('/search', () => {
   it('finds a record written through the API once the worker has re-indexed, under the page CSP', async () => {
     const word = uniqueWord('searchable');
-    const problemId = await write('/api/problems', problemBody({
-      title: `Watcher crash with ${word}`, body: `Starting the dev server prints ${word} and exits.`, product: 'webpack-dev-server',
-    }));
-    const solutionId = await write('/api/solutions', { problem_id: problemId, body: `Raise the inotify limit; the ${word} message goes away.` });
+    const problemId = await write(
+      '/api/problems',
+      problemBody({
+        title: `Watcher crash with ${word}`,
+        body: `Starting the dev server prints ${word} and exits.`,
+        product: 'webpack-dev-server',
+      }),
+    );
+    const solutionId = await write('/api/solutions', {
+      problem_id: problemId,
+      body: `Raise the inotify limit; the ${word} message goes away.`,
+    });
     await indexed(word, 2);
 
     const watched = await searchFor(word);
     const { page } = watched;
     expect(await page.textContent('#search-status')).toBe(`2 results for “${word}”.`);
-    const hrefs = await page.locator('#search-results li > a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    const hrefs = await page
+      .locator('#search-results li > a')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
     expect(hrefs.sort()).toEqual([`/problems/${problemId}`, `/solutions/${solutionId}`].sort());
     const problem = page.locator(`#search-results li:has(a[href="/problems/${problemId}"])`);
     expect(await problem.locator('a').textContent()).toBe(`Watcher crash with ${word}`);
@@ -71,7 +87,9 @@ describe('/search', () => {
     expect(await problem.locator('.excerpt mark').allTextContents()).toContain(word);
     const solution = page.locator(`#search-results li:has(a[href="/solutions/${solutionId}"])`);
     // Named by its problem and by what it says (its first line), not by its id.
-    expect(await solution.locator('a').textContent()).toBe(`Solution to Watcher crash with ${word}: Raise the inotify limit; the ${word} message goes away.`);
+    expect(await solution.locator('a').textContent()).toBe(
+      `Solution to Watcher crash with ${word}: Raise the inotify limit; the ${word} message goes away.`,
+    );
 
     // The type filter, through the form.
     await page.selectOption('#search-type', 'solution');
@@ -89,11 +107,14 @@ describe('/search', () => {
   it('shows hostile record text as text: no markup from titles, excerpts or products runs or renders', async () => {
     const word = uniqueWord('hostile');
     const title = `<img src=/x onerror="document.title='pwned'"> ${word} <b>bold</b>`;
-    const id = await write('/api/problems', problemBody({
-      title,
-      body: `<script>document.title='pwned'</script> <mark>forged</mark> ${word} &amp; <svg onload="document.title='pwned'">`,
-      product: '<i>product</i>',
-    }));
+    const id = await write(
+      '/api/problems',
+      problemBody({
+        title,
+        body: `<script>document.title='pwned'</script> <mark>forged</mark> ${word} &amp; <svg onload="document.title='pwned'">`,
+        product: '<i>product</i>',
+      }),
+    );
     await indexed(word);
 
     const watched = await searchFor(word);
@@ -108,7 +129,13 @@ describe('/search', () => {
     const excerpt = await item.locator('.excerpt').textContent();
     expect(excerpt).toContain('<mark>forged</mark>');
     expect(excerpt).toContain("<script>document.title='pwned'</script>");
-    expect(await page.locator('#search-results img, #search-results b, #search-results i, #search-results svg, #search-results script').count()).toBe(0);
+    expect(
+      await page
+        .locator(
+          '#search-results img, #search-results b, #search-results i, #search-results svg, #search-results script',
+        )
+        .count(),
+    ).toBe(0);
     expect(await page.title()).toBe('Search · Agent Knowledge');
     await expectClean(watched);
   });
@@ -131,7 +158,9 @@ describe('/search', () => {
     expect(policy).toBe(`${SEARCH_CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`);
     expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="${SEARCH_CONTENT_SECURITY_POLICY}">`);
     const worker = await fetch(`${stack.base}/pagefind/pagefind-worker.js`);
-    expect(worker.headers.get('content-security-policy')).toBe(`${SEARCH_WORKER_CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`);
+    expect(worker.headers.get('content-security-policy')).toBe(
+      `${SEARCH_WORKER_CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`,
+    );
     for (const other of ['/join', '/agent-help/authentication', '/']) {
       expect((await fetch(stack.base + other)).headers.get('content-security-policy')).not.toContain('wasm');
     }
@@ -149,7 +178,10 @@ describe('/search', () => {
       const res = await fetch(`${stack.base}/api/v1/search?q=${word}`);
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toBe(String(stack.config.RETRY_AFTER_SECONDS));
-      expect(errorOf(await res.json())).toMatchObject({ code: 'temporarily_unavailable', reason: 'search_unavailable' });
+      expect(errorOf(await res.json())).toMatchObject({
+        code: 'temporarily_unavailable',
+        reason: 'search_unavailable',
+      });
 
       const watched = await searchFor(word);
       expect(await watched.page.textContent('#search-status')).toBe(`1 result for “${word}”.`);

@@ -44,20 +44,42 @@ beforeAll(async () => {
     if (res.status !== 201) throw new Error(`${p} answered ${res.status}`);
     return res.body.resource.id as string;
   };
-  ids.problem = await write(agent, 'POST', '/api/problems', problemBody({ title: 'Stored before the rules', product: 'legacy' }));
-  await write(agent, 'PATCH', `/api/problems/${ids.problem}`, { base_revision: 1, error_literal: 'Error: placeholder' });
-  ids.solution = await write(agent, 'POST', '/api/solutions', { problem_id: ids.problem, body: 'Set the password through the environment.' });
-  ids.outcome = await write(other, 'POST', `/api/solutions/${ids.solution}/outcomes`, { signal: 'worked', note: 'placeholder' });
+  ids.problem = await write(
+    agent,
+    'POST',
+    '/api/problems',
+    problemBody({ title: 'Stored before the rules', product: 'legacy' }),
+  );
+  await write(agent, 'PATCH', `/api/problems/${ids.problem}`, {
+    base_revision: 1,
+    error_literal: 'Error: placeholder',
+  });
+  ids.solution = await write(agent, 'POST', '/api/solutions', {
+    problem_id: ids.problem,
+    body: 'Set the password through the environment.',
+  });
+  ids.outcome = await write(other, 'POST', `/api/solutions/${ids.solution}/outcomes`, {
+    signal: 'worked',
+    note: 'placeholder',
+  });
   ids.discussion = await write(agent, 'POST', '/api/discussions', { title: 'Where do keys go?', body: 'placeholder' });
   ids.reply = await write(other, 'POST', `/api/discussions/${ids.discussion}/replies`, { body: 'placeholder' });
   await write(other, 'PATCH', '/api/profile', { bio: 'placeholder' });
-  await eventually(async () => (await fetch(`${stack.base}/discussions/${ids.discussion}.json`)).status === 200, 30_000);
+  await eventually(
+    async () => (await fetch(`${stack.base}/discussions/${ids.discussion}.json`)).status === 200,
+    30_000,
+  );
 
   // What an older scanner let through, planted as it would have been stored.
   const q = (sql: string, params: unknown[]) => stack.pool.query(sql, params);
-  await q('UPDATE problem_revisions SET body = $2 WHERE problem_id = $1 AND revision = 1', [ids.problem, PLANTED.oldRevision.text]);
-  await q('UPDATE problem_revisions SET error_literal = $2, environment = $3::jsonb WHERE problem_id = $1 AND revision = 2',
-    [ids.problem, PLANTED.newRevision.text, JSON.stringify({ os: 'linux', dump: PLANTED.environment.text })]);
+  await q('UPDATE problem_revisions SET body = $2 WHERE problem_id = $1 AND revision = 1', [
+    ids.problem,
+    PLANTED.oldRevision.text,
+  ]);
+  await q(
+    'UPDATE problem_revisions SET error_literal = $2, environment = $3::jsonb WHERE problem_id = $1 AND revision = 2',
+    [ids.problem, PLANTED.newRevision.text, JSON.stringify({ os: 'linux', dump: PLANTED.environment.text })],
+  );
   await q('UPDATE solution_revisions SET body = $2 WHERE solution_id = $1', [ids.solution, PLANTED.solution.text]);
   await q('UPDATE outcomes SET note = $2 WHERE id = $1', [ids.outcome, PLANTED.outcome.text]);
   await q('UPDATE discussions SET body = $2 WHERE id = $1', [ids.discussion, PLANTED.discussion.text]);
@@ -67,15 +89,29 @@ beforeAll(async () => {
 afterAll(() => stack?.close());
 
 const env = () => ({
-  ...process.env, DATABASE_URL: stack.config.DATABASE_URL, REDIS_URL: stack.config.REDIS_URL,
-  QUEUE_PREFIX: stack.config.QUEUE_PREFIX, PROJECTIONS_DIR: stack.config.PROJECTIONS_DIR,
+  ...process.env,
+  DATABASE_URL: stack.config.DATABASE_URL,
+  REDIS_URL: stack.config.REDIS_URL,
+  QUEUE_PREFIX: stack.config.QUEUE_PREFIX,
+  PROJECTIONS_DIR: stack.config.PROJECTIONS_DIR,
 });
 
 /** The stored and published text: contribution tables, search documents, every projection file. */
 async function storedAndPublished(): Promise<string> {
   const parts: string[] = [];
-  for (const table of ['problem_revisions', 'solution_revisions', 'outcomes', 'discussions', 'replies', 'identities', 'search_documents']) {
-    parts.push((await stack.pool.query(`SELECT coalesce(string_agg(row_to_json(t)::text, E'\\n'), '') AS all FROM ${table} t`)).rows[0].all);
+  for (const table of [
+    'problem_revisions',
+    'solution_revisions',
+    'outcomes',
+    'discussions',
+    'replies',
+    'identities',
+    'search_documents',
+  ]) {
+    parts.push(
+      (await stack.pool.query(`SELECT coalesce(string_agg(row_to_json(t)::text, E'\\n'), '') AS all FROM ${table} t`))
+        .rows[0].all,
+    );
   }
   const walk = async (dir: string): Promise<void> => {
     for (const entry of await readdir(dir, { withFileTypes: true })) {
@@ -88,37 +124,60 @@ async function storedAndPublished(): Promise<string> {
   return parts.join('\n');
 }
 
-const leaked = (text: string) => Object.entries(PLANTED).filter(([, c]) => leaks(c, text) !== null).map(([where]) => where);
+const leaked = (text: string) =>
+  Object.entries(PLANTED)
+    .filter(([, c]) => leaks(c, text) !== null)
+    .map(([where]) => where);
 
 describe('npm run ops -- redact-secrets', () => {
-  it('finds secrets stored before the rules, in every revision, and publishes them no more', async () => {
-    // As they were: stored, in the search documents, and once rendered, in the projections.
-    await run(process.execPath, ['cli/ops.ts', 'rebuild'], { env: env(), timeout: CLI_TIMEOUT });
-    expect(leaked(await storedAndPublished())).toEqual(Object.keys(PLANTED));
+  it(
+    'finds secrets stored before the rules, in every revision, and publishes them no more',
+    async () => {
+      // As they were: stored, in the search documents, and once rendered, in the projections.
+      await run(process.execPath, ['cli/ops.ts', 'rebuild'], { env: env(), timeout: CLI_TIMEOUT });
+      expect(leaked(await storedAndPublished())).toEqual(Object.keys(PLANTED));
 
-    const { stdout } = await run(process.execPath, ['cli/ops.ts', 'redact-secrets'], { env: env(), timeout: CLI_TIMEOUT });
-    expect(stdout).toMatch(/problem_revisions: \d+ scanned, 2 redacted/);
-    expect(stdout).toMatch(/solution_revisions: \d+ scanned, 1 redacted/);
-    expect(stdout).toMatch(/outcomes: \d+ scanned, 1 redacted/);
-    expect(stdout).toMatch(/discussions: \d+ scanned, 1 redacted/);
-    expect(stdout).toMatch(/replies: \d+ scanned, 1 redacted/);
-    expect(stdout).toMatch(/identities: \d+ scanned, 1 redacted/);
-    expect(stdout).toMatch(/total: \d+ rows redacted/);
-    expect(stdout).toMatch(/rebuild done in [\d.]+s: [1-9]\d* written/);
+      const { stdout } = await run(process.execPath, ['cli/ops.ts', 'redact-secrets'], {
+        env: env(),
+        timeout: CLI_TIMEOUT,
+      });
+      expect(stdout).toMatch(/problem_revisions: \d+ scanned, 2 redacted/);
+      expect(stdout).toMatch(/solution_revisions: \d+ scanned, 1 redacted/);
+      expect(stdout).toMatch(/outcomes: \d+ scanned, 1 redacted/);
+      expect(stdout).toMatch(/discussions: \d+ scanned, 1 redacted/);
+      expect(stdout).toMatch(/replies: \d+ scanned, 1 redacted/);
+      expect(stdout).toMatch(/identities: \d+ scanned, 1 redacted/);
+      expect(stdout).toMatch(/total: \d+ rows redacted/);
+      expect(stdout).toMatch(/rebuild done in [\d.]+s: [1-9]\d* written/);
 
-    expect(leaked(await storedAndPublished())).toEqual([]);
-    const old = (await stack.pool.query('SELECT body FROM problem_revisions WHERE problem_id = $1 AND revision = 1', [ids.problem])).rows[0].body;
-    expect(old).toContain('<redacted:github-token>');
-    const page = JSON.parse(await readFile(path.join(stack.config.PROJECTIONS_DIR, `problems/${ids.problem}.json`), 'utf8'));
-    expect(page.error_literal).toBe('postgresql://app:<redacted:url-password>@db.internal:5432/app');
-    expect(page.environment).toEqual({ os: 'linux', dump: 'DB_PASSWORD=<redacted:password>' });
-  }, 2 * CLI_TIMEOUT);
+      expect(leaked(await storedAndPublished())).toEqual([]);
+      const old = (
+        await stack.pool.query('SELECT body FROM problem_revisions WHERE problem_id = $1 AND revision = 1', [
+          ids.problem,
+        ])
+      ).rows[0].body;
+      expect(old).toContain('<redacted:github-token>');
+      const page = JSON.parse(
+        await readFile(path.join(stack.config.PROJECTIONS_DIR, `problems/${ids.problem}.json`), 'utf8'),
+      );
+      expect(page.error_literal).toBe('postgresql://app:<redacted:url-password>@db.internal:5432/app');
+      expect(page.environment).toEqual({ os: 'linux', dump: 'DB_PASSWORD=<redacted:password>' });
+    },
+    2 * CLI_TIMEOUT,
+  );
 
-  it('changes nothing and re-renders nothing on a second run', async () => {
-    const { stdout } = await run(process.execPath, ['cli/ops.ts', 'redact-secrets'], { env: env(), timeout: CLI_TIMEOUT });
-    expect(stdout).toMatch(/total: 0 rows redacted/);
-    expect(stdout).not.toMatch(/rebuild done/);
-  }, CLI_TIMEOUT);
+  it(
+    'changes nothing and re-renders nothing on a second run',
+    async () => {
+      const { stdout } = await run(process.execPath, ['cli/ops.ts', 'redact-secrets'], {
+        env: env(),
+        timeout: CLI_TIMEOUT,
+      });
+      expect(stdout).toMatch(/total: 0 rows redacted/);
+      expect(stdout).not.toMatch(/rebuild done/);
+    },
+    CLI_TIMEOUT,
+  );
 });
 
 describe('the migration step', () => {
@@ -129,7 +188,9 @@ describe('the migration step', () => {
     await stack.pool.query('DELETE FROM secret_scans');
     const counts = await redactStoredOncePerRules(stack.pool);
     expect(counts?.replies).toEqual({ scanned: expect.any(Number), redacted: 1 });
-    expect((await stack.pool.query('SELECT body FROM replies WHERE id = $1', [ids.reply])).rows[0].body).toContain('<redacted:putty-private-key>');
+    expect((await stack.pool.query('SELECT body FROM replies WHERE id = $1', [ids.reply])).rows[0].body).toContain(
+      '<redacted:putty-private-key>',
+    );
     expect(await redactStoredOncePerRules(stack.pool)).toBeNull();
   });
 });

@@ -13,7 +13,9 @@ import { startStack, type Stack } from '../helpers/stack.ts';
 /** A start tag's attributes as the HTML tokenizer reads them: text inside a quoted value is no attribute. */
 function attributesOf(tag: string): Array<[string, string]> {
   const out: Array<[string, string]> = [];
-  for (const [, name, , double, single, bare] of tag.matchAll(/\s([^\s"'>/=]+)(\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g)) {
+  for (const [, name, , double, single, bare] of tag.matchAll(
+    /\s([^\s"'>/=]+)(\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g,
+  )) {
     out.push([name!.toLowerCase(), double ?? single ?? bare ?? '']);
   }
   return out;
@@ -26,7 +28,9 @@ function inlineCode(html: string): string[] {
   }
   for (const [match] of html.matchAll(/<style\b[^>]*>/gi)) found.push(match.slice(0, 120));
   // Start tags, quoted values kept whole so a '>' inside one does not end the tag.
-  for (const [tag] of html.matchAll(/<[a-z][a-z0-9-]*(?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?)*\s*\/?>/gi)) {
+  for (const [tag] of html.matchAll(
+    /<[a-z][a-z0-9-]*(?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?)*\s*\/?>/gi,
+  )) {
     for (const [name, value] of attributesOf(tag)) {
       const scriptUrl = ['href', 'src', 'action', 'formaction'].includes(name) && /^\s*javascript:/i.test(value);
       if (name === 'style' || /^on[a-z]+$/.test(name) || scriptUrl) found.push(tag.slice(0, 120));
@@ -56,19 +60,27 @@ describe('inline code detection', () => {
   });
 
   it('accepts code-like text inside an attribute value or as text, where it is inert', () => {
-    expect(inlineCode('<meta name="description" content="p style=&quot;x&quot; onclick=&quot;y&quot; onload=1">')).toEqual([]);
+    expect(
+      inlineCode('<meta name="description" content="p style=&quot;x&quot; onclick=&quot;y&quot; onload=1">'),
+    ).toEqual([]);
     expect(inlineCode('<p>&lt;a href="javascript:alert(1)"&gt;x&lt;/a&gt;</p>')).toEqual([]);
   });
 
   it('accepts an external module script and escaped text that looks like code', () => {
-    expect(inlineCode('<script type="module" src="/_astro/a.js"></script><p>&lt;script&gt;alert(1)&lt;/script&gt; style=&quot;x&quot; javascript:void(0)</p>')).toEqual([]);
+    expect(
+      inlineCode(
+        '<script type="module" src="/_astro/a.js"></script><p>&lt;script&gt;alert(1)&lt;/script&gt; style=&quot;x&quot; javascript:void(0)</p>',
+      ),
+    ).toEqual([]);
   });
 });
 
 describe('built pages under the strict CSP', () => {
   it('have no inline script or style in any prerendered page', async () => {
     const files = await htmlFiles(loadConfig({}).ASTRO_CLIENT_DIR);
-    expect(files.map((f) => path.basename(path.dirname(f)))).toEqual(expect.arrayContaining(['join', 'authentication']));
+    expect(files.map((f) => path.basename(path.dirname(f)))).toEqual(
+      expect.arrayContaining(['join', 'authentication']),
+    );
     for (const file of files) {
       const html = await readFile(file, 'utf8');
       expect(inlineCode(html), file).toEqual([]);
@@ -86,10 +98,22 @@ describe('built pages under the strict CSP', () => {
     it('have none either, even when contributions contain markup', async () => {
       const agent = await admit(stack.base);
       const hostile = '<script>alert(1)</script><p style="x" onclick="y">z</p><a href="javascript:alert(1)">l</a>';
-      const problem = await send(stack.base, agent, 'POST', '/api/problems', problemBody({ body: hostile, error_literal: hostile }));
-      const solution = await send(stack.base, agent, 'POST', '/api/solutions', { problem_id: problem.body.resource.id, body: hostile, limitations: hostile });
+      const problem = await send(
+        stack.base,
+        agent,
+        'POST',
+        '/api/problems',
+        problemBody({ body: hostile, error_literal: hostile }),
+      );
+      const solution = await send(stack.base, agent, 'POST', '/api/solutions', {
+        problem_id: problem.body.resource.id,
+        body: hostile,
+        limitations: hostile,
+      });
       for (const file of [`problems/${problem.body.resource.id}.html`, `solutions/${solution.body.resource.id}.html`]) {
-        const html = await eventually(() => readFile(path.join(stack.config.PROJECTIONS_DIR, file), 'utf8').catch(() => null));
+        const html = await eventually(() =>
+          readFile(path.join(stack.config.PROJECTIONS_DIR, file), 'utf8').catch(() => null),
+        );
         expect(inlineCode(html), file).toEqual([]);
         expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
       }

@@ -7,12 +7,16 @@
  * documents changed since the last compaction are found before it runs.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
+import type pg from 'pg';
 import { newId } from '../../core/ids.ts';
 import { insertIdentity } from '../../db/queries/identities.ts';
 import { insertProblem, insertProblemRevision } from '../../db/queries/problems.ts';
 import {
-  CHAMPION_COMPACT_AT, buildSearchChampions, compactSearchChampions, readChampionState, searchDocumentsCaughtUp,
+  CHAMPION_COMPACT_AT,
+  buildSearchChampions,
+  compactSearchChampions,
+  readChampionState,
+  searchDocumentsCaughtUp,
 } from '../../db/queries/search.ts';
 import { runSearch } from '../../database-search/run-search.ts';
 import { SearchParamsSchema } from '../../core/schemas/search-params.ts';
@@ -32,7 +36,10 @@ async function createProblem(title: string, body: string): Promise<string> {
   const at = new Date();
   await insertProblem(pool, { id, authorId: author, at });
   await insertProblemRevision(pool, {
-    problemId: id, revision: 1, authorId: author, at,
+    problemId: id,
+    revision: 1,
+    authorId: author,
+    at,
     content: { title, body, product: 'champions', error_literal: null, environment: {}, tags: [] },
   });
   await searchDocumentsCaughtUp(pool);
@@ -40,11 +47,17 @@ async function createProblem(title: string, body: string): Promise<string> {
 }
 
 async function editProblem(id: string, title: string, body: string): Promise<void> {
-  const { rows } = await pool.query<{ revision: number }>('SELECT current_revision AS revision FROM problems WHERE id = $1', [id]);
+  const { rows } = await pool.query<{ revision: number }>(
+    'SELECT current_revision AS revision FROM problems WHERE id = $1',
+    [id],
+  );
   const revision = rows[0]!.revision + 1;
   const at = new Date();
   await insertProblemRevision(pool, {
-    problemId: id, revision, authorId: author, at,
+    problemId: id,
+    revision,
+    authorId: author,
+    at,
     content: { title, body, product: 'champions', error_literal: null, environment: {}, tags: [] },
   });
   await pool.query('UPDATE problems SET current_revision = $2, updated_at = $3 WHERE id = $1', [id, revision, at]);
@@ -55,18 +68,21 @@ type Entry = { lexeme: string; weight: number; id: string };
 async function lists(): Promise<Entry[]> {
   const { rows } = await pool.query<Entry>(
     `SELECT lexeme, weight, id FROM search_champions c
-      WHERE EXISTS (SELECT FROM search_documents d WHERE d.id = c.id) ORDER BY lexeme, weight DESC, id`);
+      WHERE EXISTS (SELECT FROM search_documents d WHERE d.id = c.id) ORDER BY lexeme, weight DESC, id`,
+  );
   return rows;
 }
 
 // Made-up words, so no other test's records share them; each is held by several records.
 const VOCABULARY = ['zorblat', 'quennix', 'fravold', 'mintrake', 'glosspar', 'hyvernot', 'plinketh', 'drossvel'];
-const sentence = (i: number, n: number) => Array.from({ length: n }, (_, k) => VOCABULARY[(i * 3 + k * 5) % VOCABULARY.length]).join(' ');
+const sentence = (i: number, n: number) =>
+  Array.from({ length: n }, (_, k) => VOCABULARY[(i * 3 + k * 5) % VOCABULARY.length]).join(' ');
 
 describe('champion lists', () => {
   it('kept by compaction after writes and edits, equal the lists a fresh build makes', async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 12; i++) ids.push(await createProblem(`${sentence(i, 2)} problem ${i}`, `${sentence(i + 1, 2 + (i % 4))} seen here`));
+    for (let i = 0; i < 12; i++)
+      ids.push(await createProblem(`${sentence(i, 2)} problem ${i}`, `${sentence(i + 1, 2 + (i % 4))} seen here`));
     // Every term of three records or more gets a list of three: most lists are cut, and edits cross their edges.
     await buildSearchChampions(pool, 3, 3);
     // This corpus is small: what changes below is more than the fifth that makes a compaction build anew.
@@ -75,10 +91,16 @@ describe('champion lists', () => {
     expect(built.length).toBeGreaterThan(0);
 
     // New records, and edits that take a term out, make it weigh more (a title) or less (a longer body).
-    for (let i = 12; i < 16; i++) ids.push(await createProblem(`${sentence(i, 3)} problem ${i}`, `${sentence(i, 1)} again`));
+    for (let i = 12; i < 16; i++)
+      ids.push(await createProblem(`${sentence(i, 3)} problem ${i}`, `${sentence(i, 1)} again`));
     for (const [k, id] of built.slice(0, 6).map((entry, k) => [k, entry.id] as const)) {
-      await editProblem(id, k % 2 === 0 ? 'an unrelated title now' : `${VOCABULARY[k]} ${VOCABULARY[k]} ${VOCABULARY[k]}`,
-        k % 3 === 0 ? 'nothing of the vocabulary' : `${sentence(k, 6)} and many more words to make it longer than before`);
+      await editProblem(
+        id,
+        k % 2 === 0 ? 'an unrelated title now' : `${VOCABULARY[k]} ${VOCABULARY[k]} ${VOCABULARY[k]}`,
+        k % 3 === 0
+          ? 'nothing of the vocabulary'
+          : `${sentence(k, 6)} and many more words to make it longer than before`,
+      );
     }
     expect(await compactSearchChampions(pool, 1)).toBeGreaterThan(0);
     const compacted = await lists();
@@ -92,12 +114,18 @@ describe('champion lists', () => {
       `SELECT c.lexeme, c.weight, c.id
          FROM search_champion_state s
         CROSS JOIN ak_search_champions_of(ARRAY(SELECT lexeme FROM search_champion_terms), s.list_size, s.average_length) c
-        ORDER BY c.lexeme, c.weight DESC, c.id`);
+        ORDER BY c.lexeme, c.weight DESC, c.id`,
+    );
     expect(compacted).toEqual(rebuilt);
   });
 
   it('answer a keyword search as the full scan does while they hold every document of their terms', async () => {
-    const queries = ['zorblat quennix', 'fravold mintrake glosspar', 'hyvernot plinketh drossvel zorblat', 'quennix problem seen'];
+    const queries = [
+      'zorblat quennix',
+      'fravold mintrake glosspar',
+      'hyvernot plinketh drossvel zorblat',
+      'quennix problem seen',
+    ];
     const search = async (q: string) => {
       const result = await runSearch(pool, SearchParamsSchema.parse({ q, mode: 'keywords', limit: '20' }));
       return result.items.map((item) => [item.id, item.match.coverage]);
@@ -116,7 +144,9 @@ describe('champion lists', () => {
     await buildSearchChampions(pool, 1000, 1);
     const fresh = await createProblem('zorblat quennix fravold arrives late', 'written after the lists were built');
     const search = async (q: string) =>
-      (await runSearch(pool, SearchParamsSchema.parse({ q, mode: 'keywords', limit: '20' }))).items.map((item) => item.id);
+      (await runSearch(pool, SearchParamsSchema.parse({ q, mode: 'keywords', limit: '20' }))).items.map(
+        (item) => item.id,
+      );
     expect(await search('zorblat quennix fravold late')).toContain(fresh);
     await editProblem(fresh, 'glosspar hyvernot now', 'plinketh only');
     expect(await search('zorblat quennix fravold late')).not.toContain(fresh);

@@ -7,7 +7,7 @@
  * contents are documents.test.ts's subject.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import pg from 'pg';
+import type pg from 'pg';
 import { newId } from '../../core/ids.ts';
 import { createPool, withTransaction, type Queryable } from '../../db/pool.ts';
 import { insertIdentity } from '../../db/queries/identities.ts';
@@ -35,12 +35,16 @@ beforeAll(async () => {
   await withTransaction(pool, async (tx) => {
     await tx.query(
       `INSERT INTO problems (id, author_id, current_revision, created_at, updated_at)
-       SELECT 'prb_upkeep' || n, $1::text, 1, now(), now() FROM generate_series(1, $2::int) AS n`, [agent, CORPUS]);
+       SELECT 'prb_upkeep' || n, $1::text, 1, now(), now() FROM generate_series(1, $2::int) AS n`,
+      [agent, CORPUS],
+    );
     await tx.query(
       `INSERT INTO problem_revisions (problem_id, revision, title, body, product, error_literal, author_id, created_at)
        SELECT 'prb_upkeep' || n, 1, 'Build number ' || n || ' fails', 'Body of problem ' || n, 'webpack',
               'Error: ENOSPC in watcher ' || n, $1::text, now()
-         FROM generate_series(1, $2::int) AS n`, [agent, CORPUS]);
+         FROM generate_series(1, $2::int) AS n`,
+      [agent, CORPUS],
+    );
   });
   await searchDocumentsCaughtUp(pool);
 });
@@ -52,7 +56,8 @@ afterAll(async () => {
 /** Sequential scans of search_documents made so far by the transaction on `tx`. */
 async function tableScans(tx: Queryable): Promise<number> {
   const r = await tx.query<{ n: string }>(
-    `SELECT coalesce(seq_scan, 0) AS n FROM pg_stat_xact_user_tables WHERE relname = 'search_documents'`);
+    `SELECT coalesce(seq_scan, 0) AS n FROM pg_stat_xact_user_tables WHERE relname = 'search_documents'`,
+  );
   return Number(r.rows[0]?.n ?? 0);
 }
 
@@ -61,13 +66,38 @@ async function writeFamily(tx: Queryable, at: Date): Promise<string> {
   const problemId = newId('problem');
   await insertProblem(tx, { id: problemId, authorId: agent, at });
   await insertProblemRevision(tx, {
-    problemId, revision: 1, authorId: agent, at,
-    content: { title: 'Watcher limit reached', body: 'The dev server stops.', product: 'webpack', error_literal: 'Error: ENOSPC', environment: {}, tags: [] },
+    problemId,
+    revision: 1,
+    authorId: agent,
+    at,
+    content: {
+      title: 'Watcher limit reached',
+      body: 'The dev server stops.',
+      product: 'webpack',
+      error_literal: 'Error: ENOSPC',
+      environment: {},
+      tags: [],
+    },
   });
   const solutionId = newId('solution');
   await insertSolution(tx, { id: solutionId, problemId, authorId: agent, at });
-  await insertSolutionRevision(tx, { solutionId, revision: 1, authorId: agent, at, content: { body: 'Raise fs.inotify.max_user_watches.', applicability: null, limitations: null } });
-  await insertOutcome(tx, { id: newId('outcome'), solutionId, solutionRevision: 1, identityId: agent, signal: 'worked', note: null, environment: {}, at });
+  await insertSolutionRevision(tx, {
+    solutionId,
+    revision: 1,
+    authorId: agent,
+    at,
+    content: { body: 'Raise fs.inotify.max_user_watches.', applicability: null, limitations: null },
+  });
+  await insertOutcome(tx, {
+    id: newId('outcome'),
+    solutionId,
+    solutionRevision: 1,
+    identityId: agent,
+    signal: 'worked',
+    note: null,
+    environment: {},
+    at,
+  });
   return problemId;
 }
 
@@ -77,16 +107,28 @@ describe('search document upkeep', () => {
       const before = await tableScans(tx);
       const at = new Date();
       const problemId = await writeFamily(tx, at);
-      const written = await tx.query('SELECT count(*)::int AS n FROM search_documents WHERE family = $1::text', [problemId]);
+      const written = await tx.query('SELECT count(*)::int AS n FROM search_documents WHERE family = $1::text', [
+        problemId,
+      ]);
       const pending = await tx.query('SELECT DISTINCT family FROM search_pending WHERE family = $1::text', [problemId]);
-      return { scans: (await tableScans(tx)) - before, documents: written.rows[0].n, noted: pending.rows.map((r) => r.family) };
+      return {
+        scans: (await tableScans(tx)) - before,
+        documents: written.rows[0].n,
+        noted: pending.rows.map((r) => r.family),
+      };
     });
     expect(documents).toBe(0);
     expect(noted).toHaveLength(1);
     expect(scans).toBe(0);
     expect(await searchDocumentsCaughtUp(pool)).toBeGreaterThan(0);
-    const indexed = await pool.query('SELECT type, worked FROM search_documents WHERE family = $1::text ORDER BY type', [noted[0]]);
-    expect(indexed.rows).toEqual([{ type: 'problem', worked: 1 }, { type: 'solution', worked: 1 }]);
+    const indexed = await pool.query(
+      'SELECT type, worked FROM search_documents WHERE family = $1::text ORDER BY type',
+      [noted[0]],
+    );
+    expect(indexed.rows).toEqual([
+      { type: 'problem', worked: 1 },
+      { type: 'solution', worked: 1 },
+    ]);
   });
 
   it('reads only the family it refreshes: catching up on a new problem, its solution, an outcome and an edit scans no table of documents', async () => {
@@ -95,8 +137,18 @@ describe('search document upkeep', () => {
       const at = new Date();
       const problemId = await writeFamily(tx, at);
       await insertProblemRevision(tx, {
-        problemId, revision: 2, authorId: agent, at,
-        content: { title: 'Watcher limit reached on Linux', body: 'The dev server stops.', product: 'webpack', error_literal: 'Error: ENOSPC', environment: {}, tags: [] },
+        problemId,
+        revision: 2,
+        authorId: agent,
+        at,
+        content: {
+          title: 'Watcher limit reached on Linux',
+          body: 'The dev server stops.',
+          product: 'webpack',
+          error_literal: 'Error: ENOSPC',
+          environment: {},
+          tags: [],
+        },
       });
       await setProblemRevision(tx, problemId, 2, at);
       await catchUpSearchDocuments(tx, 100);
@@ -109,7 +161,8 @@ describe('search document upkeep', () => {
 
   it('keeps no pending list on the exact-key index exact matches read', async () => {
     const r = await pool.query<{ reloptions: string[] | null }>(
-      `SELECT reloptions FROM pg_class WHERE relname = 'search_documents_exact'`);
+      `SELECT reloptions FROM pg_class WHERE relname = 'search_documents_exact'`,
+    );
     expect(r.rows[0]!.reloptions).toContain('fastupdate=off');
   });
 });

@@ -12,7 +12,13 @@ import type { Signal } from '../../core/schemas/fields.ts';
 import { createPool, withTransaction, type Queryable } from '../../db/pool.ts';
 import { insertIdentity } from '../../db/queries/identities.ts';
 import {
-  catchUpSearchDocuments, findMatchingDocuments, KIND_RANK, listNewestDocuments, NEWEST_COUNT_CAP, searchDocumentsCaughtUp, type MatchQuery,
+  catchUpSearchDocuments,
+  findMatchingDocuments,
+  KIND_RANK,
+  listNewestDocuments,
+  NEWEST_COUNT_CAP,
+  searchDocumentsCaughtUp,
+  type MatchQuery,
 } from '../../db/queries/search.ts';
 import { RANKING_WEIGHTS } from '../../database-search/ranking.ts';
 import { insertOutcome } from '../../db/queries/outcomes.ts';
@@ -46,23 +52,57 @@ async function createProblem(db: Queryable, over: { title?: string; literal?: st
   const at = new Date();
   await insertProblem(db, { id, authorId: agents[0]!, at });
   await insertProblemRevision(db, {
-    problemId: id, revision: 1, authorId: agents[0]!, at,
-    content: { title: over.title ?? 'Postgres refuses connections at start', body: 'The app starts first.', product: 'node-postgres',
-      error_literal: over.literal === undefined ? LITERAL : over.literal, environment: {}, tags: ['startup'] },
+    problemId: id,
+    revision: 1,
+    authorId: agents[0]!,
+    at,
+    content: {
+      title: over.title ?? 'Postgres refuses connections at start',
+      body: 'The app starts first.',
+      product: 'node-postgres',
+      error_literal: over.literal === undefined ? LITERAL : over.literal,
+      environment: {},
+      tags: ['startup'],
+    },
   });
   return id;
 }
 
-async function createSolution(db: Queryable, problemId: string, body = 'Wait for pg_isready before starting.'): Promise<string> {
+async function createSolution(
+  db: Queryable,
+  problemId: string,
+  body = 'Wait for pg_isready before starting.',
+): Promise<string> {
   const id = newId('solution');
   const at = new Date();
   await insertSolution(db, { id, problemId, authorId: agents[1]!, at });
-  await insertSolutionRevision(db, { solutionId: id, revision: 1, authorId: agents[1]!, at, content: { body, applicability: null, limitations: null } });
+  await insertSolutionRevision(db, {
+    solutionId: id,
+    revision: 1,
+    authorId: agents[1]!,
+    at,
+    content: { body, applicability: null, limitations: null },
+  });
   return id;
 }
 
-async function report(db: Queryable, solutionId: string, identityId: string, signal: Signal, at = new Date()): Promise<void> {
-  await insertOutcome(db, { id: newId('outcome'), solutionId, solutionRevision: 1, identityId, signal, note: null, environment: {}, at });
+async function report(
+  db: Queryable,
+  solutionId: string,
+  identityId: string,
+  signal: Signal,
+  at = new Date(),
+): Promise<void> {
+  await insertOutcome(db, {
+    id: newId('outcome'),
+    solutionId,
+    solutionRevision: 1,
+    identityId,
+    signal,
+    note: null,
+    environment: {},
+    at,
+  });
 }
 
 /** Search documents follow the commits in batches: what a test reads is what they show once caught up. */
@@ -81,12 +121,24 @@ describe('search documents', () => {
   it('index a committed problem by its normalized literal, title and lines', async () => {
     const id = await withTransaction(pool, (tx) => createProblem(tx));
     const doc = await documentOf(id);
-    expect(doc).toMatchObject({ type: 'problem', family: id, title: 'Postgres refuses connections at start', product: 'node-postgres', status: 'open' });
-    expect(doc.snippet).toBe('Error: connect ECONNREFUSED 127.0.0.1:5432 at TCPConnectWrap.afterConnect (node:net:1555:16)');
+    expect(doc).toMatchObject({
+      type: 'problem',
+      family: id,
+      title: 'Postgres refuses connections at start',
+      product: 'node-postgres',
+      status: 'open',
+    });
+    expect(doc.snippet).toBe(
+      'Error: connect ECONNREFUSED 127.0.0.1:5432 at TCPConnectWrap.afterConnect (node:net:1555:16)',
+    );
     expect(doc.text_norm).toContain('connect econnrefused <ip>:<n>');
-    expect(doc.exact_keys).toEqual(expect.arrayContaining([
-      keyHash(normalizeLiteral(LITERAL)), keyHash('connect econnrefused <ip>:<n>'), keyHash('postgres refuses connections at start'),
-    ]));
+    expect(doc.exact_keys).toEqual(
+      expect.arrayContaining([
+        keyHash(normalizeLiteral(LITERAL)),
+        keyHash('connect econnrefused <ip>:<n>'),
+        keyHash('postgres refuses connections at start'),
+      ]),
+    );
     expect(doc.tsv).toContain("'econnrefus'");
     // The second ranking stage reads whether a candidate's literal equals the query's message by this key.
     expect(doc.literal_key).toBe(keyHash(normalizeLiteral(LITERAL)));
@@ -101,7 +153,10 @@ describe('search documents', () => {
     const problemId = await withTransaction(pool, (tx) => createProblem(tx));
     const solutionId = await withTransaction(pool, (tx) => createSolution(tx, problemId));
     expect(await documentOf(solutionId)).toMatchObject({
-      type: 'solution', family: problemId, title: 'Postgres refuses connections at start', status: 'active',
+      type: 'solution',
+      family: problemId,
+      title: 'Postgres refuses connections at start',
+      status: 'active',
       snippet: 'Wait for pg_isready before starting.',
     });
     expect((await documentOf(solutionId)).exact_keys).toContain(keyHash('connect econnrefused <ip>:<n>'));
@@ -110,12 +165,24 @@ describe('search documents', () => {
     await withTransaction(pool, async (tx) => {
       const at = new Date();
       await insertProblemRevision(tx, {
-        problemId, revision: 2, authorId: agents[0]!, at,
-        content: { title: 'Connection refused by Postgres in Compose', body: 'b', product: 'postgres', error_literal: 'FATAL: the database system is starting up', environment: {}, tags: [] },
+        problemId,
+        revision: 2,
+        authorId: agents[0]!,
+        at,
+        content: {
+          title: 'Connection refused by Postgres in Compose',
+          body: 'b',
+          product: 'postgres',
+          error_literal: 'FATAL: the database system is starting up',
+          environment: {},
+          tags: [],
+        },
       });
       // The new revision is not current yet, so nothing changes until the head moves.
       await searchDocumentsCaughtUp(tx);
-      expect((await tx.query('SELECT title FROM search_documents WHERE id = $1', [problemId])).rows[0].title).toBe('Postgres refuses connections at start');
+      expect((await tx.query('SELECT title FROM search_documents WHERE id = $1', [problemId])).rows[0].title).toBe(
+        'Postgres refuses connections at start',
+      );
       await setProblemRevision(tx, problemId, 2, at);
     });
     for (const id of [problemId, solutionId]) {
@@ -129,7 +196,10 @@ describe('search documents', () => {
 
   it('count each identity once per solution, by its latest report, and sum them on the problem', async () => {
     const problemId = await withTransaction(pool, (tx) => createProblem(tx));
-    const [a, b] = await withTransaction(pool, async (tx) => [await createSolution(tx, problemId), await createSolution(tx, problemId)]);
+    const [a, b] = await withTransaction(pool, async (tx) => [
+      await createSolution(tx, problemId),
+      await createSolution(tx, problemId),
+    ]);
     const t = Date.now();
     await report(pool, a!, agents[0]!, 'did_not_work', new Date(t));
     await report(pool, a!, agents[0]!, 'worked', new Date(t + 1000));
@@ -157,8 +227,11 @@ describe('search documents', () => {
       await second.query('BEGIN');
       const pid = (await second.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
       const blocked = catchUpSearchDocuments(second, 100);
-      await eventually(async () => (await pool.query(
-        `SELECT 1 FROM pg_stat_activity WHERE pid = $1::int AND wait_event_type = 'Lock'`, [pid])).rowCount);
+      await eventually(
+        async () =>
+          (await pool.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1::int AND wait_event_type = 'Lock'`, [pid]))
+            .rowCount,
+      );
       await first.query('COMMIT');
       expect(await blocked).toHaveLength(1);
       await second.query('COMMIT');
@@ -177,7 +250,13 @@ describe('search documents', () => {
        VALUES ($1, $2, 'Waiting for Postgres in Compose', 'Healthchecks or wait-for-it?', 'docker', now(), now())`,
       [id, agents[0]],
     );
-    expect(await documentOf(id)).toMatchObject({ type: 'discussion', family: id, title: 'Waiting for Postgres in Compose', status: 'open', product: 'docker' });
+    expect(await documentOf(id)).toMatchObject({
+      type: 'discussion',
+      family: id,
+      title: 'Waiting for Postgres in Compose',
+      status: 'open',
+      product: 'docker',
+    });
     const before = await documentOf(id);
     await pool.query('UPDATE discussions SET reply_count = reply_count + 1 WHERE id = $1', [id]);
     expect((await documentOf(id)).tsv).toEqual(before.tsv);
@@ -203,10 +282,14 @@ describe('search documents', () => {
     await withTransaction(pool, async (tx) => {
       await tx.query(
         `INSERT INTO problems (id, author_id, current_revision, created_at, updated_at)
-         SELECT id, $2, 1, now(), now() FROM unnest($1::text[]) AS id`, [ids, agents[0]]);
+         SELECT id, $2, 1, now(), now() FROM unnest($1::text[]) AS id`,
+        [ids, agents[0]],
+      );
       await tx.query(
         `INSERT INTO problem_revisions (problem_id, revision, title, body, product, error_literal, author_id, created_at)
-         SELECT id, 1, 'Bulk problem ' || id, 'body', 'bulk', 'ENOSPC ' || id, $2, now() FROM unnest($1::text[]) AS id`, [ids, agents[0]]);
+         SELECT id, 1, 'Bulk problem ' || id, 'body', 'bulk', 'ENOSPC ' || id, $2, now() FROM unnest($1::text[]) AS id`,
+        [ids, agents[0]],
+      );
     });
     await searchDocumentsCaughtUp(pool);
     const r = await pool.query(`SELECT count(*)::int AS n FROM search_documents WHERE id = ANY($1::text[])`, [ids]);
@@ -221,9 +304,27 @@ describe('search totals', () => {
     await searchDocumentsCaughtUp(pool);
     const key = keyHash(normalizeLiteral(literal));
     const query = (candidateCap: number): MatchQuery => ({
-      level: KIND_RANK.exact, fallBack: false, keys: [key], keyWeights: [1], wholeKey: key, pattern: null, needle: normalizeLiteral(literal),
-      pairs: [], terms: [], allTerms: null, prefilter: null, minTerms: 0, nearlyAll: null, signature: { hits: [], known: [] }, signatureTitle: false,
-      weights: RANKING_WEIGHTS, candidateCap, strictCap: candidateCap, filters: {}, offset: 0, limit: 7,
+      level: KIND_RANK.exact,
+      fallBack: false,
+      keys: [key],
+      keyWeights: [1],
+      wholeKey: key,
+      pattern: null,
+      needle: normalizeLiteral(literal),
+      pairs: [],
+      terms: [],
+      allTerms: null,
+      prefilter: null,
+      minTerms: 0,
+      nearlyAll: null,
+      signature: { hits: [], known: [] },
+      signatureTitle: false,
+      weights: RANKING_WEIGHTS,
+      candidateCap,
+      strictCap: candidateCap,
+      filters: {},
+      offset: 0,
+      limit: 7,
     });
     const all = await findMatchingDocuments(pool, query(5));
     expect([all.total, all.totalExact, all.rows.length]).toEqual([3, true, 3]);
@@ -251,13 +352,19 @@ describe('migration 000003', () => {
       await db.query(`INSERT INTO problem_revisions (problem_id, revision, title, body, product, error_literal, author_id, created_at)
                       VALUES ('prb_1', 1, 'Old problem', 'b', 'p', 'ENOSPC', 'agt_1', now())`);
       await db.query(`INSERT INTO solutions VALUES ('sol_1', 'prb_1', 'agt_1', 1, 'active', now(), now())`);
-      await db.query(`INSERT INTO solution_revisions VALUES ('sol_1', 1, 'Raise the watcher limit', null, null, 'agt_1', now())`);
+      await db.query(
+        `INSERT INTO solution_revisions VALUES ('sol_1', 1, 'Raise the watcher limit', null, null, 'agt_1', now())`,
+      );
       await db.query(`INSERT INTO outcomes VALUES ('out_1', 'sol_1', 1, 'agt_1', 'worked', null, '{}', now())`);
       await db.query(`INSERT INTO discussions (id, author_id, title, body, created_at, updated_at)
                       VALUES ('dsc_1', 'agt_1', 'Old talk', 'b', now(), now())`);
       await db.query(await readFile(new URL('../../db/migrations/000003.sql', import.meta.url), 'utf8'));
       const r = await db.query('SELECT id, worked FROM search_documents ORDER BY id');
-      expect(r.rows).toEqual([{ id: 'dsc_1', worked: 0 }, { id: 'prb_1', worked: 1 }, { id: 'sol_1', worked: 1 }]);
+      expect(r.rows).toEqual([
+        { id: 'dsc_1', worked: 0 },
+        { id: 'prb_1', worked: 1 },
+        { id: 'sol_1', worked: 1 },
+      ]);
     } finally {
       await db.end();
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

@@ -6,7 +6,16 @@
 import { describe, expect, it } from 'vitest';
 import { SEARCH_Q_MAX_CHARS } from '../../core/schemas/search-params.ts';
 import { clip } from '../../bench/lib/search-evaluation.ts';
-import { heldOutSource, loadRealCases, loadRealPart, realCounts, realQueries, realSplitOf, sourceKey, sourcesOf } from '../../bench/lib/real-evaluation.ts';
+import {
+  heldOutSource,
+  loadRealCases,
+  loadRealPart,
+  realCounts,
+  realQueries,
+  realSplitOf,
+  sourceKey,
+  sourcesOf,
+} from '../../bench/lib/real-evaluation.ts';
 
 const cases = loadRealCases();
 const tuning = loadRealPart('tuning');
@@ -32,7 +41,7 @@ describe('real-material evaluation data', () => {
     for (const c of heldout) expect(realSplitOf(c)).toBe('heldout');
   });
 
-  it('gives every case another reporter\'s form, a fragment and a symptom', () => {
+  it("gives every case another reporter's form, a fragment and a symptom", () => {
     for (const c of cases) {
       const machine = c.queries.filter((q) => q.kind === 'machine');
       expect(machine.length, c.id).toBeGreaterThan(0);
@@ -40,8 +49,14 @@ describe('real-material evaluation data', () => {
         expect(q.source, `${c.id}: machine form from the literal's own thread`).not.toBe(c.source);
         expect(q.q.trim(), `${c.id}: machine form equal to the literal`).not.toBe(c.literal.trim());
       }
-      expect(c.queries.some((q) => q.kind === 'substring'), c.id).toBe(true);
-      expect(c.queries.some((q) => q.kind === 'symptom'), c.id).toBe(true);
+      expect(
+        c.queries.some((q) => q.kind === 'substring'),
+        c.id,
+      ).toBe(true);
+      expect(
+        c.queries.some((q) => q.kind === 'symptom'),
+        c.id,
+      ).toBe(true);
     }
   });
 

@@ -15,7 +15,15 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type pg from 'pg';
 import { SEARCH_Q_MAX_CHARS } from '../../core/schemas/search-params.ts';
 import { createPool } from '../../db/pool.ts';
-import { EVAL_KINDS, evaluateSearch, evaluationQueries, formatEvalReport, seedEvaluation, splitOf, type EvalReport } from '../../bench/lib/search-evaluation.ts';
+import {
+  EVAL_KINDS,
+  evaluateSearch,
+  evaluationQueries,
+  formatEvalReport,
+  seedEvaluation,
+  splitOf,
+  type EvalReport,
+} from '../../bench/lib/search-evaluation.ts';
 import { machineVariants } from '../../bench/lib/eval-variants.ts';
 import { normalizeLiteral } from '../../database-search/normalize.ts';
 import { signatureOf } from '../../database-search/ranking.ts';
@@ -57,7 +65,10 @@ describe('the evaluation set', () => {
       const key = normalizeLiteral(c.literal);
       const other = byNormalized.get(key);
       // Two records that read the same once normalized are told apart only by their service ports, loopbacks or hosts.
-      if (other !== undefined) expect(signatureOf(c.literal), `${c.id} and ${other}`).not.toEqual(signatureOf(cases.find((x) => x.id === other)!.literal));
+      if (other !== undefined)
+        expect(signatureOf(c.literal), `${c.id} and ${other}`).not.toEqual(
+          signatureOf(cases.find((x) => x.id === other)!.literal),
+        );
       byNormalized.set(key, c.id);
     }
   });
@@ -71,7 +82,8 @@ describe('the evaluation set', () => {
   });
 
   it('makes machine variants that differ from the literal but keep well-known ports', () => {
-    const literal = 'Error: connect ECONNREFUSED 10.0.3.7:5432\n    at TCPConnectWrap.afterConnect [as oncomplete] (/home/ci/app/node_modules/pg/lib/client.js:132:17)';
+    const literal =
+      'Error: connect ECONNREFUSED 10.0.3.7:5432\n    at TCPConnectWrap.afterConnect [as oncomplete] (/home/ci/app/node_modules/pg/lib/client.js:132:17)';
     const [a, b] = machineVariants(literal, 'seed');
     expect(a).not.toBe(literal);
     expect(b).not.toBe(literal);
@@ -81,10 +93,13 @@ describe('the evaluation set', () => {
 });
 
 describe('search recall (mode auto, 1,000 noise records)', () => {
-  it.each(['heldout', 'tuning'] as const)('%s: finds the record within 7 for 97% of all queries, and first for 95%', (split) => {
-    expect(report.recall[split].all.at7).toBeGreaterThanOrEqual(0.97);
-    expect(report.recall[split].all.at1).toBeGreaterThanOrEqual(0.95);
-  });
+  it.each(['heldout', 'tuning'] as const)(
+    '%s: finds the record within 7 for 97% of all queries, and first for 95%',
+    (split) => {
+      expect(report.recall[split].all.at7).toBeGreaterThanOrEqual(0.97);
+      expect(report.recall[split].all.at1).toBeGreaterThanOrEqual(0.95);
+    },
+  );
 
   it.each(EVAL_KINDS)('finds the record within 7 for 95% of %s queries in each split, and first for 90%', (kind) => {
     for (const split of ['heldout', 'tuning'] as const) {

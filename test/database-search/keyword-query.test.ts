@@ -3,19 +3,41 @@ import { minimumTerms, prefilterQuery, relaxedMinimumTerms } from '../../databas
 
 /** Whether a document holding `held` satisfies a prefilter of the shape prefilterQuery writes. */
 function satisfies(prefilter: string, held: Set<string>): boolean {
-  return prefilter.split(' | ').some((group) => group.replace(/[()]/g, '').split(' & ').every((term) => held.has(term)));
+  return prefilter.split(' | ').some((group) =>
+    group
+      .replace(/[()]/g, '')
+      .split(' & ')
+      .every((term) => held.has(term)),
+  );
 }
 
 const termsOf = (n: number) => Array.from({ length: n }, (_, i) => `'t${i}'`);
 
 describe('minimumTerms', () => {
-  it.each([[0, 0], [1, 1], [2, 2], [3, 2], [4, 2], [7, 4], [30, 15]])('of %i terms is %i', (n, k) => {
+  it.each([
+    [0, 0],
+    [1, 1],
+    [2, 2],
+    [3, 2],
+    [4, 2],
+    [7, 4],
+    [30, 15],
+  ])('of %i terms is %i', (n, k) => {
     expect(minimumTerms(n)).toBe(k);
   });
 });
 
 describe('relaxedMinimumTerms', () => {
-  it.each([[1, 1], [2, 2], [4, 2], [5, 2], [6, 2], [7, 3], [9, 3], [16, 6]])('of %i terms is %i, never more than minimumTerms', (n, k) => {
+  it.each([
+    [1, 1],
+    [2, 2],
+    [4, 2],
+    [5, 2],
+    [6, 2],
+    [7, 3],
+    [9, 3],
+    [16, 6],
+  ])('of %i terms is %i, never more than minimumTerms', (n, k) => {
     expect(relaxedMinimumTerms(n)).toBe(k);
     expect(relaxedMinimumTerms(n)).toBeLessThanOrEqual(minimumTerms(n));
   });
@@ -33,7 +55,8 @@ describe('prefilterQuery', () => {
   });
 
   it.each([2, 3, 4, 5, 6, 7, 8, 9, 12, 20, 31, 40])(
-    'lets through every document holding half of %i terms, and none holding fewer than two', (n) => {
+    'lets through every document holding half of %i terms, and none holding fewer than two',
+    (n) => {
       const terms = termsOf(n);
       const prefilter = prefilterQuery(terms)!;
       let state = n;
@@ -43,10 +66,18 @@ describe('prefilterQuery', () => {
         if (held.size >= minimumTerms(n)) expect(satisfies(prefilter, held), [...held].join(' ')).toBe(true);
         if (held.size < 2) expect(satisfies(prefilter, held)).toBe(false);
       }
-      expect(prefilter.split(' | ').length).toBeLessThanOrEqual(Math.max(128, ((Math.floor(n / 2) + 2) * (Math.floor(n / 2) + 1)) / 2));
-    });
+      expect(prefilter.split(' | ').length).toBeLessThanOrEqual(
+        Math.max(128, ((Math.floor(n / 2) + 2) * (Math.floor(n / 2) + 1)) / 2),
+      );
+    },
+  );
 
-  it.each([[6, 2], [9, 3], [12, 4], [16, 6]])('with k given, lets through every document holding %i terms\' k=%i, and none holding fewer than two', (n, k) => {
+  it.each([
+    [6, 2],
+    [9, 3],
+    [12, 4],
+    [16, 6],
+  ])("with k given, lets through every document holding %i terms' k=%i, and none holding fewer than two", (n, k) => {
     const terms = termsOf(n);
     const prefilter = prefilterQuery(terms, k)!;
     let state = n + k;
@@ -60,8 +91,14 @@ describe('prefilterQuery', () => {
 });
 
 describe('prefilterQuery beyond its combinations', () => {
-  it.each([[10, 5, 4], [12, 6, 3], [16, 8, 2], [10, 4, 3]])(
-    'of %i terms with k=%i asks for %i of the first terms, so a record holding fewer does not take a capped row', (n, k, j) => {
+  it.each([
+    [10, 5, 4],
+    [12, 6, 3],
+    [16, 8, 2],
+    [10, 4, 3],
+  ])(
+    'of %i terms with k=%i asks for %i of the first terms, so a record holding fewer does not take a capped row',
+    (n, k, j) => {
       const terms = termsOf(n);
       const prefilter = prefilterQuery(terms, k)!;
       expect(prefilter.split(' | ').length).toBeLessThanOrEqual(128);
@@ -71,5 +108,6 @@ describe('prefilterQuery beyond its combinations', () => {
       expect(satisfies(prefilter, new Set(terms.slice(0, j)))).toBe(true);
       // Every record holding k of the n terms still passes, whichever it misses.
       expect(satisfies(prefilter, new Set(terms.slice(n - k)))).toBe(true);
-    });
+    },
+  );
 });

@@ -6,8 +6,8 @@
  * over the evaluation's queries, the bench's and generated texts.
  */
 import { describe, expect, it } from 'vitest';
-import pg from 'pg';
-import { createPool, type Queryable } from '../../db/pool.ts';
+import type pg from 'pg';
+import type { Queryable } from '../../db/pool.ts';
 import { findQueryTerms } from '../../db/queries/search.ts';
 import { piecesOf, queryTerms } from '../../database-search/query-terms.ts';
 import { normalizeLiteral } from '../../database-search/normalize.ts';
@@ -98,12 +98,96 @@ describe('queryTerms', () => {
 
 /** Text of the shapes the parser reads specially: numbers, versions, hosts, URLs, paths, e-mail, hyphens, entities, tags. */
 const FRAGMENTS = [
-  'error', 'the', 'connection', 'refused', 'e', 'E', '1', '42', '-5', '+3', '3.14', '1.2.3', '1e5', '2.0e-3', '.', '..', './', '../',
-  '~', '~/', '/', '/usr/lib', 'a/b', '-', '--', '+', '&', '&amp;', '&#38;', '&#x26;', '@', 'user@example.com', ':', '://', 'http',
-  'https://example.com/a?b=c', 'www.', 'example.com', 'example.com:8080/x', 'registry-1.docker.io/v2/', '.com', '_', '__init__',
-  'foo-bar', 'foo-bar-baz', 'x-1', '1-x', '#', ';', "'", "''", '"', 'é', 'straße', 'naïve', '·', '\u200b', '\u0301', '日本',
-  '<n>', '<path>', '<redacted>', '<', '>', '</', '<!--', '-->', '<a', 'b>', '<br/>', '?', '%', '=', ',', '(', ')', '[', ']',
-  'node_modules', 'v1.2', 'v', '0x1f', '1st', 'k8s', 'postgres', 'postgresql', 'its', "it's", 'running', 'ran',
+  'error',
+  'the',
+  'connection',
+  'refused',
+  'e',
+  'E',
+  '1',
+  '42',
+  '-5',
+  '+3',
+  '3.14',
+  '1.2.3',
+  '1e5',
+  '2.0e-3',
+  '.',
+  '..',
+  './',
+  '../',
+  '~',
+  '~/',
+  '/',
+  '/usr/lib',
+  'a/b',
+  '-',
+  '--',
+  '+',
+  '&',
+  '&amp;',
+  '&#38;',
+  '&#x26;',
+  '@',
+  'user@example.com',
+  ':',
+  '://',
+  'http',
+  'https://example.com/a?b=c',
+  'www.',
+  'example.com',
+  'example.com:8080/x',
+  'registry-1.docker.io/v2/',
+  '.com',
+  '_',
+  '__init__',
+  'foo-bar',
+  'foo-bar-baz',
+  'x-1',
+  '1-x',
+  '#',
+  ';',
+  "'",
+  "''",
+  '"',
+  'é',
+  'straße',
+  'naïve',
+  '·',
+  '\u200b',
+  '\u0301',
+  '日本',
+  '<n>',
+  '<path>',
+  '<redacted>',
+  '<',
+  '>',
+  '</',
+  '<!--',
+  '-->',
+  '<a',
+  'b>',
+  '<br/>',
+  '?',
+  '%',
+  '=',
+  ',',
+  '(',
+  ')',
+  '[',
+  ']',
+  'node_modules',
+  'v1.2',
+  'v',
+  '0x1f',
+  '1st',
+  'k8s',
+  'postgres',
+  'postgresql',
+  'its',
+  "it's",
+  'running',
+  'ran',
 ];
 const SPACES = [' ', ' ', ' ', '  ', '\t', '\n', ' \n '];
 
@@ -129,14 +213,16 @@ describe('queryTerms put together from pieces', () => {
       ...Array.from({ length: 3000 }, () => generatedText(r)),
     ];
     // As runSearch sends them (the query, redacted, normalized, without log prefixes), and as they are.
-    const texts = [...new Set([...raw.map((q) => withoutLogPrefixes(normalizeLiteral(redactText(q).value))), ...raw])]
-      .filter((text) => text.length <= 2000 && !text.includes('\u0000'));
+    const texts = [
+      ...new Set([...raw.map((q) => withoutLogPrefixes(normalizeLiteral(redactText(q).value))), ...raw]),
+    ].filter((text) => text.length <= 2000 && !text.includes('\u0000'));
     const differing: string[] = [];
     for (const text of texts) {
       for (const max of [16, 1000]) {
         const expected = await findQueryTerms(pool, text, max);
         const got = await queryTerms(pool, text, max);
-        if (JSON.stringify(got) !== JSON.stringify(expected)) differing.push(`${JSON.stringify(text)}: ${got.join(' ')} ≠ ${expected.join(' ')}`);
+        if (JSON.stringify(got) !== JSON.stringify(expected))
+          differing.push(`${JSON.stringify(text)}: ${got.join(' ')} ≠ ${expected.join(' ')}`);
       }
     }
     expect(texts.length).toBeGreaterThan(4000);

@@ -6,13 +6,23 @@
 import { describe, expect, it } from 'vitest';
 import { withoutLogPrefix } from '../../database-search/log-prefix.ts';
 import { normalizeLiteral, queryKeys } from '../../database-search/normalize.ts';
-import { isPlainWords, signatureOf, signatureReadsTitle, weightsFor, RANKING_WEIGHTS, PASTED_TITLE_WEIGHT } from '../../database-search/ranking.ts';
+import {
+  isPlainWords,
+  signatureOf,
+  signatureReadsTitle,
+  weightsFor,
+  RANKING_WEIGHTS,
+  PASTED_TITLE_WEIGHT,
+} from '../../database-search/ranking.ts';
 import { rerankByLiteral, rerankByTermWeight } from '../../database-search/rerank.ts';
 
 /** Whether a record's raw text carries the query's tokens (+1 per kind), only others (-1), or none of the kind (0), as the statement scores it. */
 function signatureScore(query: string, record: string): number {
   const s = signatureOf(query);
-  return s.hits.reduce((sum, hit, i) => sum + (new RegExp(hit, 'i').test(record) ? 1 : new RegExp(s.known[i]!, 'i').test(record) ? -1 : 0), 0);
+  return s.hits.reduce(
+    (sum, hit, i) => sum + (new RegExp(hit, 'i').test(record) ? 1 : new RegExp(s.known[i]!, 'i').test(record) ? -1 : 0),
+    0,
+  );
 }
 
 describe('signatureOf: raw tokens the normalizer erases', () => {
@@ -26,7 +36,12 @@ describe('signatureOf: raw tokens the normalizer erases', () => {
     const query = 'The connection to the server localhost:4123 was refused - did you specify the right host or port?';
     expect(signatureScore(query, 'The connection to the server 192.168.0.3:6443 was refused')).toBe(-1);
     expect(signatureScore(query, 'The connection to the server localhost:8080 was refused')).toBe(0);
-    expect(signatureScore('ssh: connect to host 10.0.0.9 port 22732: Connection refused', 'ssh: connect to host github.com port 22: Connection refused')).toBe(-1);
+    expect(
+      signatureScore(
+        'ssh: connect to host 10.0.0.9 port 22732: Connection refused',
+        'ssh: connect to host github.com port 22: Connection refused',
+      ),
+    ).toBe(-1);
   });
 
   it('does not read line numbers, columns or clock times as ports', () => {
@@ -34,16 +49,28 @@ describe('signatureOf: raw tokens the normalizer erases', () => {
   });
 
   it('tells the IPv6 any-address from the IPv4 one', () => {
-    expect(signatureScore('nginx: [emerg] bind() to [::]:80 failed (98: Address already in use)', 'nginx: [emerg] bind() to 0.0.0.0:80 failed')).toBe(0);
-    expect(signatureScore('nginx: [emerg] bind() to [::]:80 failed (98: Address already in use)', 'nginx: [emerg] bind() to [::]:80 failed')).toBe(2);
+    expect(
+      signatureScore(
+        'nginx: [emerg] bind() to [::]:80 failed (98: Address already in use)',
+        'nginx: [emerg] bind() to 0.0.0.0:80 failed',
+      ),
+    ).toBe(0);
+    expect(
+      signatureScore(
+        'nginx: [emerg] bind() to [::]:80 failed (98: Address already in use)',
+        'nginx: [emerg] bind() to [::]:80 failed',
+      ),
+    ).toBe(2);
     expect(signatureScore('Error: listen EADDRINUSE: address already in use :::3000', 'bind 0.0.0.0:3000')).toBe(0);
   });
 });
 
 describe('signatureReadsTitle', () => {
-  it('reads a record\'s title for a symptom in words, only its literal for a pasted one', () => {
+  it("reads a record's title for a symptom in words, only its literal for a pasted one", () => {
     expect(signatureReadsTitle(normalizeLiteral('waitress serve port 80 address already in use vps'))).toBe(true);
-    expect(signatureReadsTitle(normalizeLiteral('nginx: [emerg] bind() to 0.0.0.0:80 failed (98: Address already in use)'))).toBe(false);
+    expect(
+      signatureReadsTitle(normalizeLiteral('nginx: [emerg] bind() to 0.0.0.0:80 failed (98: Address already in use)')),
+    ).toBe(false);
   });
 });
 
@@ -65,11 +92,17 @@ describe('withoutLogPrefix: what a collector puts before a pasted line', () => {
 
   it('keeps a line that is all metadata, and the message words themselves', () => {
     expect(withoutLogPrefix(normalizeLiteral('[error]'))).toBe('[error]');
-    expect(withoutLogPrefix(normalizeLiteral('error[E0433]: failed to resolve'))).toBe('error[e0433]: failed to resolve');
+    expect(withoutLogPrefix(normalizeLiteral('error[E0433]: failed to resolve'))).toBe(
+      'error[e0433]: failed to resolve',
+    );
   });
 
   it('gives query keys for the message however many prefix words come before it', () => {
-    const keys = queryKeys(normalizeLiteral('time="2025-03-01T10:00:00Z" level=error msg="Get "https://example.org/x": x509: certificate signed by unknown authority'));
+    const keys = queryKeys(
+      normalizeLiteral(
+        'time="2025-03-01T10:00:00Z" level=error msg="Get "https://example.org/x": x509: certificate signed by unknown authority',
+      ),
+    );
     expect(keys).toContain('get <url> x509: certificate signed by unknown authority');
   });
 });
@@ -77,14 +110,24 @@ describe('withoutLogPrefix: what a collector puts before a pasted line', () => {
 describe('weightsFor', () => {
   it('weighs the title fully for a symptom in words, and little for a pasted literal', () => {
     expect(weightsFor('postgres connection refused when the app starts')).toBe(RANKING_WEIGHTS);
-    expect(weightsFor(normalizeLiteral("app/x.ts(60,22): error TS2339: Property 'onAppSettingsClicked' does not exist on type 'TopBarComponent'.")).title).toBe(PASTED_TITLE_WEIGHT);
+    expect(
+      weightsFor(
+        normalizeLiteral(
+          "app/x.ts(60,22): error TS2339: Property 'onAppSettingsClicked' does not exist on type 'TopBarComponent'.",
+        ),
+      ).title,
+    ).toBe(PASTED_TITLE_WEIGHT);
   });
 });
 
 describe('isPlainWords', () => {
   it('holds for a symptom typed in words, not for a line of log or code text among words', () => {
-    expect(isPlainWords(normalizeLiteral('blockchain explorer container exited with code 137 periodically'))).toBe(true);
-    expect(isPlainWords(normalizeLiteral('[api] Error: connect ECONNREFUSED 127.0.0.1:5432 while warming the pool'))).toBe(false);
+    expect(isPlainWords(normalizeLiteral('blockchain explorer container exited with code 137 periodically'))).toBe(
+      true,
+    );
+    expect(
+      isPlainWords(normalizeLiteral('[api] Error: connect ECONNREFUSED 127.0.0.1:5432 while warming the pool')),
+    ).toBe(false);
     expect(isPlainWords(normalizeLiteral('kubectl tries localhost 8080 instead of my cluster'))).toBe(false);
   });
 });
@@ -92,7 +135,12 @@ describe('isPlainWords', () => {
 describe('rerankByLiteral', () => {
   it('puts the records whose literal equals the message before the others, each group in its order', () => {
     const rows = [{ id: 'trace' }, { id: 'other' }, { id: 'exact' }, { id: 'exact2' }];
-    expect(rerankByLiteral(rows, new Set(['exact2', 'exact'])).map((r) => r.id)).toEqual(['exact', 'exact2', 'trace', 'other']);
+    expect(rerankByLiteral(rows, new Set(['exact2', 'exact'])).map((r) => r.id)).toEqual([
+      'exact',
+      'exact2',
+      'trace',
+      'other',
+    ]);
   });
 
   it('keeps the order when none or all of them equal it', () => {
@@ -107,7 +155,7 @@ describe('rerankByTermWeight', () => {
   const weights = { coverage: 2, title: 1.5 };
   const counts = (inText: number[], inTitle: number[], length = 30) => ({ inText, inTitle, length });
 
-  it('lifts the keyword match holding the rare terms over one holding as many common ones, by the candidates\' counts without statistics', () => {
+  it("lifts the keyword match holding the rare terms over one holding as many common ones, by the candidates' counts without statistics", () => {
     // Terms 1-2 are held by every candidate, term 3 (say "ldap") by one only.
     const rows = [row('common', 2 / 3, 2), row('rare', 2 / 3, 1.9), row('c2', 2 / 3, 1.5), row('c3', 2 / 3, 1.4)];
     const byId = new Map([
@@ -123,7 +171,11 @@ describe('rerankByTermWeight', () => {
   const scored = (id: string, c: ReturnType<typeof counts>, rest = 0) => {
     const n = c.inText.length;
     const coverage = c.inText.filter((tf) => tf > 0).length / n;
-    return row(id, coverage, weights.coverage * coverage + weights.title * (c.inTitle.filter((tf) => tf > 0).length / n) + rest);
+    return row(
+      id,
+      coverage,
+      weights.coverage * coverage + weights.title * (c.inTitle.filter((tf) => tf > 0).length / n) + rest,
+    );
   };
 
   it('weighs terms by their share of all documents, not by how many of the few candidates hold them', () => {
@@ -132,8 +184,14 @@ describe('rerankByTermWeight', () => {
     const near = counts([1, 1, 1, 0], [0, 0, 0, 0]);
     const record = counts([1, 1, 0, 1], [0, 0, 0, 0]);
     const rows = [scored('near', near), scored('record', record)];
-    const byId = new Map([['near', near], ['record', record]]);
-    expect(rerankByTermWeight(rows, 4, byId, [0.08, 0.09, 0.32, 0.01], weights).map((r) => r.id)).toEqual(['record', 'near']);
+    const byId = new Map([
+      ['near', near],
+      ['record', record],
+    ]);
+    expect(rerankByTermWeight(rows, 4, byId, [0.08, 0.09, 0.32, 0.01], weights).map((r) => r.id)).toEqual([
+      'record',
+      'near',
+    ]);
     // Without statistics the two candidates' counts cannot tell the terms apart: the statement's order stays.
     expect(rerankByTermWeight(rows, 4, byId, null, weights).map((r) => r.id)).toEqual(['near', 'record']);
   });
@@ -142,7 +200,10 @@ describe('rerankByTermWeight', () => {
     const inBody = counts([1, 1], [0, 0]);
     const inTitle = counts([1, 1], [1, 0]);
     const rows = [scored('body', inBody), scored('title', inTitle)];
-    const byId = new Map([['body', inBody], ['title', inTitle]]);
+    const byId = new Map([
+      ['body', inBody],
+      ['title', inTitle],
+    ]);
     expect(rerankByTermWeight(rows, 2, byId, [0.01, 0.01], weights)[0]!.id).toBe('title');
     // A matching service port (signature, weight 2) still outweighs one title word.
     const withPort = [scored('body', inBody, 2), scored('title', inTitle)];

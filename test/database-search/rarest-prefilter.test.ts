@@ -5,14 +5,18 @@
  * record holding half of its terms.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import pg from 'pg';
+import type pg from 'pg';
 import { newId } from '../../core/ids.ts';
 import { createPool } from '../../db/pool.ts';
 import { insertIdentity } from '../../db/queries/identities.ts';
 import { insertProblem, insertProblemRevision } from '../../db/queries/problems.ts';
 import { findMatchingDocuments, KIND_RANK, searchDocumentsCaughtUp, type MatchQuery } from '../../db/queries/search.ts';
 import {
-  allTermsQuery, looserPrefilterQuery, minimumTerms, nearlyAllTermsQuery, rarestPairsSize,
+  allTermsQuery,
+  looserPrefilterQuery,
+  minimumTerms,
+  nearlyAllTermsQuery,
+  rarestPairsSize,
 } from '../../database-search/keyword-query.ts';
 import { keyHash } from '../../database-search/normalize.ts';
 import { queryTerms } from '../../database-search/query-terms.ts';
@@ -39,15 +43,34 @@ async function createProblem(body: string): Promise<string> {
   const at = new Date();
   await insertProblem(pool, { id, authorId: author, at });
   await insertProblemRevision(pool, {
-    problemId: id, revision: 1, authorId: author, at,
+    problemId: id,
+    revision: 1,
+    authorId: author,
+    at,
     content: { title: 'A stored problem', body, product: 'rarest', error_literal: null, environment: {}, tags: [] },
   });
   await searchDocumentsCaughtUp(pool);
   return id;
 }
 
-const WORDS = ['amberlyx', 'bristolq', 'corvidz', 'dravenq', 'elmquist', 'fjordax', 'glyptodon', 'hexapodz',
-  'ibexq', 'jackdawz', 'kestrelq', 'lemurx', 'marmotz', 'narwhalq', 'ocelotz', 'pangolinx'];
+const WORDS = [
+  'amberlyx',
+  'bristolq',
+  'corvidz',
+  'dravenq',
+  'elmquist',
+  'fjordax',
+  'glyptodon',
+  'hexapodz',
+  'ibexq',
+  'jackdawz',
+  'kestrelq',
+  'lemurx',
+  'marmotz',
+  'narwhalq',
+  'ocelotz',
+  'pangolinx',
+];
 
 describe('rarestPairsSize', () => {
   it('is null while the prefilter is exactly "k of n", and n−k+2 once it pairs a subset', () => {
@@ -69,10 +92,28 @@ describe('a long query of common and rare terms', () => {
     const terms = await queryTerms(pool, message, 16);
     expect(terms).toHaveLength(16);
     const query: MatchQuery = {
-      level: KIND_RANK.keywords, fallBack: false, keys: [], keyWeights: [], wholeKey: keyHash(message), pattern: null,
-      needle: message, pairs: [], terms, allTerms: allTermsQuery(terms), prefilter: looserPrefilterQuery(terms),
-      prefilterRarest: rarestPairsSize(terms.length), minTerms: minimumTerms(terms.length), nearlyAll: nearlyAllTermsQuery(terms),
-      signature: { hits: [], known: [] }, signatureTitle: false, weights: RANKING_WEIGHTS, candidateCap: 5, strictCap: 5, filters: {}, offset: 0, limit: 7,
+      level: KIND_RANK.keywords,
+      fallBack: false,
+      keys: [],
+      keyWeights: [],
+      wholeKey: keyHash(message),
+      pattern: null,
+      needle: message,
+      pairs: [],
+      terms,
+      allTerms: allTermsQuery(terms),
+      prefilter: looserPrefilterQuery(terms),
+      prefilterRarest: rarestPairsSize(terms.length),
+      minTerms: minimumTerms(terms.length),
+      nearlyAll: nearlyAllTermsQuery(terms),
+      signature: { hits: [], known: [] },
+      signatureTitle: false,
+      weights: RANKING_WEIGHTS,
+      candidateCap: 5,
+      strictCap: 5,
+      filters: {},
+      offset: 0,
+      limit: 7,
     };
     const found = await findMatchingDocuments(pool, query);
     expect(found.rows.map((row) => row.id)).toEqual([sought]);
@@ -80,10 +121,12 @@ describe('a long query of common and rare terms', () => {
   });
 });
 
-describe('records holding all of a query\'s terms but one', () => {
+describe("records holding all of a query's terms but one", () => {
   it('are all read, whichever term each one lacks, and no record lacking two', async () => {
     const words = ['quokkaz', 'rheax', 'serowq', 'takinz', 'urialx', 'vicunaq'];
-    const lacking = await Promise.all(words.map((missing) => createProblem(words.filter((w) => w !== missing).join(' '))));
+    const lacking = await Promise.all(
+      words.map((missing) => createProblem(words.filter((w) => w !== missing).join(' '))),
+    );
     await createProblem(words.slice(2).join(' '));
     // Common words beside them: the statistics rank the terms, so the record lacking the rarest is read too.
     for (let i = 0; i < 10; i++) await createProblem(`${words[0]} ${words[1]} ${words[2]} filler ${i}`);
@@ -93,10 +136,27 @@ describe('records holding all of a query\'s terms but one', () => {
     const terms = await queryTerms(pool, message, 16);
     expect(terms).toHaveLength(6);
     const query: MatchQuery = {
-      level: KIND_RANK.keywords, fallBack: false, keys: [], keyWeights: [], wholeKey: keyHash(message), pattern: null,
-      needle: message, pairs: [], terms, allTerms: allTermsQuery(terms), prefilter: null, minTerms: 5,
-      nearlyAll: nearlyAllTermsQuery(terms), signature: { hits: [], known: [] }, signatureTitle: false, weights: RANKING_WEIGHTS,
-      candidateCap: 50, strictCap: 50, filters: {}, offset: 0, limit: 20,
+      level: KIND_RANK.keywords,
+      fallBack: false,
+      keys: [],
+      keyWeights: [],
+      wholeKey: keyHash(message),
+      pattern: null,
+      needle: message,
+      pairs: [],
+      terms,
+      allTerms: allTermsQuery(terms),
+      prefilter: null,
+      minTerms: 5,
+      nearlyAll: nearlyAllTermsQuery(terms),
+      signature: { hits: [], known: [] },
+      signatureTitle: false,
+      weights: RANKING_WEIGHTS,
+      candidateCap: 50,
+      strictCap: 50,
+      filters: {},
+      offset: 0,
+      limit: 20,
     };
     const found = await findMatchingDocuments(pool, query);
     expect(found.rows.map((row) => row.id).sort()).toEqual([...lacking].sort());

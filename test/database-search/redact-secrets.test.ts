@@ -34,14 +34,24 @@ describe('the secret scanner', () => {
 
   it('keeps what tells the reader where the secret was: names, users, hosts, schemes, cookie attributes', () => {
     const pw = p(chars(ALNUM, 10), '@', chars(ALNUM, 6));
-    expect(redactText(`postgres://app:${pw}@db.internal:5432/app`).value).toBe(`postgres://app:${secretMarker('url-password')}@db.internal:5432/app`);
-    expect(redactText(`DB_PASSWORD=${pw} PGPASSWORD=${pw}`).value).toBe(`DB_PASSWORD=${secretMarker('password')} PGPASSWORD=${secretMarker('password')}`);
+    expect(redactText(`postgres://app:${pw}@db.internal:5432/app`).value).toBe(
+      `postgres://app:${secretMarker('url-password')}@db.internal:5432/app`,
+    );
+    expect(redactText(`DB_PASSWORD=${pw} PGPASSWORD=${pw}`).value).toBe(
+      `DB_PASSWORD=${secretMarker('password')} PGPASSWORD=${secretMarker('password')}`,
+    );
     expect(redactText(`export JWT_SECRET="${pw}"`).value).toBe(`export JWT_SECRET="${secretMarker('secret')}"`);
     const value = chars(ALNUM, 40);
     expect(redactText(`X-Api-Key: ${value}`).value).toBe(`X-Api-Key: ${secretMarker('header-credential')}`);
-    expect(redactText(`Authorization: Bearer ${value}`).value).toBe(`Authorization: Bearer ${secretMarker('authorization')}`);
-    expect(redactText(`Set-Cookie: sid=${value}; Path=/; HttpOnly`).value).toBe(`Set-Cookie: sid=${secretMarker('cookie')}; Path=/; HttpOnly`);
-    expect(redactText(`aws_secret_access_key = ${chars(ALNUM, 40)}`).value).toBe(`aws_secret_access_key = ${secretMarker('secret')}`);
+    expect(redactText(`Authorization: Bearer ${value}`).value).toBe(
+      `Authorization: Bearer ${secretMarker('authorization')}`,
+    );
+    expect(redactText(`Set-Cookie: sid=${value}; Path=/; HttpOnly`).value).toBe(
+      `Set-Cookie: sid=${secretMarker('cookie')}; Path=/; HttpOnly`,
+    );
+    expect(redactText(`aws_secret_access_key = ${chars(ALNUM, 40)}`).value).toBe(
+      `aws_secret_access_key = ${secretMarker('secret')}`,
+    );
   });
 
   it('runs the maintained rule set: shapes only its provider rules know are found and named by them', () => {
@@ -49,7 +59,9 @@ describe('the secret scanner', () => {
     const databricks = p('da', 'pi', chars('0123456789abcdef', 32));
     const shopify = p('shp', 'at_', chars('0123456789abcdef', 32));
     expect(findSecrets(`token ${notion}`).map((f) => f.kind)).toEqual(['notion-integration-token']);
-    expect(redactText(`DATABRICKS host answered 403 for ${databricks}`).value).toBe(`DATABRICKS host answered 403 for ${secretMarker('databricks-personal-access-token')}`);
+    expect(redactText(`DATABRICKS host answered 403 for ${databricks}`).value).toBe(
+      `DATABRICKS host answered 403 for ${secretMarker('databricks-personal-access-token')}`,
+    );
     expect(redactText(`shop said ${shopify}`).value).toBe(`shop said ${secretMarker('shopify-key')}`);
   });
 
@@ -68,7 +80,12 @@ describe('the secret scanner', () => {
       title: 'Push refused',
       error_literal: `remote: Invalid username or token ${secretMarker('github-token')}`,
       body: 'nothing secret here',
-      environment: { DB_PASSWORD: secretMarker('secret-value'), [`KEY_${secretMarker('github-token')}`]: 'x', os: 'linux', TOKENIZERS_PARALLELISM: 'false' },
+      environment: {
+        DB_PASSWORD: secretMarker('secret-value'),
+        [`KEY_${secretMarker('github-token')}`]: 'x',
+        os: 'linux',
+        TOKENIZERS_PARALLELISM: 'false',
+      },
       tags: ['git', secretMarker('github-token')],
     });
     expect(JSON.stringify(body)).not.toContain(gh);
@@ -76,12 +93,18 @@ describe('the secret scanner', () => {
   });
 
   it('answers an empty list when nothing was redacted', () => {
-    expect(redactBody({ title: 'x', n: 3, flag: true, none: null, credential_hash: `sha256:${'ab'.repeat(32)}` }).redacted).toEqual([]);
+    expect(
+      redactBody({ title: 'x', n: 3, flag: true, none: null, credential_hash: `sha256:${'ab'.repeat(32)}` }).redacted,
+    ).toEqual([]);
   });
 
   it('gives search the same text for two tokens of one shape', () => {
-    const a = normalizeLiteral(redactText(`remote: Invalid username or token ${p('gh', 'p_', chars(ALNUM, 36))}`).value);
-    const b = normalizeLiteral(redactText(`remote: Invalid username or token ${p('gh', 'p_', chars(ALNUM, 36))}`).value);
+    const a = normalizeLiteral(
+      redactText(`remote: Invalid username or token ${p('gh', 'p_', chars(ALNUM, 36))}`).value,
+    );
+    const b = normalizeLiteral(
+      redactText(`remote: Invalid username or token ${p('gh', 'p_', chars(ALNUM, 36))}`).value,
+    );
     expect(a).toBe('remote: invalid username or token <redacted:github-token>');
     expect(b).toBe(a);
   });

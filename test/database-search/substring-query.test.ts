@@ -35,16 +35,46 @@ describe('the stored pair keys', () => {
   let pool: pg.Pool;
   useDatabaseClone(2, (clone) => (pool = clone.pool));
 
-  const PIECES = ['Error:', 'connect', 'ECONNREFUSED', '127.0.0.1:5432', ' ', '  ', '\n', '-', '_', '.', '/', '(', ')', 'é', 'naïve',
-    'x', 'ab', 'a1b2', 'Words Here', 'pid 42', '%', '😀', 'y'.repeat(60), 'at /home/a/b.js:12:3', 'npm ERR! code E404'];
+  const PIECES = [
+    'Error:',
+    'connect',
+    'ECONNREFUSED',
+    '127.0.0.1:5432',
+    ' ',
+    '  ',
+    '\n',
+    '-',
+    '_',
+    '.',
+    '/',
+    '(',
+    ')',
+    'é',
+    'naïve',
+    'x',
+    'ab',
+    'a1b2',
+    'Words Here',
+    'pid 42',
+    '%',
+    '😀',
+    'y'.repeat(60),
+    'at /home/a/b.js:12:3',
+    'npm ERR! code E404',
+  ];
 
   it('hold every key of every substring of a record', async () => {
     let state = 11;
     const next = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const texts = Array.from({ length: 200 }, () =>
-      normalizeLiteral(Array.from({ length: 4 + Math.floor(next() * 20) }, () => PIECES[Math.floor(next() * PIECES.length)]).join(' ')));
+      normalizeLiteral(
+        Array.from({ length: 4 + Math.floor(next() * 20) }, () => PIECES[Math.floor(next() * PIECES.length)]).join(' '),
+      ),
+    );
     const { rows } = await pool.query<{ keys: string[] }>(
-      'SELECT ak_search_pair_keys(t) AS keys FROM unnest($1::text[]) WITH ORDINALITY AS x(t, n) ORDER BY n', [texts]);
+      'SELECT ak_search_pair_keys(t) AS keys FROM unnest($1::text[]) WITH ORDINALITY AS x(t, n) ORDER BY n',
+      [texts],
+    );
     let checked = 0;
     texts.forEach((text, i) => {
       const stored = new Set(rows[i]!.keys);
@@ -53,7 +83,8 @@ describe('the stored pair keys', () => {
         const end = start + Math.floor(next() * (text.length - start + 1));
         const pairs = pairKeys(text.slice(start, end));
         checked += pairs.length;
-        for (const pair of pairs) expect(stored, `${JSON.stringify(text.slice(start, end))} in ${JSON.stringify(text)}`).toContain(pair);
+        for (const pair of pairs)
+          expect(stored, `${JSON.stringify(text.slice(start, end))} in ${JSON.stringify(text)}`).toContain(pair);
       }
     });
     expect(checked).toBeGreaterThan(500);

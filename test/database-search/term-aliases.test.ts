@@ -4,7 +4,11 @@ import { termOperand, withAliases } from '../../database-search/term-aliases.ts'
 
 describe('withAliases', () => {
   it('widens a short or long name to its group, in place, and keeps other terms', () => {
-    expect(withAliases(["'python'", "'postgr'", "'refus'"])).toEqual(["'python'", "'postgr' | 'postgresql'", "'refus'"]);
+    expect(withAliases(["'python'", "'postgr'", "'refus'"])).toEqual([
+      "'python'",
+      "'postgr' | 'postgresql'",
+      "'refus'",
+    ]);
     expect(withAliases(["'kubernet'", "'pod'"])).toEqual(["'k8s' | 'kubernet'", "'pod'"]);
     expect(withAliases(["'mongo'"])).toEqual(["'mongo' | 'mongodb'"]);
   });

@@ -5,7 +5,7 @@
  * alias groups (a term of two lexemes, counted together).
  */
 import { describe, expect, it } from 'vitest';
-import pg from 'pg';
+import type pg from 'pg';
 import { termCountsOf } from '../../db/queries/search-families.ts';
 import { useDatabaseClone } from '../helpers/database-clone.ts';
 
@@ -36,8 +36,11 @@ describe('termCountsOf', () => {
     const terms = [['a\\b'], ["it's"], ['x y'], ["q''"], ['postgr', 'postgresql'], ['pool'], ['absent']];
     const expected = await countedByPostgres(text, title, terms);
     expect(expected.in_text).toEqual([2, 1, 0, 3, 3, 1, 0]);
-    expect(termCountsOf(expected.tsv, expected.title_tsv, terms))
-      .toEqual({ in_text: expected.in_text, in_title: expected.in_title, length: expected.length });
+    expect(termCountsOf(expected.tsv, expected.title_tsv, terms)).toEqual({
+      in_text: expected.in_text,
+      in_title: expected.in_title,
+      length: expected.length,
+    });
   });
 
   it('counts what unnest counts in vectors the English configuration makes of real text', async () => {
@@ -47,15 +50,20 @@ describe('termCountsOf', () => {
       `C:\\Users\\runner\\AppData\\Local\\Temp\\pip-build-env-x1\\overlay\\Lib\\site-packages failed: error: Microsoft Visual C++ 14.0 is required`,
     ];
     for (const source of texts) {
-      const vectors = (await pool.query(
-        `SELECT to_tsvector('english', $1::text)::text AS tsv, to_tsvector('english', left($1::text, 40))::text AS title_tsv,
+      const vectors = (
+        await pool.query(
+          `SELECT to_tsvector('english', $1::text)::text AS tsv, to_tsvector('english', left($1::text, 40))::text AS title_tsv,
                 (SELECT json_agg(json_build_array(u.lexeme)) FROM unnest(to_tsvector('english', $1::text)) u) AS terms`,
-        [source],
-      )).rows[0] as { tsv: string; title_tsv: string; terms: string[][] };
+          [source],
+        )
+      ).rows[0] as { tsv: string; title_tsv: string; terms: string[][] };
       const terms = [...vectors.terms, ['absent'], [vectors.terms[0]![0]!, vectors.terms[1]![0]!]];
       const expected = await countedByPostgres(vectors.tsv, vectors.title_tsv, terms);
-      expect(termCountsOf(vectors.tsv, vectors.title_tsv, terms))
-        .toEqual({ in_text: expected.in_text, in_title: expected.in_title, length: expected.length });
+      expect(termCountsOf(vectors.tsv, vectors.title_tsv, terms)).toEqual({
+        in_text: expected.in_text,
+        in_title: expected.in_title,
+        length: expected.length,
+      });
     }
   });
 });

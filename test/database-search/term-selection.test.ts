@@ -10,13 +10,18 @@ import { withAliases, withoutNarrative } from '../../database-search/term-aliase
 
 describe('failureLinesFirst', () => {
   it('puts the lines that say a failure before the shell command and progress pasted above them', () => {
-    const pasted = '$ docker build -t app .\nstep <n>/<n> : from node\nfailed to register layer: no space left on device';
-    expect(failureLinesFirst(pasted)).toBe('failed to register layer: no space left on device\n$ docker build -t app .\nstep <n>/<n> : from node');
+    const pasted =
+      '$ docker build -t app .\nstep <n>/<n> : from node\nfailed to register layer: no space left on device';
+    expect(failureLinesFirst(pasted)).toBe(
+      'failed to register layer: no space left on device\n$ docker build -t app .\nstep <n>/<n> : from node',
+    );
   });
 
   it('reads a kubectl event table from its failing row, not its header', () => {
     const table = 'type reason age from message\nwarning backoff <n>s kubelet back-off restarting failed container';
-    expect(failureLinesFirst(table).split('\n')[0]).toBe('warning backoff <n>s kubelet back-off restarting failed container');
+    expect(failureLinesFirst(table).split('\n')[0]).toBe(
+      'warning backoff <n>s kubelet back-off restarting failed container',
+    );
   });
 
   it('keeps a text whose lines all fail, or none do, or that is one line, as it is', () => {
@@ -28,8 +33,11 @@ describe('failureLinesFirst', () => {
 
 describe('withoutNarrative', () => {
   it('drops how a symptom was noticed and keeps what failed', () => {
-    expect(withoutNarrative(["'cluster'", "'work'", "'fine'", "'till'", "'ago'", "'command'", "'fail'"]))
-      .toEqual(["'cluster'", "'command'", "'fail'"]);
+    expect(withoutNarrative(["'cluster'", "'work'", "'fine'", "'till'", "'ago'", "'command'", "'fail'"])).toEqual([
+      "'cluster'",
+      "'command'",
+      "'fail'",
+    ]);
   });
 
   it('keeps every term when fewer than two telling ones would remain', () => {
@@ -39,12 +47,22 @@ describe('withoutNarrative', () => {
 
 describe('withAliases', () => {
   it('matches a clipped word to the record spelling it out', () => {
-    expect(withAliases(["'db'", "'repo'", "'cert'"])).toEqual(["'db' | 'databas'", "'repo' | 'repositori'", "'cert' | 'certif'"]);
+    expect(withAliases(["'db'", "'repo'", "'cert'"])).toEqual([
+      "'db' | 'databas'",
+      "'repo' | 'repositori'",
+      "'cert' | 'certif'",
+    ]);
   });
 });
 
 describe('lastResortMinimumTerms', () => {
-  it.each([[1, 1], [2, 2], [3, 2], [10, 2], [16, 2]])('asks %i terms for %i', (n, k) => {
+  it.each([
+    [1, 1],
+    [2, 2],
+    [3, 2],
+    [10, 2],
+    [16, 2],
+  ])('asks %i terms for %i', (n, k) => {
     expect(lastResortMinimumTerms(n)).toBe(k);
     expect(lastResortMinimumTerms(n)).toBeLessThanOrEqual(relaxedMinimumTerms(n));
     expect(lastResortMinimumTerms(n)).toBeLessThanOrEqual(minimumTerms(n));

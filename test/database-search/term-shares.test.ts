@@ -5,13 +5,24 @@
  * follow ANALYZE, never stay those of its first plan.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import pg from 'pg';
+import type pg from 'pg';
 import { newId } from '../../core/ids.ts';
 import { createPool } from '../../db/pool.ts';
 import { insertIdentity } from '../../db/queries/identities.ts';
 import { insertProblem, insertProblemRevision } from '../../db/queries/problems.ts';
-import { findMatchingDocuments, KIND_RANK, searchDocumentsCaughtUp, searchSessionOptions, type MatchQuery } from '../../db/queries/search.ts';
-import { allTermsQuery, looserPrefilterQuery, minimumTerms, nearlyAllTermsQuery } from '../../database-search/keyword-query.ts';
+import {
+  findMatchingDocuments,
+  KIND_RANK,
+  searchDocumentsCaughtUp,
+  searchSessionOptions,
+  type MatchQuery,
+} from '../../db/queries/search.ts';
+import {
+  allTermsQuery,
+  looserPrefilterQuery,
+  minimumTerms,
+  nearlyAllTermsQuery,
+} from '../../database-search/keyword-query.ts';
 import { keyHash } from '../../database-search/normalize.ts';
 import { queryTerms } from '../../database-search/query-terms.ts';
 import { RANKING_WEIGHTS } from '../../database-search/ranking.ts';
@@ -42,8 +53,18 @@ async function createProblems(count: number, body: string): Promise<void> {
     const at = new Date();
     await insertProblem(pool, { id, authorId: author, at });
     await insertProblemRevision(pool, {
-      problemId: id, revision: 1, authorId: author, at,
-      content: { title: `A stored problem ${i}`, body: `${body} ${i}`, product: 'shares', error_literal: null, environment: {}, tags: [] },
+      problemId: id,
+      revision: 1,
+      authorId: author,
+      at,
+      content: {
+        title: `A stored problem ${i}`,
+        body: `${body} ${i}`,
+        product: 'shares',
+        error_literal: null,
+        environment: {},
+        tags: [],
+      },
     });
   }
   await searchDocumentsCaughtUp(pool);
@@ -52,11 +73,27 @@ async function createProblems(count: number, body: string): Promise<void> {
 async function shareOf(client: pg.PoolClient, message: string): Promise<number | undefined> {
   const terms = await queryTerms(pool, message, 16);
   const query: MatchQuery = {
-    level: KIND_RANK.keywords, fallBack: false, keys: [], keyWeights: [], wholeKey: keyHash(message), pattern: null,
-    needle: message, pairs: [], terms, allTerms: allTermsQuery(terms), prefilter: looserPrefilterQuery(terms),
-    minTerms: minimumTerms(terms.length), nearlyAll: nearlyAllTermsQuery(terms),
-    signature: { hits: [], known: [] }, signatureTitle: false, weights: RANKING_WEIGHTS, candidateCap: 50, strictCap: 50,
-    filters: {}, offset: 0, limit: 7,
+    level: KIND_RANK.keywords,
+    fallBack: false,
+    keys: [],
+    keyWeights: [],
+    wholeKey: keyHash(message),
+    pattern: null,
+    needle: message,
+    pairs: [],
+    terms,
+    allTerms: allTermsQuery(terms),
+    prefilter: looserPrefilterQuery(terms),
+    minTerms: minimumTerms(terms.length),
+    nearlyAll: nearlyAllTermsQuery(terms),
+    signature: { hits: [], known: [] },
+    signatureTitle: false,
+    weights: RANKING_WEIGHTS,
+    candidateCap: 50,
+    strictCap: 50,
+    filters: {},
+    offset: 0,
+    limit: 7,
   };
   return (await findMatchingDocuments(client, query, { prepared: true })).termShares?.[0];
 }

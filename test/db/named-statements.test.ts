@@ -5,14 +5,18 @@
  */
 import { describe, expect, it } from 'vitest';
 import type pg from 'pg';
-import { createPool, withNamedStatements, withTransaction } from '../../db/pool.ts';
+import { withNamedStatements, withTransaction } from '../../db/pool.ts';
 import { useDatabaseClone } from '../helpers/database-clone.ts';
 
 let pool: pg.Pool;
 useDatabaseClone(1, (clone) => (pool = clone.pool));
 
 const preparedIn = async (client: pg.ClientBase) =>
-  (await client.query<{ name: string; statement: string }>('SELECT name, statement FROM pg_prepared_statements ORDER BY name')).rows;
+  (
+    await client.query<{ name: string; statement: string }>(
+      'SELECT name, statement FROM pg_prepared_statements ORDER BY name',
+    )
+  ).rows;
 
 describe('withNamedStatements', () => {
   it('runs a parameterised statement named after its text, prepared once per session, with the same answers', async () => {
@@ -20,7 +24,12 @@ describe('withNamedStatements', () => {
     const sums = await withTransaction(pool, async (client) => {
       const tx = withNamedStatements(client);
       const answers = [];
-      for (const [a, b] of [[1, 2], [40, 2], [-5, 5]] as const) answers.push((await tx.query<{ sum: number }>(text, [a, b])).rows[0]!.sum);
+      for (const [a, b] of [
+        [1, 2],
+        [40, 2],
+        [-5, 5],
+      ] as const)
+        answers.push((await tx.query<{ sum: number }>(text, [a, b])).rows[0]!.sum);
       const prepared = await preparedIn(client);
       expect(prepared).toHaveLength(1);
       expect(prepared[0]!.name).toMatch(/^ak_[0-9a-f]{24}$/);
@@ -41,8 +50,13 @@ describe('withNamedStatements', () => {
 
   it('lets an error in a named statement fail its transaction only, and the statement runs again afterwards', async () => {
     const text = 'SELECT 1 / $1::int AS q';
-    await expect(withTransaction(pool, (client) => withNamedStatements(client).query(text, [0]))).rejects.toMatchObject({ code: '22012' });
-    const q = await withTransaction(pool, async (client) => (await withNamedStatements(client).query<{ q: number }>(text, [1])).rows[0]!.q);
+    await expect(withTransaction(pool, (client) => withNamedStatements(client).query(text, [0]))).rejects.toMatchObject(
+      { code: '22012' },
+    );
+    const q = await withTransaction(
+      pool,
+      async (client) => (await withNamedStatements(client).query<{ q: number }>(text, [1])).rows[0]!.q,
+    );
     expect(q).toBe(1);
   });
 });

@@ -69,7 +69,10 @@ const stages = () => new Map([...dockerfile.matchAll(/^FROM\s+(\S+)\s+AS\s+(\S+)
 async function composeCommands(): Promise<string[][]> {
   const found: string[][] = [];
   for (const command of [['docker', 'compose'], ['docker-compose']]) {
-    const ok = await run(command[0]!, [...command.slice(1), 'version']).then(() => true, () => false);
+    const ok = await run(command[0]!, [...command.slice(1), 'version']).then(
+      () => true,
+      () => false,
+    );
     if (ok) found.push(command);
   }
   return found;
@@ -81,7 +84,10 @@ describe('cli/healthcheck.ts', () => {
     const server = createServer((req, res) => res.writeHead(req.url === '/api/v1' ? 200 : 500).end());
     await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     const check = (env: Record<string, string>) =>
-      run(process.execPath, ['cli/healthcheck.ts'], { cwd: ROOT, env: { ...process.env, ...env } }).then(() => 0, (e: { code: number }) => e.code);
+      run(process.execPath, ['cli/healthcheck.ts'], { cwd: ROOT, env: { ...process.env, ...env } }).then(
+        () => 0,
+        (e: { code: number }) => e.code,
+      );
     try {
       expect(await check({ PORT: String(port) })).toBe(0);
       expect(await check({ HEALTHCHECK_URL: `http://127.0.0.1:${port}/metrics` })).toBe(1);
@@ -110,7 +116,11 @@ describe('docker-compose.yml', () => {
   it('is accepted by `docker compose config` wherever a Compose client is installed', async () => {
     const commands = await composeCommands();
     for (const command of commands) {
-      const { stdout } = await run(command[0]!, [...command.slice(1), '-f', 'deploy/docker-compose.yml', 'config', '--services'], { cwd: ROOT });
+      const { stdout } = await run(
+        command[0]!,
+        [...command.slice(1), '-f', 'deploy/docker-compose.yml', 'config', '--services'],
+        { cwd: ROOT },
+      );
       expect(stdout.trim().split('\n').sort()).toEqual(['api', 'migrate', 'nginx', 'postgres', 'redis', 'worker']);
     }
     // .ci/run installs Debian's docker-compose (1.29, which validates against the Compose spec's schema), so CI always runs one.
@@ -147,18 +157,23 @@ describe('docker-compose.yml', () => {
 
   it('checks health: the API by its index, the worker by its metrics, the one-shot migration not at all', () => {
     expect(service('api').healthcheck?.test).toEqual(['CMD', 'node', 'cli/healthcheck.ts']);
-    expect(service('worker').environment?.HEALTHCHECK_URL).toBe(`http://127.0.0.1:${service('worker').environment?.WORKER_METRICS_PORT}/metrics`);
+    expect(service('worker').environment?.HEALTHCHECK_URL).toBe(
+      `http://127.0.0.1:${service('worker').environment?.WORKER_METRICS_PORT}/metrics`,
+    );
     expect(service('migrate').healthcheck).toEqual({ disable: true });
   });
 
-  it('builds the service from the Dockerfile\'s node:24 stage and nginx from its edge stage', () => {
+  it("builds the service from the Dockerfile's node:24 stage and nginx from its edge stage", () => {
     const images = stages();
     expect(images.get('build')).toMatch(/^node:24\b/);
     expect(images.get('app')).toMatch(/^node:24\b/);
-    for (const name of ['migrate', 'api', 'worker']) expect(service(name).build).toEqual({ context: '..', dockerfile: 'deploy/Dockerfile', target: 'app' });
+    for (const name of ['migrate', 'api', 'worker'])
+      expect(service(name).build).toEqual({ context: '..', dockerfile: 'deploy/Dockerfile', target: 'app' });
     expect(service('nginx').build).toEqual({ context: '..', dockerfile: 'deploy/Dockerfile', target: 'edge' });
     expect(images.get('edge')).toMatch(/^nginx:/);
-    expect(dockerfile).toMatch(/^COPY deploy\/nginx\/agent-knowledge\.conf \/etc\/nginx\/templates\/default\.conf\.template$/m);
+    expect(dockerfile).toMatch(
+      /^COPY deploy\/nginx\/agent-knowledge\.conf \/etc\/nginx\/templates\/default\.conf\.template$/m,
+    );
   });
 
   it('gives the service only settings its config knows, and values it accepts', () => {
@@ -193,7 +208,9 @@ describe('docker-compose.yml', () => {
   });
 
   it('gives nginx a value for every placeholder of the shipped config, pointing at the API and the built assets', async () => {
-    const placeholders = new Set([...(await readFile(NGINX_CONFIG, 'utf8')).matchAll(/\$\{(AK_[A-Z_]+)\}/g)].map((m) => m[1]!));
+    const placeholders = new Set(
+      [...(await readFile(NGINX_CONFIG, 'utf8')).matchAll(/\$\{(AK_[A-Z_]+)\}/g)].map((m) => m[1]!),
+    );
     const env = service('nginx').environment!;
     expect(Object.keys(env).sort()).toEqual([...placeholders].sort());
     expect(env.AK_UPSTREAM).toBe(`api:${service('api').environment!.PORT}`);

@@ -30,7 +30,11 @@ beforeAll(async () => {
 
 /** Where Node (and npm ci) finds `name` from the package at `from`: its own node_modules, then each parent's. */
 function resolveFrom(from: string, name: string): string | null {
-  for (let base = from; ; base = base.includes('/node_modules/') ? base.slice(0, base.lastIndexOf('/node_modules/')) : '') {
+  for (
+    let base = from;
+    ;
+    base = base.includes('/node_modules/') ? base.slice(0, base.lastIndexOf('/node_modules/')) : ''
+  ) {
     const candidate = `${base ? `${base}/` : ''}node_modules/${name}`;
     if (packages[candidate]) return candidate;
     if (!base) return null;
@@ -51,12 +55,20 @@ describe('package-lock.json', () => {
     expect(missing).toEqual([]);
   });
 
-  it.each([['x64'], ['arm64']])('locks a linux-%s (glibc) binding of each native build tool, for the images Docker builds', (cpu) => {
-    const forPlatform = (prefix: string) => Object.entries(packages).some(([where, entry]) =>
-      where.startsWith(`node_modules/${prefix}`) && entry.os?.includes('linux') && entry.cpu?.includes(cpu)
-      && (entry.libc === undefined || entry.libc.includes('glibc')));
-    for (const prefix of ['@esbuild/', '@rolldown/binding-', '@astrojs/compiler-binding-', '@swc/core-']) {
-      expect([prefix, forPlatform(prefix)]).toEqual([prefix, true]);
-    }
-  });
+  it.each([['x64'], ['arm64']])(
+    'locks a linux-%s (glibc) binding of each native build tool, for the images Docker builds',
+    (cpu) => {
+      const forPlatform = (prefix: string) =>
+        Object.entries(packages).some(
+          ([where, entry]) =>
+            where.startsWith(`node_modules/${prefix}`) &&
+            entry.os?.includes('linux') &&
+            entry.cpu?.includes(cpu) &&
+            (entry.libc === undefined || entry.libc.includes('glibc')),
+        );
+      for (const prefix of ['@esbuild/', '@rolldown/binding-', '@astrojs/compiler-binding-', '@swc/core-']) {
+        expect([prefix, forPlatform(prefix)]).toEqual([prefix, true]);
+      }
+    },
+  );
 });

@@ -27,13 +27,21 @@ interface Answer {
 
 /** A GET whose body is left as sent (fetch would decode a Content-Encoding). */
 function rawGet(base: string, p: string, headers: Record<string, string>) {
-  return new Promise<{ status: number; headers: Record<string, string | undefined>; body: Buffer }>((resolve, reject) => {
-    httpGet(base + p, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers as Record<string, string | undefined>, body: Buffer.concat(chunks) }));
-    }).on('error', reject);
-  });
+  return new Promise<{ status: number; headers: Record<string, string | undefined>; body: Buffer }>(
+    (resolve, reject) => {
+      httpGet(base + p, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            headers: res.headers as Record<string, string | undefined>,
+            body: Buffer.concat(chunks),
+          }),
+        );
+      }).on('error', reject);
+    },
+  );
 }
 
 async function request(base: string, p: string, init: RequestInit = {}): Promise<Answer> {
@@ -53,7 +61,15 @@ const headerValue = (headers: Headers, name: string) => {
 };
 
 /** Headers a projection must carry identically from nginx and from the service. */
-const SHARED_HEADERS = ['etag', 'content-type', 'content-length', 'cache-control', 'x-content-type-options', 'content-security-policy', 'vary'];
+const SHARED_HEADERS = [
+  'etag',
+  'content-type',
+  'content-length',
+  'cache-control',
+  'x-content-type-options',
+  'content-security-policy',
+  'vary',
+];
 
 async function renderedJson(id: string, revision: number) {
   return eventually(async () => {
@@ -70,7 +86,13 @@ beforeAll(async () => {
     AK_CLIENT_DIR: path.resolve(stack.config.ASTRO_CLIENT_DIR),
   });
   agent = await admit(stack.base);
-  const created = await send(nginx.base, agent, 'POST', '/api/problems', problemBody({ title: 'Served by nginx from disk' }));
+  const created = await send(
+    nginx.base,
+    agent,
+    'POST',
+    '/api/problems',
+    problemBody({ title: 'Served by nginx from disk' }),
+  );
   expect(created.status).toBe(201);
   problemId = created.body.resource.id;
   // Written by the worker: the .md is the last of the three files.
@@ -87,32 +109,49 @@ describe('nginx in front of the service', () => {
     ['JSON', (id: string) => `/problems/${id}.json`, 'application/json'],
     ['Markdown', (id: string) => `/problems/${id}.md`, 'text/markdown; charset=utf-8'],
     ['API JSON', (id: string) => `/api/v1/problems/${id}`, 'application/json'],
-  ])('serves the %s projection from disk with the service\'s bytes, ETag, media type and headers', async (_, url, mediaType) => {
-    const identity = { headers: { 'accept-encoding': 'identity' } };
-    const edge = await viaNginx(url(problemId), identity);
-    const origin = await viaService(url(problemId), identity);
-    expect(edge.status).toBe(200);
-    expect(fromDisk(edge)).toBe(true);
-    expect(edge.body.equals(origin.body)).toBe(true);
-    expect(edge.headers.get('content-type')).toBe(mediaType);
-    expect(edge.headers.get('etag')).toBe(etagOf(edge.body));
-    for (const header of SHARED_HEADERS) expect([header, headerValue(edge.headers, header)]).toEqual([header, headerValue(origin.headers, header)]);
-    // The mtime is a content stamp, not a date.
-    expect(edge.headers.get('last-modified')).toBeNull();
-  });
+  ])(
+    "serves the %s projection from disk with the service's bytes, ETag, media type and headers",
+    async (_, url, mediaType) => {
+      const identity = { headers: { 'accept-encoding': 'identity' } };
+      const edge = await viaNginx(url(problemId), identity);
+      const origin = await viaService(url(problemId), identity);
+      expect(edge.status).toBe(200);
+      expect(fromDisk(edge)).toBe(true);
+      expect(edge.body.equals(origin.body)).toBe(true);
+      expect(edge.headers.get('content-type')).toBe(mediaType);
+      expect(edge.headers.get('etag')).toBe(etagOf(edge.body));
+      for (const header of SHARED_HEADERS)
+        expect([header, headerValue(edge.headers, header)]).toEqual([header, headerValue(origin.headers, header)]);
+      // The mtime is a content stamp, not a date.
+      expect(edge.headers.get('last-modified')).toBeNull();
+    },
+  );
 
-  it('sends the worker\'s precompressed .gz from disk like the service: same bytes, its own strong ETag, Vary: Accept-Encoding, 304', async () => {
-    for (const url of [`/problems/${problemId}`, `/problems/${problemId}.json`, `/problems/${problemId}.md`, `/api/v1/problems/${problemId}`]) {
+  it("sends the worker's precompressed .gz from disk like the service: same bytes, its own strong ETag, Vary: Accept-Encoding, 304", async () => {
+    for (const url of [
+      `/problems/${problemId}`,
+      `/problems/${problemId}.json`,
+      `/problems/${problemId}.md`,
+      `/api/v1/problems/${problemId}`,
+    ]) {
       const edge = await rawGet(nginx.base, url, { 'accept-encoding': 'gzip' });
       const origin = await rawGet(stack.base, url, { 'accept-encoding': 'gzip' });
-      expect([url, edge.headers['content-encoding'], origin.headers['content-encoding']]).toEqual([url, 'gzip', 'gzip']);
+      expect([url, edge.headers['content-encoding'], origin.headers['content-encoding']]).toEqual([
+        url,
+        'gzip',
+        'gzip',
+      ]);
       expect(edge.headers['x-request-id']).toBeUndefined();
       expect(edge.body.equals(origin.body)).toBe(true);
       expect(edge.headers.etag).toBe(origin.headers.etag);
       expect(edge.headers.etag).toBe(etagOf(edge.body));
-      expect(edge.headers.etag).not.toBe((await viaNginx(url, { headers: { 'accept-encoding': 'identity' } })).headers.get('etag'));
+      expect(edge.headers.etag).not.toBe(
+        (await viaNginx(url, { headers: { 'accept-encoding': 'identity' } })).headers.get('etag'),
+      );
       expect(edge.headers.vary).toContain('Accept-Encoding');
-      expect(gunzipSync(edge.body).equals((await viaService(url, { headers: { 'accept-encoding': 'identity' } })).body)).toBe(true);
+      expect(
+        gunzipSync(edge.body).equals((await viaService(url, { headers: { 'accept-encoding': 'identity' } })).body),
+      ).toBe(true);
       const again = await rawGet(nginx.base, url, { 'accept-encoding': 'gzip', 'if-none-match': edge.headers.etag! });
       expect([url, again.status]).toEqual([url, 304]);
     }
@@ -145,14 +184,15 @@ describe('nginx in front of the service', () => {
     }
   });
 
-  it('serves agent pages from disk too, with the HTML page\'s Content-Security-Policy', async () => {
+  it("serves agent pages from disk too, with the HTML page's Content-Security-Policy", async () => {
     const edge = await viaNginx(`/agents/${agent.id}`, { headers: { 'accept-encoding': 'identity' } });
     const origin = await viaService(`/agents/${agent.id}`, { headers: { 'accept-encoding': 'identity' } });
     expect(edge.status).toBe(200);
     expect(fromDisk(edge)).toBe(true);
     expect(edge.body.equals(origin.body)).toBe(true);
     expect(edge.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
-    for (const header of SHARED_HEADERS) expect([header, headerValue(edge.headers, header)]).toEqual([header, headerValue(origin.headers, header)]);
+    for (const header of SHARED_HEADERS)
+      expect([header, headerValue(edge.headers, header)]).toEqual([header, headerValue(origin.headers, header)]);
   });
 
   it('answers If-None-Match with the current ETag with 304 from disk, and a stale one with the file', async () => {
@@ -197,7 +237,11 @@ describe('nginx in front of the service', () => {
   });
 
   it('hands record requests with a query string to the service, which renders the view asked for', async () => {
-    for (const url of [`/problems/${problemId}?revision=1`, `/problems/${problemId}.json?page=1&limit=5`, `/api/v1/problems/${problemId}?revision=1`]) {
+    for (const url of [
+      `/problems/${problemId}?revision=1`,
+      `/problems/${problemId}.json?page=1&limit=5`,
+      `/api/v1/problems/${problemId}?revision=1`,
+    ]) {
       const edge = await viaNginx(url);
       const origin = await viaService(url);
       expect(edge.status).toBe(200);
@@ -207,25 +251,39 @@ describe('nginx in front of the service', () => {
     }
     const invalid = await viaNginx(`/problems/${problemId}.json?revision=0`);
     expect(invalid.status).toBe(400);
-    expect(errorOf(JSON.parse(invalid.body.toString()))).toMatchObject({ code: 'invalid_arguments', field: 'revision' });
+    expect(errorOf(JSON.parse(invalid.body.toString()))).toMatchObject({
+      code: 'invalid_arguments',
+      field: 'revision',
+    });
   });
 
   it('hands the conditional headers the service ignores (If-Match, If-*-Since) to the service', async () => {
     const etag = (await viaNginx(`/problems/${problemId}`)).headers.get('etag')!;
     // nginx would answer these 412 itself, comparing the content stamp with a date or another tag.
-    const dated: Record<string, string>[] = [{ 'if-match': '"0-0"' }, { 'if-unmodified-since': 'Thu, 01 Jan 1970 00:00:01 GMT' }];
+    const dated: Record<string, string>[] = [
+      { 'if-match': '"0-0"' },
+      { 'if-unmodified-since': 'Thu, 01 Jan 1970 00:00:01 GMT' },
+    ];
     for (const headers of dated) {
       const edge = await viaNginx(`/problems/${problemId}`, { headers });
       expect(edge.status).toBe(200);
       expect(fromDisk(edge)).toBe(false);
     }
-    const both = await viaNginx(`/problems/${problemId}`, { headers: { 'if-none-match': etag, 'if-modified-since': 'Thu, 01 Jan 1970 00:00:01 GMT' } });
+    const both = await viaNginx(`/problems/${problemId}`, {
+      headers: { 'if-none-match': etag, 'if-modified-since': 'Thu, 01 Jan 1970 00:00:01 GMT' },
+    });
     expect(both.status).toBe(304);
     expect(both.headers.get('etag')).toBe(etag);
   });
 
   it('hands a record whose file is missing to the service, which renders it on demand', async () => {
-    const other = await send(nginx.base, agent, 'POST', '/api/problems', problemBody({ title: 'Its Markdown file goes missing' }));
+    const other = await send(
+      nginx.base,
+      agent,
+      'POST',
+      '/api/problems',
+      problemBody({ title: 'Its Markdown file goes missing' }),
+    );
     const id = other.body.resource.id as string;
     await eventually(async () => fromDisk(await viaNginx(`/problems/${id}.md`)));
     await rm(path.join(stack.config.PROJECTIONS_DIR, `problems/${id}.md`));
@@ -240,7 +298,11 @@ describe('nginx in front of the service', () => {
   });
 
   it('hands every other method on a record path to the service: 405 with Allow, OPTIONS with 204', async () => {
-    const post = await viaNginx(`/api/v1/problems/${problemId}`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    const post = await viaNginx(`/api/v1/problems/${problemId}`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     expect(errorOf(JSON.parse(post.body.toString())).code).toBe('unsupported_operation');
@@ -249,7 +311,7 @@ describe('nginx in front of the service', () => {
     expect(options.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
   });
 
-  it('proxies dynamic paths and writes, and serves an edit\'s new ETag from disk once the worker has rendered it', async () => {
+  it("proxies dynamic paths and writes, and serves an edit's new ETag from disk once the worker has rendered it", async () => {
     const index = await viaNginx('/api/v1');
     expect(index.status).toBe(200);
     expect(fromDisk(index)).toBe(false);
@@ -259,7 +321,10 @@ describe('nginx in front of the service', () => {
     expect(JSON.parse(whoami.body.toString()).identity.id).toBe(agent.id);
 
     const before = (await viaNginx(`/problems/${problemId}.json`)).headers.get('etag')!;
-    const edit = await send(nginx.base, agent, 'PATCH', `/api/problems/${problemId}`, { base_revision: 1, title: 'Revised behind nginx' });
+    const edit = await send(nginx.base, agent, 'PATCH', `/api/problems/${problemId}`, {
+      base_revision: 1,
+      title: 'Revised behind nginx',
+    });
     expect(edit.status).toBe(201);
     expect(edit.body).toMatchObject({ status: 'committed', resource: { id: problemId, revision: 2 } });
     const origin = await renderedJson(problemId, 2);
@@ -271,7 +336,7 @@ describe('nginx in front of the service', () => {
     expect((await viaNginx(`/problems/${problemId}.json`, { headers: { 'if-none-match': before } })).status).toBe(200);
   });
 
-  it('serves /_astro/ assets from dist/client with immutable caching and the service\'s media type', async () => {
+  it("serves /_astro/ assets from dist/client with immutable caching and the service's media type", async () => {
     const assets = await readdir(path.resolve(stack.config.ASTRO_CLIENT_DIR, '_astro'));
     expect(assets.length).toBeGreaterThan(0);
     for (const asset of assets) {
@@ -325,17 +390,28 @@ describe('nginx in front of the service', () => {
   });
 
   it('refuses bodies far over 1 MiB itself, in the Error shape; the service judges the rest', async () => {
-    const post = (size: number) => viaNginx('/api/problems', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${agent.secret}`, 'idempotency-key': `test:big-${size}` },
-      body: 'x'.repeat(size),
-    });
+    const post = (size: number) =>
+      viaNginx('/api/problems', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${agent.secret}`,
+          'idempotency-key': `test:big-${size}`,
+        },
+        body: 'x'.repeat(size),
+      });
     const huge = await post(3 * 1024 * 1024);
     expect(huge.status).toBe(413);
-    expect(errorOf(JSON.parse(huge.body.toString()))).toMatchObject({ code: 'payload_too_large', reason: 'body_too_large' });
+    expect(errorOf(JSON.parse(huge.body.toString()))).toMatchObject({
+      code: 'payload_too_large',
+      reason: 'body_too_large',
+    });
     const large = await post(1024 * 1024 + 1);
     expect(large.status).toBe(413);
     expect(fromDisk(large)).toBe(false);
-    expect(errorOf(JSON.parse(large.body.toString()))).toMatchObject({ code: 'payload_too_large', reason: 'body_too_large' });
+    expect(errorOf(JSON.parse(large.body.toString()))).toMatchObject({
+      code: 'payload_too_large',
+      reason: 'body_too_large',
+    });
   });
 });

@@ -20,8 +20,13 @@ let output = '';
 async function start(): Promise<string> {
   const env: Record<string, string | undefined> = {
     ...process.env,
-    PORT: String(port), EMBEDDED_PG_PORT: String(pgPort), EMBEDDED_DATA_DIR: path.join(dir, 'pglite'),
-    PROJECTIONS_DIR: path.join(dir, 'projections'), LOG_LEVEL: 'warn', REDIS_URL: '', QUEUE_PREFIX: 'embedded',
+    PORT: String(port),
+    EMBEDDED_PG_PORT: String(pgPort),
+    EMBEDDED_DATA_DIR: path.join(dir, 'pglite'),
+    PROJECTIONS_DIR: path.join(dir, 'projections'),
+    LOG_LEVEL: 'warn',
+    REDIS_URL: '',
+    QUEUE_PREFIX: 'embedded',
   };
   delete env.DATABASE_URL;
   launcher = spawn(process.execPath, ['scripts/run-all.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -29,7 +34,14 @@ async function start(): Promise<string> {
   launcher.stderr!.on('data', (d) => (output += d));
   const base = `http://127.0.0.1:${port}`;
   // PGlite compiles its WebAssembly and runs initdb first: minutes on a loaded machine.
-  await eventually(() => fetch(`${base}/api/v1`).then((r) => r.ok, () => false), 150_000);
+  await eventually(
+    () =>
+      fetch(`${base}/api/v1`).then(
+        (r) => r.ok,
+        () => false,
+      ),
+    150_000,
+  );
   return base;
 }
 
@@ -59,13 +71,20 @@ describe('the embedded default', () => {
 
     const agent = await admit(base);
     const key = newKey();
-    const created = await send(base, agent, 'POST', '/api/problems', problemBody({ title: 'Embedded core loop' }), { key });
+    const created = await send(base, agent, 'POST', '/api/problems', problemBody({ title: 'Embedded core loop' }), {
+      key,
+    });
     expect(created.status).toBe(201);
-    const replay = await send(base, agent, 'POST', '/api/problems', problemBody({ title: 'Embedded core loop' }), { key });
+    const replay = await send(base, agent, 'POST', '/api/problems', problemBody({ title: 'Embedded core loop' }), {
+      key,
+    });
     expect(replay.status).toBe(200);
     expect(replay.body.replayed).toBe(true);
     const id = created.body.resource.id;
-    const edited = await send(base, agent, 'PATCH', `/api/problems/${id}`, { base_revision: 1, title: 'Embedded core loop, edited' });
+    const edited = await send(base, agent, 'PATCH', `/api/problems/${id}`, {
+      base_revision: 1,
+      title: 'Embedded core loop, edited',
+    });
     expect(edited.status).toBe(201);
 
     const json = await eventually(async () => {
@@ -75,12 +94,19 @@ describe('the embedded default', () => {
     }, 30_000);
     expect(json.title).toBe('Embedded core loop, edited');
     // The three projections are written one after another: the HTML may follow the JSON by a moment.
-    await eventually(async () => (await (await fetch(`${base}/problems/${id}`)).text()).includes('Embedded core loop, edited'), 30_000);
+    await eventually(
+      async () => (await (await fetch(`${base}/problems/${id}`)).text()).includes('Embedded core loop, edited'),
+      30_000,
+    );
     expect((await fetch(`${base}/problems/${id}.md?revision=1`)).status).toBe(200);
     // Search follows the commits here too: the one process's catch-up indexes the edit.
     await eventually(async () => {
-      const found = await (await fetch(`${base}/api/search?${new URLSearchParams({ q: 'Embedded core loop, edited' })}`)).json();
-      return found.items?.some((item: { id: string; title: string }) => item.id === id && item.title === 'Embedded core loop, edited');
+      const found = await (
+        await fetch(`${base}/api/search?${new URLSearchParams({ q: 'Embedded core loop, edited' })}`)
+      ).json();
+      return found.items?.some(
+        (item: { id: string; title: string }) => item.id === id && item.title === 'Embedded core loop, edited',
+      );
     }, 30_000);
 
     // A first start on an empty folder is not an error: nothing at level error or above (50+) in its log.
@@ -89,6 +115,8 @@ describe('the embedded default', () => {
     base = await start();
     const again = await (await fetch(`${base}/api/v1/problems/${id}`)).json();
     expect(again).toMatchObject({ id, revision: 2, title: 'Embedded core loop, edited' });
-    expect((await send(base, agent, 'POST', '/api/problems', problemBody({ title: 'Embedded core loop' }), { key })).status).toBe(200);
+    expect(
+      (await send(base, agent, 'POST', '/api/problems', problemBody({ title: 'Embedded core loop' }), { key })).status,
+    ).toBe(200);
   }, 420_000);
 });

@@ -36,13 +36,26 @@ describe('the embedded database socket', () => {
       // Writes among the reads: PGlite persists after each, which is when other connections' messages got in between.
       const queries = Array.from({ length: 240 }, (_, i) => {
         switch (i % 3) {
-          case 0: return pool.query('INSERT INTO mixed (a) VALUES ($1::int) RETURNING a + 1 AS n', [i]).then((r) => Number(r.rows[0].n) === i + 1);
-          case 1: return pool.query('SELECT $1::text || $2::text AS s', [`a${i}`, 'b']).then((r) => r.rows[0].s === `a${i}b`);
-          default: return pool.query('INSERT INTO mixed (a, b, c) VALUES ($1::int, $2::text, $3::int) RETURNING a * 2 + c AS n', [i, 'x', 1]).then((r) => Number(r.rows[0].n) === i * 2 + 1);
+          case 0:
+            return pool
+              .query('INSERT INTO mixed (a) VALUES ($1::int) RETURNING a + 1 AS n', [i])
+              .then((r) => Number(r.rows[0].n) === i + 1);
+          case 1:
+            return pool.query('SELECT $1::text || $2::text AS s', [`a${i}`, 'b']).then((r) => r.rows[0].s === `a${i}b`);
+          default:
+            return pool
+              .query('INSERT INTO mixed (a, b, c) VALUES ($1::int, $2::text, $3::int) RETURNING a * 2 + c AS n', [
+                i,
+                'x',
+                1,
+              ])
+              .then((r) => Number(r.rows[0].n) === i * 2 + 1);
         }
       });
       const results = await Promise.allSettled(queries);
-      const failures = results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason));
+      const failures = results
+        .filter((r) => r.status === 'rejected')
+        .map((r) => String((r as PromiseRejectedResult).reason));
       expect(failures).toEqual([]);
       expect(results.every((r) => r.status === 'fulfilled' && r.value)).toBe(true);
     } finally {

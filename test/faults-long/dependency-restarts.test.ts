@@ -32,9 +32,16 @@ beforeAll(async () => {
   stack = await startFaultStack({ COMMIT_TIMEOUT_MS: String(COMMIT_TIMEOUT_MS), RETRY_AFTER_SECONDS: '1' });
   agents = [];
   for (let i = 0; i < WRITERS; i++) agents.push(await admit(stack.base));
-  const first = await writeUntilAcknowledged(stack.base, agents[0]!, 'POST', '/api/problems',
-    { title: 'A problem to read during faults', body: 'read me', product: 'fault-tests' }, 'faults:read-target-0001',
-    new AnswerLog(), { deadline: Date.now() + 30_000, requestTimeoutMs: HANG_MS });
+  const first = await writeUntilAcknowledged(
+    stack.base,
+    agents[0]!,
+    'POST',
+    '/api/problems',
+    { title: 'A problem to read during faults', body: 'read me', product: 'fault-tests' },
+    'faults:read-target-0001',
+    new AnswerLog(),
+    { deadline: Date.now() + 30_000, requestTimeoutMs: HANG_MS },
+  );
   problemPath = `/problems/${first.receipt.resource.id}.json`;
   await eventually(async () => (await fetch(stack.base + problemPath)).status === 200, 60_000);
 });
@@ -70,9 +77,24 @@ async function readUntil(stop: () => boolean, log: AnswerLog, agent: Agent): Pro
         shaped = parsed.success;
         code = parsed.success ? parsed.data.error.code : null;
       }
-      log.record({ status: res.status, ms: Date.now() - started, at: started, retryAfter: res.headers.get('retry-after'), errorShape: shaped, code });
+      log.record({
+        status: res.status,
+        ms: Date.now() - started,
+        at: started,
+        retryAfter: res.headers.get('retry-after'),
+        errorShape: shaped,
+        code,
+      });
     } catch (error) {
-      log.record({ status: 0, ms: Date.now() - started, at: started, retryAfter: null, errorShape: null, code: null, networkError: (error as Error).name });
+      log.record({
+        status: 0,
+        ms: Date.now() - started,
+        at: started,
+        retryAfter: null,
+        errorShape: null,
+        code: null,
+        networkError: (error as Error).name,
+      });
     }
     await sleep(50);
   }
@@ -93,10 +115,17 @@ async function underLoad(fault: () => Promise<{ downAt: number; upAt: number }>,
   const reads = new AnswerLog();
   const budget = { left: Number.MAX_SAFE_INTEGER };
   let stopReading = false;
-  const writers = Promise.all(agents.map((agent, i) => runAgent(stack.base, agent, writes, {
-    budget, seed: seed + i, deadline: Date.now() + 5 * 60_000, requestTimeoutMs: HANG_MS,
-    aborted: () => stack.abortReason(),
-  })));
+  const writers = Promise.all(
+    agents.map((agent, i) =>
+      runAgent(stack.base, agent, writes, {
+        budget,
+        seed: seed + i,
+        deadline: Date.now() + 5 * 60_000,
+        requestTimeoutMs: HANG_MS,
+        aborted: () => stack.abortReason(),
+      }),
+    ),
+  );
   const reader = readUntil(() => stopReading, reads, agents[0]!);
   try {
     await sleep(2000);
@@ -127,7 +156,9 @@ function summarise(name: string, run: FaultRun) {
   const firstAckAfterUp = run.writes.answers
     .filter((a) => (a.status === 200 || a.status === 201) && a.at >= run.upAt)
     .reduce((min, a) => Math.min(min, a.at + a.ms), Infinity);
-  const refusedWhileDown = run.writes.answers.filter((a) => a.status === 503 && a.at >= run.downAt && a.at < run.upAt).length;
+  const refusedWhileDown = run.writes.answers.filter(
+    (a) => a.status === 503 && a.at >= run.downAt && a.at < run.upAt,
+  ).length;
   const report = {
     fault: name,
     seed: run.seed,
@@ -149,12 +180,14 @@ async function expectNothingLost() {
   const ledger = await checkAcknowledged(stack.pool, acknowledged);
   expect(ledger.problems).toEqual([]);
   const ops = await stack.pool.query<{ identity_id: string; idempotency_key: string; id: string }>(
-    `SELECT identity_id, idempotency_key, receipt->'resource'->>'id' AS id FROM operations WHERE idempotency_key LIKE 'faults:%'`);
+    `SELECT identity_id, idempotency_key, receipt->'resource'->>'id' AS id FROM operations WHERE idempotency_key LIKE 'faults:%'`,
+  );
   const byKey = new Map(ops.rows.map((r) => [`${r.identity_id} ${r.idempotency_key}`, r.id]));
   // Every acknowledged key once, with the receipt's record; no operation nobody acknowledged
   // (every write a client started was retried until acknowledged).
   expect(ops.rowCount).toBe(acknowledged.length + 1);
-  for (const ack of acknowledged) expect(byKey.get(`${ack.identityId} ${ack.key}`), ack.key).toBe(ack.receipt.resource.id);
+  for (const ack of acknowledged)
+    expect(byKey.get(`${ack.identityId} ${ack.key}`), ack.key).toBe(ack.receipt.resource.id);
   const changes = await stack.pool.query<{ n: string }>('SELECT count(*) AS n FROM changes');
   expect(Number(changes.rows[0]!.n)).toBe(acknowledged.length + 1 + WRITERS);
 
@@ -168,7 +201,8 @@ async function expectNothingLost() {
   await eventually(async () => (await readSearchDocumentsLag(stack.pool)).pending === 0, 120_000);
   const unindexed = await stack.pool.query(
     `SELECT r.id FROM (SELECT id FROM problems UNION ALL SELECT id FROM solutions) r
-      WHERE NOT EXISTS (SELECT 1 FROM search_documents d WHERE d.id = r.id)`);
+      WHERE NOT EXISTS (SELECT 1 FROM search_documents d WHERE d.id = r.id)`,
+  );
   expect(unindexed.rows).toEqual([]);
 }
 

@@ -17,7 +17,12 @@ import { ensureDatabase, migrate } from '../../db/migrate.ts';
 import { createPool } from '../../db/pool.ts';
 import { countUnrenderedChanges } from '../../db/queries/changes.ts';
 import { admit, eventually, type Agent } from '../helpers/client.ts';
-import { startPrivatePostgres, startPrivateRedis, type PrivatePostgres, type PrivateRedis } from '../helpers/private-services.ts';
+import {
+  startPrivatePostgres,
+  startPrivateRedis,
+  type PrivatePostgres,
+  type PrivateRedis,
+} from '../helpers/private-services.ts';
 import { startProcessGroup, type ProcessGroup } from '../helpers/process-group.ts';
 import { checkProjections } from '../helpers/projection-check.ts';
 import { AnswerLog, expectOnlyRetryableRefusals } from '../helpers/retrying-client.ts';
@@ -57,7 +62,12 @@ beforeAll(async () => {
   await ensureDatabase(config.DATABASE_URL);
   pool = createPool(config.DATABASE_URL, 5);
   await migrate(pool);
-  group = await startProcessGroup(env, { apis: 2, commitWorkers: 2, renderWorkers: 2 }, dir, path.resolve(config.ASTRO_CLIENT_DIR));
+  group = await startProcessGroup(
+    env,
+    { apis: 2, commitWorkers: 2, renderWorkers: 2 },
+    dir,
+    path.resolve(config.ASTRO_CLIENT_DIR),
+  );
   agents = [];
   for (let i = 0; i < CLIENTS; i++) agents.push(await admit(group.base));
 }, 5 * 60_000);
@@ -88,7 +98,10 @@ async function readBackEverywhere(ack: AcknowledgedWrite, reads: ReadBack[]): Pr
     if (!api.process.running) continue;
     let res: Response;
     try {
-      res = await fetch(`${api.base}/api/v1/problems/${id}`, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(10_000) });
+      res = await fetch(`${api.base}/api/v1/problems/${id}`, {
+        headers: { accept: 'application/json' },
+        signal: AbortSignal.timeout(10_000),
+      });
     } catch {
       continue; // killed between the check and the request
     }
@@ -105,10 +118,19 @@ describe('six processes behind nginx, each SIGKILLed in turn under writes', () =
     const random = seededRandom(SEED);
     const crashed = () => group.crashes()[0] ?? null;
     const started = Date.now();
-    const load = Promise.all(agents.map((agent, i) => runAgent(group.base, agent, log, {
-      budget, seed: SEED + i + 1, deadline: Date.now() + 10 * 60_000, requestTimeoutMs: COMMIT_TIMEOUT_MS + 15_000,
-      aborted: crashed, alsoRetry: [502], onAcknowledged: (ack) => readBackEverywhere(ack, reads),
-    })));
+    const load = Promise.all(
+      agents.map((agent, i) =>
+        runAgent(group.base, agent, log, {
+          budget,
+          seed: SEED + i + 1,
+          deadline: Date.now() + 10 * 60_000,
+          requestTimeoutMs: COMMIT_TIMEOUT_MS + 15_000,
+          aborted: crashed,
+          alsoRetry: [502],
+          onAcknowledged: (ack) => readBackEverywhere(ack, reads),
+        }),
+      ),
+    );
 
     // Each process in turn, render workers first (their restart renders the backlog, smallest early):
     // killed while writes are in flight, started again once it is gone.
@@ -140,7 +162,9 @@ describe('six processes behind nginx, each SIGKILLed in turn under writes', () =
     expect(ledger.problems).toEqual([]);
     const ids = agents.map((a) => a.id);
     const ops = await pool.query<{ identity_id: string; idempotency_key: string; id: string }>(
-      `SELECT identity_id, idempotency_key, receipt->'resource'->>'id' AS id FROM operations WHERE identity_id = ANY($1::text[])`, [ids]);
+      `SELECT identity_id, idempotency_key, receipt->'resource'->>'id' AS id FROM operations WHERE identity_id = ANY($1::text[])`,
+      [ids],
+    );
     expect(ops.rowCount).toBe(acks.length);
     const byKey = new Map(ops.rows.map((r) => [`${r.identity_id} ${r.idempotency_key}`, r.id]));
     for (const ack of acks) expect(byKey.get(`${ack.identityId} ${ack.key}`), ack.key).toBe(ack.receipt.resource.id);
@@ -169,11 +193,25 @@ describe('six processes behind nginx, each SIGKILLed in turn under writes', () =
 
     // Read-your-writes through either API: right after a receipt, no API served an older revision.
     const older = reads.filter((r) => typeof r.served !== 'number' || r.served < r.receipt);
-    console.log(JSON.stringify({
-      seed: SEED, writes: acks.length, killed, load_seconds: loadMs / 1000, render_catch_up_ms: catchUpMs, answers: statuses,
-      read_backs: reads.length, read_backs_older_than_receipt: older.length,
-      retried_writes: acks.filter((a) => a.attempts > 1).length, slowest_answer_ms: log.slowest(), projection_files: projections.expected,
-    }, null, 2));
+    console.log(
+      JSON.stringify(
+        {
+          seed: SEED,
+          writes: acks.length,
+          killed,
+          load_seconds: loadMs / 1000,
+          render_catch_up_ms: catchUpMs,
+          answers: statuses,
+          read_backs: reads.length,
+          read_backs_older_than_receipt: older.length,
+          retried_writes: acks.filter((a) => a.attempts > 1).length,
+          slowest_answer_ms: log.slowest(),
+          projection_files: projections.expected,
+        },
+        null,
+        2,
+      ),
+    );
     expect(reads.length).toBeGreaterThan(0);
     expect(older).toEqual([]);
   });

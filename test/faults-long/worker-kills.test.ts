@@ -46,7 +46,7 @@ interface KillRecord {
 async function killRepeatedly(done: () => boolean, random: () => number): Promise<KillRecord[]> {
   const kills: KillRecord[] = [];
   const pause = async (ms: number) => {
-    for (const until = Date.now() + ms; Date.now() < until && !done();) await sleep(20);
+    for (const until = Date.now() + ms; Date.now() < until && !done(); ) await sleep(20);
   };
   while (!done() && kills.length < MAX_KILLS) {
     await pause(200 + random() * 1300);
@@ -75,10 +75,17 @@ describe('1,000 writes while the worker is SIGKILLed repeatedly', () => {
     const random = seededRandom(SEED);
     const started = Date.now();
     let loadDone = false;
-    const load = Promise.all(agents.map((agent, i) => runAgent(stack.base, agent, log, {
-      budget, seed: SEED + i + 1, deadline: Date.now() + 10 * 60_000, requestTimeoutMs: COMMIT_TIMEOUT_MS + 15_000,
-      aborted: () => stack.abortReason(),
-    }))).finally(() => {
+    const load = Promise.all(
+      agents.map((agent, i) =>
+        runAgent(stack.base, agent, log, {
+          budget,
+          seed: SEED + i + 1,
+          deadline: Date.now() + 10 * 60_000,
+          requestTimeoutMs: COMMIT_TIMEOUT_MS + 15_000,
+          aborted: () => stack.abortReason(),
+        }),
+      ),
+    ).finally(() => {
       loadDone = true;
     });
     const killer = killRepeatedly(() => loadDone, random);
@@ -99,14 +106,17 @@ describe('1,000 writes while the worker is SIGKILLed repeatedly', () => {
     expect(ledger.problems).toEqual([]);
     const ids = agents.map((a) => a.id);
     const ops = await stack.pool.query<{ identity_id: string; idempotency_key: string; id: string }>(
-      `SELECT identity_id, idempotency_key, receipt->'resource'->>'id' AS id FROM operations WHERE identity_id = ANY($1::text[])`, [ids]);
+      `SELECT identity_id, idempotency_key, receipt->'resource'->>'id' AS id FROM operations WHERE identity_id = ANY($1::text[])`,
+      [ids],
+    );
     expect(ops.rowCount).toBe(WRITES);
     const byKey = new Map(ops.rows.map((r) => [`${r.identity_id} ${r.idempotency_key}`, r.id]));
     for (const ack of acks) expect(byKey.get(`${ack.identityId} ${ack.key}`), ack.key).toBe(ack.receipt.resource.id);
     // No (identity, key) twice. The primary key guarantees it; the record counts above are the
     // check with teeth (one key, one record), this one states the contract.
     const twice = await stack.pool.query(
-      'SELECT identity_id, idempotency_key FROM operations GROUP BY identity_id, idempotency_key HAVING count(*) > 1');
+      'SELECT identity_id, idempotency_key FROM operations GROUP BY identity_id, idempotency_key HAVING count(*) > 1',
+    );
     expect(twice.rows).toEqual([]);
     // One change per committed write, plus one per admission.
     const changes = await stack.pool.query<{ n: string }>('SELECT count(*) AS n FROM changes');
@@ -126,7 +136,8 @@ describe('1,000 writes while the worker is SIGKILLed repeatedly', () => {
     await eventually(async () => (await readSearchDocumentsLag(stack.pool)).pending === 0, 120_000);
     const missing = await stack.pool.query(
       `SELECT r.id FROM (SELECT id FROM problems UNION ALL SELECT id FROM solutions UNION ALL SELECT id FROM discussions) r
-        WHERE NOT EXISTS (SELECT 1 FROM search_documents d WHERE d.id = r.id)`);
+        WHERE NOT EXISTS (SELECT 1 FROM search_documents d WHERE d.id = r.id)`,
+    );
     expect(missing.rows).toEqual([]);
     const documents = `SELECT id, md5(row(type, family, title, snippet, product, status, text_norm, exact_keys, tsv, worked, partially_worked, did_not_work)::text) AS doc
                          FROM search_documents ORDER BY id`;
@@ -147,22 +158,34 @@ describe('1,000 writes while the worker is SIGKILLed repeatedly', () => {
     expect(caughtUp).toEqual(fresh);
 
     const attempts = acks.map((a) => a.attempts);
-    const retried = acks.filter((a) => a.attempts > 1).map((a) => a.elapsedMs).sort((x, y) => x - y);
-    console.log(JSON.stringify({
-      seed: SEED,
-      writes: acks.length,
-      kills: kills.length,
-      worker_starts: stack.worker.starts,
-      kills_during_start: kills.filter((k) => k.duringStart).length,
-      load_seconds: Math.round(loadMs / 100) / 10,
-      answers: statuses,
-      retried_writes: retried.length,
-      max_attempts: Math.max(...attempts),
-      retried_write_acknowledged_after_ms: { median: retried[Math.floor(retried.length / 2)] ?? 0, max: retried.at(-1) ?? 0 },
-      slowest_answer_ms: log.slowest(),
-      render_catch_up_ms: catchUpMs,
-      projection_files: projections.expected,
-      temp_files_left: projections.temp.length,
-    }, null, 2));
+    const retried = acks
+      .filter((a) => a.attempts > 1)
+      .map((a) => a.elapsedMs)
+      .sort((x, y) => x - y);
+    console.log(
+      JSON.stringify(
+        {
+          seed: SEED,
+          writes: acks.length,
+          kills: kills.length,
+          worker_starts: stack.worker.starts,
+          kills_during_start: kills.filter((k) => k.duringStart).length,
+          load_seconds: Math.round(loadMs / 100) / 10,
+          answers: statuses,
+          retried_writes: retried.length,
+          max_attempts: Math.max(...attempts),
+          retried_write_acknowledged_after_ms: {
+            median: retried[Math.floor(retried.length / 2)] ?? 0,
+            max: retried.at(-1) ?? 0,
+          },
+          slowest_answer_ms: log.slowest(),
+          render_catch_up_ms: catchUpMs,
+          projection_files: projections.expected,
+          temp_files_left: projections.temp.length,
+        },
+        null,
+        2,
+      ),
+    );
   });
 });

@@ -30,7 +30,10 @@ describe('the NUL character in a write', () => {
   });
 
   it('in a path id is refused with 400 at the edge, not retried until the client gets 503', async () => {
-    const res = await send(stack.base, agent, 'PATCH', '/api/problems/prb_%00', { base_revision: 1, title: 'Edited title' });
+    const res = await send(stack.base, agent, 'PATCH', '/api/problems/prb_%00', {
+      base_revision: 1,
+      title: 'Edited title',
+    });
     expect(res.status).toBe(400);
     expect(errorOf(res.body)).toMatchObject({ code: 'invalid_arguments', reason: 'nul_character' });
   });

@@ -25,7 +25,8 @@ describe('a write whose queue connection drops right after queueing', () => {
   it('is answered with its receipt from the commit event, and nothing is left unhandled', async () => {
     const connection = redisConnectionOptions(stack.config.REDIS_URL!);
     const queue = new Queue(COMMIT_QUEUE, {
-      connection: { ...connection, maxRetriesPerRequest: 1, enableOfflineQueue: false }, prefix: stack.config.QUEUE_PREFIX,
+      connection: { ...connection, maxRetriesPerRequest: 1, enableOfflineQueue: false },
+      prefix: stack.config.QUEUE_PREFIX,
     });
     queue.on('error', () => {});
     const events = new QueueEvents(COMMIT_QUEUE, { connection, prefix: stack.config.QUEUE_PREFIX });
@@ -37,11 +38,23 @@ describe('a write whose queue connection drops right after queueing', () => {
     try {
       // The connection goes the moment the job is in Redis; the worker still commits it.
       queue.once('waiting', () => void queue.disconnect());
-      const submit = createWritePipeline({ db: stack.pool, queue, events, commitTimeoutMs: 10_000, retryAfterSeconds: 1 });
+      const submit = createWritePipeline({
+        db: stack.pool,
+        queue,
+        events,
+        commitTimeoutMs: 10_000,
+        retryAfterSeconds: 1,
+      });
       const body = problemBody({ title: 'Queued as the connection dropped' });
       const answer = await submit({
-        operation: 'create_problem', identityId: agent.id, credentialId: agent.credentialId, scopes: ['knowledge'],
-        idempotencyKey: newKey(), body, redacted: [], requestId: 'req_dropped',
+        operation: 'create_problem',
+        identityId: agent.id,
+        credentialId: agent.credentialId,
+        scopes: ['knowledge'],
+        idempotencyKey: newKey(),
+        body,
+        redacted: [],
+        requestId: 'req_dropped',
       });
       // 201, not 200 replayed: the commit event answered, not the operation log after a timeout.
       expect(answer.status).toBe(201);
@@ -66,10 +79,21 @@ describe('a repeated write whose job has already finished', () => {
       // No database: only the queue can answer. The pipeline listens before it queues,
       // so the repeat's job (already completed) is read back when the queue says "duplicated".
       const noDatabase = { query: () => Promise.reject(new Error('no database here')) };
-      const submit = createWritePipeline({ db: noDatabase, queue, events, commitTimeoutMs: 5_000, retryAfterSeconds: 1 });
+      const submit = createWritePipeline({
+        db: noDatabase,
+        queue,
+        events,
+        commitTimeoutMs: 5_000,
+        retryAfterSeconds: 1,
+      });
       const request = {
-        operation: 'create_problem' as const, identityId: agent.id, credentialId: agent.credentialId, scopes: ['knowledge'],
-        idempotencyKey: newKey(), body: problemBody({ title: 'Sent twice, one after the other' }), redacted: [],
+        operation: 'create_problem' as const,
+        identityId: agent.id,
+        credentialId: agent.credentialId,
+        scopes: ['knowledge'],
+        idempotencyKey: newKey(),
+        body: problemBody({ title: 'Sent twice, one after the other' }),
+        redacted: [],
       };
       const first = await submit({ ...request, requestId: 'req_first' });
       expect(first.status).toBe(201);

@@ -18,7 +18,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => stack?.close());
 
-const write = (key: string, title: string) => send(stack.base, agent, 'POST', '/api/problems', problemBody({ title }), { key });
+const write = (key: string, title: string) =>
+  send(stack.base, agent, 'POST', '/api/problems', problemBody({ title }), { key });
 
 function expectRetryLater(res: Awaited<ReturnType<typeof write>>) {
   expect(res.status).toBe(503);
@@ -37,7 +38,10 @@ const acknowledged = (key: string, title: string) =>
   }, 60_000);
 
 async function countTitled(title: string): Promise<number> {
-  const { rows } = await stack.pool.query<{ n: string }>('SELECT count(*) AS n FROM problem_revisions WHERE title = $1::text', [title]);
+  const { rows } = await stack.pool.query<{ n: string }>(
+    'SELECT count(*) AS n FROM problem_revisions WHERE title = $1::text',
+    [title],
+  );
   return Number(rows[0]!.n);
 }
 

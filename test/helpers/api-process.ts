@@ -23,19 +23,33 @@ export async function startApiProcess(env: Record<string, string>): Promise<ApiP
   const port = await freePort();
   const child = spawn(process.execPath, [MAIN], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      LOG_LEVEL: 'warn',
+      ...env,
+      PORT: String(port),
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const unreap = reap({ kind: 'pid', target: String(child.pid), marker: MAIN });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => {
-    unreap();
-    resolve(code);
-  }));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      unreap();
+      resolve(code);
+    }),
+  );
   const base = `http://127.0.0.1:${port}`;
   const until = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`api/server.ts exited (${child.exitCode}) before it listened`);
-    if (await fetch(`${base}/api/v1`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${base}/api/v1`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (Date.now() > until) {
       child.kill('SIGKILL');
       throw new Error('api/server.ts did not listen in 60 s');

@@ -13,8 +13,14 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 
 export interface WatchedPage {
@@ -62,9 +68,10 @@ export async function launchBrowser(options: { javaScriptEnabled?: boolean } = {
         console: [],
         errors: [],
         async cspViolations() {
-          const fromEvents = options.javaScriptEnabled === false
-            ? []
-            : await page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []);
+          const fromEvents =
+            options.javaScriptEnabled === false
+              ? []
+              : await page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []);
           const fromConsole = watched.console.filter((line) => /Content Security Policy/i.test(line));
           return [...fromEvents, ...fromConsole];
         },

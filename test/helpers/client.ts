@@ -19,7 +19,10 @@ export function newKey(): string {
 
 /** `headers` go on the admission request (e.g. X-Forwarded-For, to admit from another client address). */
 export async function admit(
-  base: string, kind: 'guest' | 'pseudonymous' = 'pseudonymous', extra: Record<string, unknown> = {}, headers: Record<string, string> = {},
+  base: string,
+  kind: 'guest' | 'pseudonymous' = 'pseudonymous',
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
 ): Promise<Agent> {
   const secret = newSecret();
   const handle = kind === 'pseudonymous' ? `agent-${randomBytes(4).toString('hex')}` : null;
@@ -39,14 +42,25 @@ export interface WriteOptions {
 }
 
 /** A write as an agent sends it: bearer, Idempotency-Key, JSON body. */
-export async function send(base: string, agent: Agent | null, method: string, path: string, body: unknown, options: WriteOptions = {}) {
+export async function send(
+  base: string,
+  agent: Agent | null,
+  method: string,
+  path: string,
+  body: unknown,
+  options: WriteOptions = {},
+) {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'idempotency-key': options.key ?? newKey(),
     ...(agent ? { authorization: `Bearer ${agent.secret}` } : {}),
     ...options.headers,
   };
-  const res = await fetch(base + path, { method, headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await fetch(base + path, {
+    method,
+    headers,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
 }
@@ -70,10 +84,26 @@ export async function eventually<T>(check: () => Promise<T | undefined | null | 
 }
 
 /** Asserts the Error shape of docs/api.md and returns the error object. */
-export function errorOf(body: unknown): { code: string; status: number; message: string; reason: string; field?: string; request_id: string; retry_after?: number; recovery?: Record<string, unknown>; existing?: Record<string, any> } {
+export function errorOf(body: unknown): {
+  code: string;
+  status: number;
+  message: string;
+  reason: string;
+  field?: string;
+  request_id: string;
+  retry_after?: number;
+  recovery?: Record<string, unknown>;
+  existing?: Record<string, any>;
+} {
   const error = (body as { error?: unknown })?.error as Record<string, unknown> | undefined;
-  if (!error || typeof error.code !== 'string' || typeof error.status !== 'number' || typeof error.message !== 'string'
-    || typeof error.request_id !== 'string' || typeof error.retryable !== 'boolean') {
+  if (
+    !error ||
+    typeof error.code !== 'string' ||
+    typeof error.status !== 'number' ||
+    typeof error.message !== 'string' ||
+    typeof error.request_id !== 'string' ||
+    typeof error.retryable !== 'boolean'
+  ) {
     throw new Error(`not the Error shape: ${JSON.stringify(body)}`);
   }
   return error as never;

@@ -13,7 +13,12 @@ import { loadConfig, type Config } from '../../core/config.ts';
 import { createLogger } from '../../infra/logger.ts';
 import { ensureDatabase, migrate } from '../../db/migrate.ts';
 import { createPool } from '../../db/pool.ts';
-import { startPrivatePostgres, startPrivateRedis, type PrivatePostgres, type PrivateRedis } from './private-services.ts';
+import {
+  startPrivatePostgres,
+  startPrivateRedis,
+  type PrivatePostgres,
+  type PrivateRedis,
+} from './private-services.ts';
 import { reap } from './reaper.ts';
 import { createWorkerProcess, type WorkerProcess } from './worker-process.ts';
 
@@ -79,20 +84,31 @@ export async function startFaultStack(overrides: Record<string, string> = {}): P
     cleanups.push(() => apiPool.end());
     const api = await startApiService(config, apiPool, createLogger('silent', 'api'));
     // After a failed test, load may still be arriving: close what does not drain in time.
-    cleanups.push(() => Promise.race([
-      api.close(),
-      new Promise<void>((resolve) => setTimeout(() => {
-        api.server.closeAllConnections();
-        resolve();
-      }, 10_000).unref()),
-    ]));
+    cleanups.push(() =>
+      Promise.race([
+        api.close(),
+        new Promise<void>((resolve) =>
+          setTimeout(() => {
+            api.server.closeAllConnections();
+            resolve();
+          }, 10_000).unref(),
+        ),
+      ]),
+    );
 
     const worker = createWorkerProcess(env, path.join(dir, 'worker.log'));
     cleanups.push(() => worker.kill());
     await worker.start();
 
     return {
-      base: `http://127.0.0.1:${api.port}`, config, pool, postgres, redis, api, worker, dir,
+      base: `http://127.0.0.1:${api.port}`,
+      config,
+      pool,
+      postgres,
+      redis,
+      api,
+      worker,
+      dir,
       abortReason: () => worker.crashes[0] ?? (closing ? 'the stack is closing' : null),
       close: cleanup,
     };

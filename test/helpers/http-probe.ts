@@ -24,18 +24,26 @@ export interface Probe {
 /** One request on its own connection; rejects when no answer comes in `timeoutMs`. */
 export function sendRequest(port: number, probe: Probe, timeoutMs = 20_000): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = http.request({
-      host: '127.0.0.1', port, method: probe.method, path: probe.path, headers: probe.headers, agent: false,
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(res.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : (v ?? '');
-        resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks) });
-      });
-      res.on('error', reject);
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: probe.method,
+        path: probe.path,
+        headers: probe.headers,
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const headers: Record<string, string> = {};
+          for (const [k, v] of Object.entries(res.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : (v ?? '');
+          resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks) });
+        });
+        res.on('error', reject);
+      },
+    );
     req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer in ${timeoutMs} ms`)));
     req.on('error', reject);
     req.end(probe.body);
@@ -86,7 +94,9 @@ export function sendRaw(port: number, bytes: Buffer, timeoutMs = 20_000, patienc
     socket.on('end', () => finish());
     socket.on('close', () => finish());
     // A reset after the answer was written (the server closed on a bad request) is not an error.
-    socket.on('error', (e: NodeJS.ErrnoException) => (e.code === 'ECONNRESET' || e.code === 'EPIPE' ? finish() : finish(e)));
+    socket.on('error', (e: NodeJS.ErrnoException) =>
+      e.code === 'ECONNRESET' || e.code === 'EPIPE' ? finish() : finish(e),
+    );
   });
 }
 
@@ -144,7 +154,10 @@ function parseFirstResponse(bytes: Buffer, requireComplete = false): Answer | nu
  * error's data); no header or body contains a bearer
  * secret the client sent.
  */
-export function contractViolations(answer: Answer, request: { method: string; secrets: string[]; path?: string }): string[] {
+export function contractViolations(
+  answer: Answer,
+  request: { method: string; secrets: string[]; path?: string },
+): string[] {
   const problems: string[] = [];
   if (answer.status >= 500) problems.push(`status ${answer.status}: ${answer.body.toString('utf8').slice(0, 300)}`);
   const hasBody = request.method !== 'HEAD' && answer.status !== 304 && answer.status !== 204;
@@ -156,7 +169,9 @@ export function contractViolations(answer: Answer, request: { method: string; se
     try {
       json = JSON.parse(answer.body.toString('utf8'));
     } catch {
-      problems.push(`error ${answer.status} body is not JSON: ${JSON.stringify(answer.body.toString('latin1').slice(0, 200))}`);
+      problems.push(
+        `error ${answer.status} body is not JSON: ${JSON.stringify(answer.body.toString('latin1').slice(0, 200))}`,
+      );
     }
     // The tool endpoints speak JSON-RPC: a refused message is a JSON-RPC error carrying the Error shape as its data.
     const toolProtocol = request.path !== undefined && /^\/mcp(\/|\?|$)/.test(request.path);
@@ -165,11 +180,15 @@ export function contractViolations(answer: Answer, request: { method: string; se
     }
     if (json !== undefined) {
       const parsed = ErrorBodySchema.safeParse(json);
-      if (!parsed.success) problems.push(`error ${answer.status} is not the Error shape: ${answer.body.toString('utf8').slice(0, 300)}`);
-      else if (parsed.data.error.status !== answer.status) problems.push(`error.status ${parsed.data.error.status} on a ${answer.status}`);
+      if (!parsed.success)
+        problems.push(`error ${answer.status} is not the Error shape: ${answer.body.toString('utf8').slice(0, 300)}`);
+      else if (parsed.data.error.status !== answer.status)
+        problems.push(`error.status ${parsed.data.error.status} on a ${answer.status}`);
     }
   }
-  const text = `${Object.entries(answer.headers).map(([k, v]) => `${k}: ${v}`).join('\n')}\n${answer.body.toString('latin1')}\n${answer.body.toString('utf8')}`;
+  const text = `${Object.entries(answer.headers)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\n')}\n${answer.body.toString('latin1')}\n${answer.body.toString('utf8')}`;
   for (const secret of request.secrets) {
     if (secret.length >= 16 && text.includes(secret)) problems.push(`answer ${answer.status} echoes a bearer secret`);
   }

@@ -124,7 +124,10 @@ export async function startNginx(site: Omit<NginxSite, 'AK_LISTEN'>, options: Ng
   const port = await freePort();
   const siteFile = path.join(prefix, 'agent-knowledge.conf');
   const filled = fillPlaceholders(await readFile(NGINX_CONFIG, 'utf8'), { ...site, AK_LISTEN: `127.0.0.1:${port}` });
-  await writeFile(siteFile, options.moreUpstreams?.length ? addUpstreams(filled, site.AK_UPSTREAM, options.moreUpstreams) : filled);
+  await writeFile(
+    siteFile,
+    options.moreUpstreams?.length ? addUpstreams(filled, site.AK_UPSTREAM, options.moreUpstreams) : filled,
+  );
   const mainFile = path.join(prefix, 'nginx.conf');
   await writeFile(mainFile, mainConfig(prefix, siteFile, options.workers ?? 1));
 

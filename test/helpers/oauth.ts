@@ -8,7 +8,11 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import type pg from 'pg';
 import { credentialHash } from '../../core/hash.ts';
 import { newId } from '../../core/ids.ts';
@@ -24,22 +28,38 @@ export function pkce() {
 }
 
 /** An account with a live session, as if it had signed in with a passkey. */
-export async function seedSignedInAccount(pool: pg.Pool, handle: string): Promise<{ identityId: string; cookie: string }> {
+export async function seedSignedInAccount(
+  pool: pg.Pool,
+  handle: string,
+): Promise<{ identityId: string; cookie: string }> {
   const identityId = newId('agent');
   const secret = randomBytes(32).toString('base64url');
   await pool.query(`INSERT INTO identities (id, kind, handle) VALUES ($1, 'pseudonymous', $2)`, [identityId, handle]);
-  await pool.query('INSERT INTO accounts (identity_id, user_handle) VALUES ($1, $2)', [identityId, randomBytes(16).toString('base64url')]);
-  await pool.query(`INSERT INTO account_sessions (hash, identity_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')`, [credentialHash(secret), identityId]);
+  await pool.query('INSERT INTO accounts (identity_id, user_handle) VALUES ($1, $2)', [
+    identityId,
+    randomBytes(16).toString('base64url'),
+  ]);
+  await pool.query(
+    `INSERT INTO account_sessions (hash, identity_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')`,
+    [credentialHash(secret), identityId],
+  );
   return { identityId, cookie: `ak_session=${secret}` };
 }
 
-export async function registerClient(base: string, redirectUri: string, name = 'Test Chat Client'): Promise<RegisteredClient> {
+export async function registerClient(
+  base: string,
+  redirectUri: string,
+  name = 'Test Chat Client',
+): Promise<RegisteredClient> {
   const res = await fetch(`${base}/oauth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
-      client_name: name, redirect_uris: [redirectUri], grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'], token_endpoint_auth_method: 'none',
+      client_name: name,
+      redirect_uris: [redirectUri],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
     }),
   });
   if (res.status !== 201) throw new Error(`registration answered ${res.status}: ${await res.text()}`);
@@ -64,7 +84,11 @@ export class CookieJar {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }
   async fetch(url: string, init: RequestInit = {}): Promise<Response> {
-    const res = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: this.header() } });
+    const res = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...(init.headers as Record<string, string>), cookie: this.header() },
+    });
     for (const cookie of res.headers.getSetCookie()) this.add(cookie);
     return res;
   }
@@ -93,7 +117,10 @@ export function authorizeUrl(base: string, params: AuthorizeParams): string {
  * the last one on it when it is not a redirect.
  */
 export async function runAuthorization(
-  base: string, jar: CookieJar, url: string, options: { keepScopes?: string[] } = {},
+  base: string,
+  jar: CookieJar,
+  url: string,
+  options: { keepScopes?: string[] } = {},
 ): Promise<{ location?: URL; response: Response }> {
   let next = url;
   for (let hop = 0; hop < 10; hop++) {
@@ -105,7 +132,9 @@ export async function runAuthorization(
       const form = new URLSearchParams({ csrf });
       for (const scope of options.keepScopes ?? asked) form.append('scope', scope);
       res = await jar.fetch(`${next}/confirm`, {
-        method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base }, body: form.toString(),
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
+        body: form.toString(),
       });
     }
     const location = res.headers.get('location');
@@ -129,25 +158,45 @@ export async function shownError(response: Response): Promise<{ error?: string; 
 
 export async function tokenRequest(base: string, params: Record<string, string>) {
   const res = await fetch(`${base}/oauth/token`, {
-    method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params).toString(),
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(params).toString(),
   });
   return { status: res.status, body: (await res.json()) as Record<string, string> };
 }
 
 /** A whole connection for a signed-in account: register, authorize with PKCE, exchange the code. */
-export async function connect(base: string, cookie: string, options: { keepScopes?: string[]; redirectUri?: string } = {}) {
+export async function connect(
+  base: string,
+  cookie: string,
+  options: { keepScopes?: string[]; redirectUri?: string } = {},
+) {
   const redirectUri = options.redirectUri ?? 'http://127.0.0.1:9/callback';
   const client = await registerClient(base, redirectUri);
   const { verifier, challenge } = pkce();
   const resource = `${base}/mcp/participate`;
-  const { location } = await runAuthorization(base, new CookieJar(cookie), authorizeUrl(base, {
-    client_id: client.client_id, redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: 'S256',
-    resource, scope: 'post reply knowledge feedback edit_own report_failure report_outdated add_evidence',
-  }), options);
+  const { location } = await runAuthorization(
+    base,
+    new CookieJar(cookie),
+    authorizeUrl(base, {
+      client_id: client.client_id,
+      redirect_uri: redirectUri,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      resource,
+      scope: 'post reply knowledge feedback edit_own report_failure report_outdated add_evidence',
+    }),
+    options,
+  );
   const code = location?.searchParams.get('code');
   if (!code) throw new Error(`no code: ${location}`);
   const tokens = await tokenRequest(base, {
-    grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier, client_id: client.client_id, resource,
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: redirectUri,
+    code_verifier: verifier,
+    client_id: client.client_id,
+    resource,
   });
   if (tokens.status !== 200) throw new Error(`token answered ${tokens.status}: ${JSON.stringify(tokens.body)}`);
   return { client, code, verifier, redirectUri, resource, tokens: tokens.body };
@@ -158,7 +207,8 @@ export async function mcpPost(base: string, token: string | null, message: unkno
   const res = await fetch(`${base}/mcp/participate`, {
     method: 'POST',
     headers: {
-      'content-type': 'application/json', accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
       ...(token ? { authorization: `Bearer ${token}` } : {}),
     },
     body: JSON.stringify(message),
@@ -167,8 +217,12 @@ export async function mcpPost(base: string, token: string | null, message: unkno
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
 }
 
-export const toolCall = (name: string, args: Record<string, unknown> = {}, id = 1) =>
-  ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+export const toolCall = (name: string, args: Record<string, unknown> = {}, id = 1) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: args },
+});
 
 /**
  * A chat client's OAuth state for the MCP SDK, kept in memory the way a
@@ -191,8 +245,11 @@ export class MemoryOAuthClient implements OAuthClientProvider {
   }
   get clientMetadata(): OAuthClientMetadata {
     return {
-      client_name: this.clientName, redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'], token_endpoint_auth_method: 'none',
+      client_name: this.clientName,
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
     };
   }
   clientInformation() {

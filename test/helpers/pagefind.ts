@@ -18,7 +18,9 @@ interface PagefindModule {
 /** The record URLs (e.g. `/problems/prb_…`) the published index finds for `term`. */
 export async function searchPublished(base: string, projectionsDir: string, term: string): Promise<string[]> {
   // A fresh module instance each time: pagefind.js caches the index it loaded.
-  const manifest = await fetch(`${base}/pagefind/tiers.json`).then((r) => (r.ok ? (r.json() as Promise<TierManifest>) : null));
+  const manifest = await fetch(`${base}/pagefind/tiers.json`).then((r) =>
+    r.ok ? (r.json() as Promise<TierManifest>) : null,
+  );
   if (!manifest) throw new Error('no search index is published yet');
   if (manifest.base_pages === 0 && !manifest.recent) return [];
   const url = `${pathToFileURL(path.join(projectionsDir, 'pagefind', 'pagefind.js')).href}?fresh=${randomUUID()}`;

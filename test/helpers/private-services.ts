@@ -28,7 +28,11 @@ function serviceUser(): { uid: number; gid: number } | null {
 function postgresBin(): string {
   if (process.env.PG_BIN) return process.env.PG_BIN;
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   if (!versions[0]) throw new Error('no PostgreSQL server binaries found; set PG_BIN');
   return path.join(root, versions[0], 'bin');
 }
@@ -177,12 +181,32 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
       return null;
     }
   };
-  const server = new ServerProcess('redis-server', [
-    '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no',
-    '--dir', dir, '--pidfile', pidFile,
-  ], path.join(dir, 'redis.log'), readPid);
+  const server = new ServerProcess(
+    'redis-server',
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--daemonize',
+      'no',
+      '--dir',
+      dir,
+      '--pidfile',
+      pidFile,
+    ],
+    path.join(dir, 'redis.log'),
+    readPid,
+  );
   // Redis names itself "redis-server 127.0.0.1:<port>" in its command line.
-  const unreap = [reap({ kind: 'pidfile', target: pidFile, marker: `127.0.0.1:${port}` }), reap({ kind: 'dir', target: dir })];
+  const unreap = [
+    reap({ kind: 'pidfile', target: pidFile, marker: `127.0.0.1:${port}` }),
+    reap({ kind: 'dir', target: dir }),
+  ];
   const redis: PrivateRedis = {
     url: `redis://127.0.0.1:${port}`,
     port,
@@ -226,7 +250,15 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const data = path.join(dir, 'data');
   const port = await freePort();
   const [initdb, initArgs] = asServiceUser(path.join(bin, 'initdb'), [
-    '-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions',
+    '-D',
+    data,
+    '-U',
+    'postgres',
+    '--auth=trust',
+    '-E',
+    'UTF8',
+    '--no-sync',
+    '--no-instructions',
   ]);
   const init = spawnSync(initdb, initArgs, { encoding: 'utf8' });
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
@@ -241,11 +273,17 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
       return null;
     }
   };
-  const server = new ServerProcess(path.join(bin, 'postgres'), [
-    '-D', data, '-p', String(port), '-k', socketDir, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200',
-  ], path.join(dir, 'postgres.log'), readPid);
+  const server = new ServerProcess(
+    path.join(bin, 'postgres'),
+    ['-D', data, '-p', String(port), '-k', socketDir, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+    path.join(dir, 'postgres.log'),
+    readPid,
+  );
   const url = (name: string) => `postgres://postgres@127.0.0.1:${port}/${name}`;
-  const unreap = [reap({ kind: 'pidfile', target: path.join(data, 'postmaster.pid'), marker: data }), reap({ kind: 'dir', target: dir })];
+  const unreap = [
+    reap({ kind: 'pidfile', target: path.join(data, 'postmaster.pid'), marker: data }),
+    reap({ kind: 'dir', target: dir }),
+  ];
   const postgres: PrivatePostgres = {
     port,
     url,

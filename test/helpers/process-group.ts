@@ -43,7 +43,12 @@ export interface GroupSize {
  * REDIS_URL, QUEUE_PREFIX, PROJECTIONS_DIR, limits …); `dir` receives one
  * log file per process. The database must be migrated already.
  */
-export async function startProcessGroup(shared: Record<string, string>, size: GroupSize, dir: string, clientDir: string): Promise<ProcessGroup> {
+export async function startProcessGroup(
+  shared: Record<string, string>,
+  size: GroupSize,
+  dir: string,
+  clientDir: string,
+): Promise<ProcessGroup> {
   // nginx is the one proxy in front, as the deployment docs set it.
   const env = { TRUSTED_PROXY_HOPS: '1', ...shared };
   const processes: GroupProcess[] = [];
@@ -56,13 +61,27 @@ export async function startProcessGroup(shared: Record<string, string>, size: Gr
   try {
     for (let i = 1; i <= size.apis; i++) {
       const port = await freePort();
-      const process = createServiceProcess('api/server.ts', 'api listening', { ...env, PORT: String(port) }, path.join(dir, `api-${i}.log`));
+      const process = createServiceProcess(
+        'api/server.ts',
+        'api listening',
+        { ...env, PORT: String(port) },
+        path.join(dir, `api-${i}.log`),
+      );
       processes.push({ name: `api ${i}`, role: 'api', process, base: `http://127.0.0.1:${port}` });
     }
-    for (const [role, count] of [['commit', size.commitWorkers], ['render', size.renderWorkers]] as const) {
+    for (const [role, count] of [
+      ['commit', size.commitWorkers],
+      ['render', size.renderWorkers],
+    ] as const) {
       for (let i = 1; i <= count; i++) {
         // A render worker is "started" once it has rendered the backlog a kill left, which under load takes a while.
-        const process = createServiceProcess('worker/main.ts', 'worker started', { ...env, WORKER_ROLES: role }, path.join(dir, `${role}-${i}.log`), 150_000);
+        const process = createServiceProcess(
+          'worker/main.ts',
+          'worker started',
+          { ...env, WORKER_ROLES: role },
+          path.join(dir, `${role}-${i}.log`),
+          150_000,
+        );
         processes.push({ name: `${role} worker ${i}`, role, process, base: null });
       }
     }
@@ -70,9 +89,15 @@ export async function startProcessGroup(shared: Record<string, string>, size: Gr
     for (const p of processes) await p.process.start();
     const apis = processes.filter((p) => p.role === 'api');
     const [first, ...more] = apis.map((p) => new URL(p.base!).host);
-    nginx = await startNginx({ AK_UPSTREAM: first!, AK_PROJECTIONS_DIR: shared.PROJECTIONS_DIR!, AK_CLIENT_DIR: clientDir }, { moreUpstreams: more });
+    nginx = await startNginx(
+      { AK_UPSTREAM: first!, AK_PROJECTIONS_DIR: shared.PROJECTIONS_DIR!, AK_CLIENT_DIR: clientDir },
+      { moreUpstreams: more },
+    );
     return {
-      base: nginx.base, nginx, processes, apis,
+      base: nginx.base,
+      nginx,
+      processes,
+      apis,
       crashes: () => processes.flatMap((p) => p.process.crashes.map((c) => `${p.name}: ${c}`)),
       close,
     };

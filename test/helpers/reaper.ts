@@ -47,13 +47,17 @@ function ensureStarted(): void {
   if (listFile) return;
   listFile = path.join(tmpdir(), `ak-faults-reaper-${process.pid}.list`);
   write();
-  const child = spawn('sh', ['-c', SCRIPT, 'reaper', String(process.pid), listFile], { detached: true, stdio: 'ignore' });
+  const child = spawn('sh', ['-c', SCRIPT, 'reaper', String(process.pid), listFile], {
+    detached: true,
+    stdio: 'ignore',
+  });
   child.unref();
 }
 
 /** Lists a process (by pid, or by the pid file it writes) or a directory; returns the function that unlists it. */
 export function reap(entry: Entry): () => void {
-  if (/\s/.test(entry.target) || ('marker' in entry && /\s/.test(entry.marker))) throw new Error('reaper entries may not contain spaces');
+  if (/\s/.test(entry.target) || ('marker' in entry && /\s/.test(entry.marker)))
+    throw new Error('reaper entries may not contain spaces');
   ensureStarted();
   entries.add(entry);
   write();

@@ -24,7 +24,12 @@ export interface Answer {
 export interface Acknowledged {
   key: string;
   status: 200 | 201;
-  receipt: { operation: string; resource: { type: string; id: string; revision: number | null }; change_cursor: string; replayed: boolean };
+  receipt: {
+    operation: string;
+    resource: { type: string; id: string; revision: number | null };
+    change_cursor: string;
+    replayed: boolean;
+  };
   attempts: number;
   /** From the first attempt to the acknowledgement. */
   elapsedMs: number;
@@ -76,8 +81,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * ask to retry.
  */
 export async function writeUntilAcknowledged(
-  base: string, agent: Agent, method: string, path: string, body: unknown, key: string,
-  log: AnswerLog, options: RetryOptions,
+  base: string,
+  agent: Agent,
+  method: string,
+  path: string,
+  body: unknown,
+  key: string,
+  log: AnswerLog,
+  options: RetryOptions,
 ): Promise<Acknowledged> {
   const payload = JSON.stringify(body);
   const first = Date.now();
@@ -89,7 +100,11 @@ export async function writeUntilAcknowledged(
     try {
       const res = await fetch(base + path, {
         method,
-        headers: { 'content-type': 'application/json', 'idempotency-key': key, authorization: `Bearer ${agent.secret}` },
+        headers: {
+          'content-type': 'application/json',
+          'idempotency-key': key,
+          authorization: `Bearer ${agent.secret}`,
+        },
         body: payload,
         signal: AbortSignal.timeout(options.requestTimeoutMs),
       });
@@ -98,7 +113,15 @@ export async function writeUntilAcknowledged(
       text = await res.text();
     } catch (error) {
       const name = (error as Error).name;
-      log.record({ status: 0, ms: Date.now() - started, at: started, retryAfter: null, errorShape: null, code: null, networkError: name });
+      log.record({
+        status: 0,
+        ms: Date.now() - started,
+        at: started,
+        retryAfter: null,
+        errorShape: null,
+        code: null,
+        networkError: name,
+      });
       if (name === 'TimeoutError') throw new Error(`${method} ${path} got no answer in ${options.requestTimeoutMs} ms`);
       if (Date.now() > options.deadline) throw new Error(`${method} ${path} not acknowledged before the deadline`);
       const aborted = options.aborted?.();
@@ -115,11 +138,25 @@ export async function writeUntilAcknowledged(
     }
     if (status === 200 || status === 201) {
       log.record({ status, ms, at: started, retryAfter, errorShape: null, code: null });
-      return { key, status, receipt: json as Acknowledged['receipt'], attempts: attempt, elapsedMs: Date.now() - first };
+      return {
+        key,
+        status,
+        receipt: json as Acknowledged['receipt'],
+        attempts: attempt,
+        elapsedMs: Date.now() - first,
+      };
     }
     const shaped = ErrorBodySchema.safeParse(json);
-    log.record({ status, ms, at: started, retryAfter, errorShape: shaped.success, code: shaped.success ? shaped.data.error.code : null });
-    if (status !== 503 && !options.alsoRetry?.includes(status)) throw new Error(`${method} ${path} answered ${status}: ${text.slice(0, 500)}`);
+    log.record({
+      status,
+      ms,
+      at: started,
+      retryAfter,
+      errorShape: shaped.success,
+      code: shaped.success ? shaped.data.error.code : null,
+    });
+    if (status !== 503 && !options.alsoRetry?.includes(status))
+      throw new Error(`${method} ${path} answered ${status}: ${text.slice(0, 500)}`);
     if (Date.now() > options.deadline) throw new Error(`${method} ${path} not acknowledged before the deadline`);
     const aborted = options.aborted?.();
     if (aborted) throw new Error(`${method} ${path} not retried: ${aborted}`);

@@ -45,7 +45,8 @@ export interface SecretCase {
 export function leaks(c: SecretCase, text: string): string | null {
   for (const secret of c.secrets) {
     if (text.includes(secret)) return secret;
-    for (let i = 0; i + 8 <= secret.length; i++) if (text.includes(secret.slice(i, i + 8))) return secret.slice(i, i + 8);
+    for (let i = 0; i + 8 <= secret.length; i++)
+      if (text.includes(secret.slice(i, i + 8))) return secret.slice(i, i + 8);
   }
   return null;
 }
@@ -66,7 +67,10 @@ function providerTokens(): [string, string][] {
     ['GitLab deploy token', p('gl', 'dt-', chars(ALNUM, 20))],
     ['GitLab runner token', p('gl', 'rt-', chars(ALNUM, 20))],
     ['Slack bot token', p('xo', 'xb-', chars(DIGITS, 12), '-', chars(DIGITS, 13), '-', chars(ALNUM, 24))],
-    ['Slack user token', p('xo', 'xp-', chars(DIGITS, 12), '-', chars(DIGITS, 12), '-', chars(DIGITS, 13), '-', chars(HEX, 32))],
+    [
+      'Slack user token',
+      p('xo', 'xp-', chars(DIGITS, 12), '-', chars(DIGITS, 12), '-', chars(DIGITS, 13), '-', chars(HEX, 32)),
+    ],
     ['Slack app-level token', p('xa', 'pp-1-', chars(UPPER + DIGITS, 11), '-', chars(DIGITS, 13), '-', chars(HEX, 64))],
     ['Stripe live secret key', p('sk', '_live_', chars(ALNUM, 24))],
     ['Stripe test secret key', p('sk', '_test_', chars(ALNUM, 32))],
@@ -115,7 +119,11 @@ export function secretCases(): SecretCase[] {
   for (const [name, token] of providerTokens()) {
     add(`${name} in a log line`, `error: request rejected (401) for credential ${token} at 12:00:01`, token);
     add(`${name} quoted in JSON`, `{"level":"error","msg":"auth failed","value":"${token}"}`, token);
-    add(`${name} in prose, followed by punctuation`, `I exported ${token}, then the client said "unauthorized".`, token);
+    add(
+      `${name} in prose, followed by punctuation`,
+      `I exported ${token}, then the client said "unauthorized".`,
+      token,
+    );
   }
 
   // GitHub tokens followed by a suffix, and in a remote URL.
@@ -154,8 +162,14 @@ export function secretCases(): SecretCase[] {
     ['--token flag with a space', (v) => `vault login --token ${v}`],
     ['STRIPE_KEY with a made value', (v) => `STRIPE_KEY=${v}`],
     ['connection-string Password=', (v) => `Server=db;Database=app;User Id=sa;Password=${v};`],
-    ['AccountKey in an Azure connection string', (v) => `DefaultEndpointsProtocol=https;AccountName=store;AccountKey=${v};EndpointSuffix=core.windows.net`],
-    ['SharedAccessKey in a Service Bus string', (v) => `Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=${v}`],
+    [
+      'AccountKey in an Azure connection string',
+      (v) => `DefaultEndpointsProtocol=https;AccountName=store;AccountKey=${v};EndpointSuffix=core.windows.net`,
+    ],
+    [
+      'SharedAccessKey in a Service Bus string',
+      (v) => `Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=${v}`,
+    ],
     ['camelCase jwtSecret:', (v) => `jwtSecret: '${v}'`],
   ];
   for (const [shape, make] of assignments) {
@@ -164,7 +178,18 @@ export function secretCases(): SecretCase[] {
   }
 
   // JSON fields.
-  const jsonFields = ['password', 'auth', 'private_key', '_authToken', 'client_secret', 'refresh_token', 'apiKey', 'secret', 'access_token', 'db_password'];
+  const jsonFields = [
+    'password',
+    'auth',
+    'private_key',
+    '_authToken',
+    'client_secret',
+    'refresh_token',
+    'apiKey',
+    'secret',
+    'access_token',
+    'db_password',
+  ];
   for (const field of jsonFields) {
     const value = password(20);
     add(`JSON "${field}" field`, `{"user":"app","${field}": "${value}","host":"db"}`, value);
@@ -172,9 +197,17 @@ export function secretCases(): SecretCase[] {
   const dockerAuth = Buffer.from(p('deploy:', password(16))).toString('base64');
   add('Docker config auth', `{"auths":{"https://index.docker.io/v1/":{"auth":"${dockerAuth}"}}}`, dockerAuth);
   const dockerAuth2 = Buffer.from(p('ci:', password(16))).toString('base64');
-  add('Docker config auth, pretty-printed', `{\n  "auths": {\n    "ghcr.io": {\n      "auth": "${dockerAuth2}"\n    }\n  }\n}`, dockerAuth2);
+  add(
+    'Docker config auth, pretty-printed',
+    `{\n  "auths": {\n    "ghcr.io": {\n      "auth": "${dockerAuth2}"\n    }\n  }\n}`,
+    dockerAuth2,
+  );
   const keyBody = chars(B64, 64);
-  add('service-account private_key with escaped line breaks (split)', `{"type":"service_account","private_key":"-----BEGIN PRIVATE KEY-----\\n${keyBody}\\n${keyBody.slice(0, 40)}\\n-----END PRIVATE KEY-----\\n"}`, keyBody);
+  add(
+    'service-account private_key with escaped line breaks (split)',
+    `{"type":"service_account","private_key":"-----BEGIN PRIVATE KEY-----\\n${keyBody}\\n${keyBody.slice(0, 40)}\\n-----END PRIVATE KEY-----\\n"}`,
+    keyBody,
+  );
 
   // URL user-info.
   const urls: [string, (pw: string) => string][] = [
@@ -196,12 +229,20 @@ export function secretCases(): SecretCase[] {
 
   // Header lines.
   const headers: [string, string][] = [
-    ['X-Api-Key', 'X-Api-Key: '], ['lower-case x-api-key', 'x-api-key: '], ['X-Auth-Token', 'X-Auth-Token: '],
-    ['Private-Token', 'Private-Token: '], ['X-Vault-Token', 'X-Vault-Token: '], ['Api-Key', 'api-key: '],
-    ['Ocp-Apim-Subscription-Key', 'Ocp-Apim-Subscription-Key: '], ['X-Goog-Api-Key', 'X-Goog-Api-Key: '],
-    ['Authorization Bearer', 'Authorization: Bearer '], ['lower-case authorization bearer', 'authorization: bearer '],
-    ['Authorization token', 'Authorization: token '], ['Proxy-Authorization Basic', 'Proxy-Authorization: Basic '],
-    ['curl -H Authorization', 'curl -H "Authorization: Bearer '], ['JSON headers object', '{"headers":{"X-API-KEY":"'],
+    ['X-Api-Key', 'X-Api-Key: '],
+    ['lower-case x-api-key', 'x-api-key: '],
+    ['X-Auth-Token', 'X-Auth-Token: '],
+    ['Private-Token', 'Private-Token: '],
+    ['X-Vault-Token', 'X-Vault-Token: '],
+    ['Api-Key', 'api-key: '],
+    ['Ocp-Apim-Subscription-Key', 'Ocp-Apim-Subscription-Key: '],
+    ['X-Goog-Api-Key', 'X-Goog-Api-Key: '],
+    ['Authorization Bearer', 'Authorization: Bearer '],
+    ['lower-case authorization bearer', 'authorization: bearer '],
+    ['Authorization token', 'Authorization: token '],
+    ['Proxy-Authorization Basic', 'Proxy-Authorization: Basic '],
+    ['curl -H Authorization', 'curl -H "Authorization: Bearer '],
+    ['JSON headers object', '{"headers":{"X-API-KEY":"'],
   ];
   for (const [shape, head] of headers) {
     const value = shape.includes('Basic') ? Buffer.from(p('svc:', password(14))).toString('base64') : chars(B64URL, 40);
@@ -214,10 +255,22 @@ export function secretCases(): SecretCase[] {
   const logBearer = chars(B64URL, 43);
   add('bearer token in a log line', `401 Unauthorized: bearer ${logBearer} rejected`, logBearer);
   const sas = chars(B64, 43);
-  add('Azure SAS signature in a URL', `https://store.blob.core.windows.net/c/f?sv=2022-11-02&ss=b&sig=${encodeURIComponent(`${sas}=`)}`, encodeURIComponent(sas).slice(0, 30));
+  add(
+    'Azure SAS signature in a URL',
+    `https://store.blob.core.windows.net/c/f?sv=2022-11-02&ss=b&sig=${encodeURIComponent(`${sas}=`)}`,
+    encodeURIComponent(sas).slice(0, 30),
+  );
 
   // Private keys.
-  for (const label of ['RSA PRIVATE KEY', 'EC PRIVATE KEY', 'PRIVATE KEY', 'OPENSSH PRIVATE KEY', 'ENCRYPTED PRIVATE KEY', 'DSA PRIVATE KEY', 'PGP PRIVATE KEY BLOCK']) {
+  for (const label of [
+    'RSA PRIVATE KEY',
+    'EC PRIVATE KEY',
+    'PRIVATE KEY',
+    'OPENSSH PRIVATE KEY',
+    'ENCRYPTED PRIVATE KEY',
+    'DSA PRIVATE KEY',
+    'PGP PRIVATE KEY BLOCK',
+  ]) {
     const { block, body } = pem(label);
     add(`PEM ${label}`, `key file:\n${block}\nthen: error:0909006C:PEM routines`, ...body);
   }
@@ -228,15 +281,31 @@ export function secretCases(): SecretCase[] {
   const cut = pem('RSA PRIVATE KEY');
   add('PEM block cut off by the paste', cut.block.slice(0, cut.block.indexOf('-----END')), ...cut.body);
   const indented = pem('OPENSSH PRIVATE KEY');
-  add('PEM block indented in YAML (split)', `ssh_key: |\n${indented.block.split('\n').map((l) => `  ${l}`).join('\n')}`, ...indented.body);
+  add(
+    'PEM block indented in YAML (split)',
+    `ssh_key: |\n${indented.block
+      .split('\n')
+      .map((l) => `  ${l}`)
+      .join('\n')}`,
+    ...indented.body,
+  );
   for (const version of ['2', '3']) {
     const pub = chars(B64, 64);
     const priv = [chars(B64, 64), chars(B64, 64), chars(B64, 20)];
     const mac = chars(HEX, 64);
-    add(`PuTTY private key, version ${version}`,
-      p(`PuTTY-User-Key-File-${version}: ssh-rsa\nEncryption: none\nComment: rsa-key-20240101\nPublic-Lines: 1\n`, pub,
-        '\nPrivate-Lines: 3\n', priv.join('\n'), '\nPrivate-MAC: ', mac),
-      ...priv, mac);
+    add(
+      `PuTTY private key, version ${version}`,
+      p(
+        `PuTTY-User-Key-File-${version}: ssh-rsa\nEncryption: none\nComment: rsa-key-20240101\nPublic-Lines: 1\n`,
+        pub,
+        '\nPrivate-Lines: 3\n',
+        priv.join('\n'),
+        '\nPrivate-MAC: ',
+        mac,
+      ),
+      ...priv,
+      mac,
+    );
   }
 
   // Environment dumps.
@@ -257,12 +326,12 @@ export function ordinaryLines(): string[] {
   const lines: string[] = [
     'FATAL:  password authentication failed for user "postgres"',
     'psql: error: connection to server at "db" (10.0.0.5), port 5432 failed: FATAL:  password authentication failed for user "app"',
-    'ERROR 1045 (28000): Access denied for user \'root\'@\'localhost\' (using password: YES)',
-    'ERROR 1045 (28000): Access denied for user \'root\'@\'localhost\' (using password: NO)',
+    "ERROR 1045 (28000): Access denied for user 'root'@'localhost' (using password: YES)",
+    "ERROR 1045 (28000): Access denied for user 'root'@'localhost' (using password: NO)",
     'Password: Sorry, try again.',
     'sudo: a password is required',
     'remote: Support for password authentication was removed on August 13, 2021.',
-    'fatal: Authentication failed for \'https://github.com/o/r.git/\'',
+    "fatal: Authentication failed for 'https://github.com/o/r.git/'",
     'Error: secretOrPrivateKey must have a value',
     'JsonWebTokenError: invalid token',
     'TokenExpiredError: jwt expired',
@@ -291,10 +360,10 @@ export function ordinaryLines(): string[] {
     'auth_method=scram-sha-256',
     'The key "sort_key" does not exist in the index',
     'duplicate key value violates unique constraint "users_pkey"',
-    'KeyError: \'password\'',
-    'KeyError: \'api_key\'',
+    "KeyError: 'password'",
+    "KeyError: 'api_key'",
     'ValueError: password cannot be empty',
-    'TypeError: Cannot read properties of undefined (reading \'token\')',
+    "TypeError: Cannot read properties of undefined (reading 'token')",
     'password=${DB_PASSWORD}',
     'PASSWORD=$DB_PASSWORD',
     'api_key="<your-api-key>"',
@@ -322,9 +391,9 @@ export function ordinaryLines(): string[] {
     'Error: getaddrinfo ENOTFOUND db.internal',
     'redis.exceptions.AuthenticationError: invalid username-password pair or user is disabled.',
     'MongoServerError: bad auth : Authentication failed.',
-    'Access to fetch at \'https://api.example.com\' from origin \'http://localhost:3000\' has been blocked by CORS policy',
-    'TS2322: Type \'string\' is not assignable to type \'number\'.',
-    'ModuleNotFoundError: No module named \'secrets_manager\'',
+    "Access to fetch at 'https://api.example.com' from origin 'http://localhost:3000' has been blocked by CORS policy",
+    "TS2322: Type 'string' is not assignable to type 'number'.",
+    "ModuleNotFoundError: No module named 'secrets_manager'",
     'the token endpoint answered invalid_grant',
     'Invalid value for "--password": expected a string',
   ];
@@ -333,10 +402,17 @@ export function ordinaryLines(): string[] {
   for (let i = 0; i < 6; i++) lines.push(`manifest unknown: sha256:${hex(64)}`);
   for (let i = 0; i < 6; i++) lines.push(`Error response from daemon: No such container: ${hex(64)}`);
   // Base64 that is no secret: encoded words, a PNG header, a public-key line.
-  for (const word of ['hello world, this is a test message', 'The quick brown fox jumps over the lazy dog', '{"alg":"none"}', 'not a secret at all']) {
+  for (const word of [
+    'hello world, this is a test message',
+    'The quick brown fox jumps over the lazy dog',
+    '{"alg":"none"}',
+    'not a secret at all',
+  ]) {
     lines.push(`decoded payload ${Buffer.from(word).toString('base64')} is not valid UTF-16`);
   }
-  lines.push('data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==');
+  lines.push(
+    'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  );
   lines.push(`ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI${chars(B64, 43)} user@host`);
   lines.push(`integrity sha512-${chars(B64, 86)}== failed`);
   return lines;

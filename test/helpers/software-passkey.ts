@@ -40,7 +40,11 @@ export class SoftwarePasskey {
     const head = Buffer.concat([sha256(rpId), flags, u32(this.counter)]);
     if (!attested) return head;
     const coseKey = new Map<number, number | Uint8Array>([
-      [1, 2], [3, -7], [-1, 1], [-2, Buffer.from(this.publicJwk.x, 'base64url')], [-3, Buffer.from(this.publicJwk.y, 'base64url')],
+      [1, 2],
+      [3, -7],
+      [-1, 1],
+      [-2, Buffer.from(this.publicJwk.x, 'base64url')],
+      [-3, Buffer.from(this.publicJwk.y, 'base64url')],
     ]);
     const idLength = Buffer.alloc(2);
     idLength.writeUInt16BE(this.credentialId.length);
@@ -55,10 +59,23 @@ export class SoftwarePasskey {
   create(options: { challenge: string; rp: { id: string }; user: { id: string } }) {
     this.userHandle = options.user.id;
     const authData = this.authenticatorData(options.rp.id, true);
-    const attestationObject = isoCBOR.encode(new Map<string, unknown>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]) as never);
+    const attestationObject = isoCBOR.encode(
+      new Map<string, unknown>([
+        ['fmt', 'none'],
+        ['attStmt', new Map()],
+        ['authData', authData],
+      ]) as never,
+    );
     return {
-      id: b64url(this.credentialId), rawId: b64url(this.credentialId), type: 'public-key', clientExtensionResults: {},
-      response: { clientDataJSON: b64url(this.clientData('webauthn.create', options.challenge)), attestationObject: b64url(attestationObject), transports: ['internal'] },
+      id: b64url(this.credentialId),
+      rawId: b64url(this.credentialId),
+      type: 'public-key',
+      clientExtensionResults: {},
+      response: {
+        clientDataJSON: b64url(this.clientData('webauthn.create', options.challenge)),
+        attestationObject: b64url(attestationObject),
+        transports: ['internal'],
+      },
     };
   }
 
@@ -68,34 +85,75 @@ export class SoftwarePasskey {
     const clientDataJSON = this.clientData('webauthn.get', options.challenge);
     const signature = sign('sha256', Buffer.concat([authData, sha256(clientDataJSON)]), this.privateKey);
     return {
-      id: b64url(this.credentialId), rawId: b64url(this.credentialId), type: 'public-key', clientExtensionResults: {},
-      response: { clientDataJSON: b64url(clientDataJSON), authenticatorData: b64url(authData), signature: b64url(signature), userHandle: this.userHandle },
+      id: b64url(this.credentialId),
+      rawId: b64url(this.credentialId),
+      type: 'public-key',
+      clientExtensionResults: {},
+      response: {
+        clientDataJSON: b64url(clientDataJSON),
+        authenticatorData: b64url(authData),
+        signature: b64url(signature),
+        userHandle: this.userHandle,
+      },
     };
   }
 }
 
 /** One passkey ceremony request, as /account/signin's script sends it. */
-export async function ceremony(base: string, path: string, body: unknown, headers: Record<string, string> = {}, jar?: CookieJar) {
-  const init = { method: 'POST', headers: { 'content-type': 'application/json', origin: base, ...headers }, body: JSON.stringify(body) };
+export async function ceremony(
+  base: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+  jar?: CookieJar,
+) {
+  const init = {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base, ...headers },
+    body: JSON.stringify(body),
+  };
   const res = jar ? await jar.fetch(`${base}${path}`, init) : await fetch(`${base}${path}`, init);
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
 }
 
 /** Sign-up with a new software passkey: the account's identity id, or the refusal. */
-export async function passkeySignUp(base: string, handle: string, headers: Record<string, string> = {}, jar?: CookieJar) {
+export async function passkeySignUp(
+  base: string,
+  handle: string,
+  headers: Record<string, string> = {},
+  jar?: CookieJar,
+) {
   const passkey = new SoftwarePasskey(base);
   const options = await ceremony(base, '/account/passkeys/register/options', { handle }, headers, jar);
   if (options.status !== 200) return { status: options.status, body: options.body, passkey };
-  const done = await ceremony(base, '/account/passkeys/register', {
-    ceremony: options.body.ceremony, response: passkey.create(options.body.options),
-  }, headers, jar);
+  const done = await ceremony(
+    base,
+    '/account/passkeys/register',
+    {
+      ceremony: options.body.ceremony,
+      response: passkey.create(options.body.options),
+    },
+    headers,
+    jar,
+  );
   return { status: done.status, body: done.body, passkey, identityId: done.body?.identity?.id as string | undefined };
 }
 
 /** Sign-in with an existing software passkey. */
-export async function passkeySignIn(base: string, passkey: SoftwarePasskey, jar: CookieJar, headers: Record<string, string> = {}) {
+export async function passkeySignIn(
+  base: string,
+  passkey: SoftwarePasskey,
+  jar: CookieJar,
+  headers: Record<string, string> = {},
+) {
   const options = await ceremony(base, '/account/passkeys/signin/options', {}, headers, jar);
   if (options.status !== 200) return options;
-  return ceremony(base, '/account/passkeys/signin', { ceremony: options.body.ceremony, response: passkey.get(options.body.options) }, headers, jar);
+  return ceremony(
+    base,
+    '/account/passkeys/signin',
+    { ceremony: options.body.ceremony, response: passkey.get(options.body.options) },
+    headers,
+    jar,
+  );
 }

@@ -6,7 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import { loadConfig, type Config } from '../../core/config.ts';
 
-export function testConfig(databaseUrl: string, projectionsDir: string, overrides: Record<string, string> = {}): Config {
+export function testConfig(
+  databaseUrl: string,
+  projectionsDir: string,
+  overrides: Record<string, string> = {},
+): Config {
   return loadConfig({
     DATABASE_URL: databaseUrl,
     REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',

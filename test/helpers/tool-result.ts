@@ -7,9 +7,11 @@ import { expect } from 'vitest';
 /** A connected client of the endpoint at `url`, sending the direct credential `secret` when given. */
 export async function connectTools(url: string, name: string, secret?: string): Promise<Client> {
   const client = new Client({ name, version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), {
-    requestInit: secret ? { headers: { Authorization: `Bearer ${secret}` } } : {},
-  }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), {
+      requestInit: secret ? { headers: { Authorization: `Bearer ${secret}` } } : {},
+    }),
+  );
   return client;
 }
 

@@ -38,7 +38,11 @@ export function createWorkerProcess(env: Record<string, string>, logFile: string
 
 /** One of the service's entry points (relative to the repository) as a child process; `ready` is the log message it prints once serving. */
 export function createServiceProcess(
-  entry: string, ready: string, env: Record<string, string>, logFile: string, startTimeoutMs = 60_000,
+  entry: string,
+  ready: string,
+  env: Record<string, string>,
+  logFile: string,
+  startTimeoutMs = 60_000,
 ): WorkerProcess {
   const MAIN = path.join(ROOT, entry);
   const name = path.basename(path.dirname(entry)) === 'worker' ? 'worker' : entry;
@@ -104,10 +108,16 @@ export function createServiceProcess(
           buffered = (buffered + chunk.toString()).slice(-10_000);
           if (buffered.includes(`"msg":"${ready}"`)) resolve();
         });
-        proc.once('exit', (code, signal) => reject(new Error(`${name} exited (${code ?? signal}) before it started; see ${logFile}`)));
+        proc.once('exit', (code, signal) =>
+          reject(new Error(`${name} exited (${code ?? signal}) before it started; see ${logFile}`)),
+        );
       });
       const timeout = new Promise<never>((_, reject) =>
-        setTimeout(() => reject(new Error(`${name} did not start in ${startTimeoutMs / 1000} s; see ${logFile}`)), startTimeoutMs).unref());
+        setTimeout(
+          () => reject(new Error(`${name} did not start in ${startTimeoutMs / 1000} s; see ${logFile}`)),
+          startTimeoutMs,
+        ).unref(),
+      );
       await Promise.race([started, timeout]);
     },
     kill: () => waitForExit('SIGKILL'),

@@ -21,7 +21,13 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-export type Kind = 'create_problem' | 'create_solution' | 'edit_problem' | 'report_outcome' | 'create_discussion' | 'reply';
+export type Kind =
+  | 'create_problem'
+  | 'create_solution'
+  | 'edit_problem'
+  | 'report_outcome'
+  | 'create_discussion'
+  | 'reply';
 
 export interface Write {
   kind: Kind;
@@ -57,31 +63,64 @@ class AgentScript {
     // Letters only: duplicates are refused on normalized text, which folds a
     // UUID (or any hex id) to one token, so UUID markers made every solution
     // on a problem a copy of the first (409 duplicate_solution).
-    const marker = `m-${randomUUID().replace(/-/g, '').replace(/[0-9]/g, (d) => 'ghijklmnop'[Number(d)]!)}`;
+    const marker = `m-${randomUUID()
+      .replace(/-/g, '')
+      .replace(/[0-9]/g, (d) => 'ghijklmnop'[Number(d)]!)}`;
     const r = this.random();
     const problems = [...this.problems.keys()];
     if (problems.length && r < 0.25) {
-      return { kind: 'create_solution', method: 'POST', path: '/api/solutions', marker, body: { problem_id: this.pick(problems), body: marker } };
+      return {
+        kind: 'create_solution',
+        method: 'POST',
+        path: '/api/solutions',
+        marker,
+        body: { problem_id: this.pick(problems), body: marker },
+      };
     }
     if (problems.length && r < 0.4) {
       const id = this.pick(problems);
       const base = this.problems.get(id)!;
-      return { kind: 'edit_problem', method: 'PATCH', path: `/api/problems/${id}`, marker, revision: base + 1, body: { base_revision: base, body: marker } };
+      return {
+        kind: 'edit_problem',
+        method: 'PATCH',
+        path: `/api/problems/${id}`,
+        marker,
+        revision: base + 1,
+        body: { base_revision: base, body: marker },
+      };
     }
     if (this.solutions.length && r < 0.5) {
       return {
-        kind: 'report_outcome', method: 'POST', path: `/api/solutions/${this.pick(this.solutions)}/outcomes`, marker,
+        kind: 'report_outcome',
+        method: 'POST',
+        path: `/api/solutions/${this.pick(this.solutions)}/outcomes`,
+        marker,
         body: { signal: this.pick(['worked', 'partially_worked', 'did_not_work']), note: marker },
       };
     }
     if (this.discussions.length && r < 0.6) {
-      return { kind: 'reply', method: 'POST', path: `/api/discussions/${this.pick(this.discussions)}/replies`, marker, body: { body: marker } };
+      return {
+        kind: 'reply',
+        method: 'POST',
+        path: `/api/discussions/${this.pick(this.discussions)}/replies`,
+        marker,
+        body: { body: marker },
+      };
     }
     if (r < 0.65) {
-      return { kind: 'create_discussion', method: 'POST', path: '/api/discussions', marker, body: { title: `Discussion ${marker}`, body: marker } };
+      return {
+        kind: 'create_discussion',
+        method: 'POST',
+        path: '/api/discussions',
+        marker,
+        body: { title: `Discussion ${marker}`, body: marker },
+      };
     }
     return {
-      kind: 'create_problem', method: 'POST', path: '/api/problems', marker,
+      kind: 'create_problem',
+      method: 'POST',
+      path: '/api/problems',
+      marker,
       body: { title: `Problem ${marker}`, body: marker, product: 'fault-tests' },
     };
   }
@@ -104,7 +143,12 @@ export interface WorkloadOptions extends RetryOptions {
 }
 
 /** Runs writes for one agent until the shared budget is spent; every write is retried until acknowledged. */
-export async function runAgent(base: string, agent: Agent, log: AnswerLog, options: WorkloadOptions): Promise<AcknowledgedWrite[]> {
+export async function runAgent(
+  base: string,
+  agent: Agent,
+  log: AnswerLog,
+  options: WorkloadOptions,
+): Promise<AcknowledgedWrite[]> {
   const script = new AgentScript(seededRandom(options.seed));
   const acks: AcknowledgedWrite[] = [];
   while (options.budget.left > 0) {
@@ -140,12 +184,16 @@ export interface LedgerCheck {
 export async function checkAcknowledged(pool: pg.Pool, acks: AcknowledgedWrite[]): Promise<LedgerCheck> {
   const problems: string[] = [];
   for (const ack of acks) {
-    const { rows } = await pool.query<{ id: string; revision: number | null }>(FIND[ack.write.kind], [ack.write.marker]);
+    const { rows } = await pool.query<{ id: string; revision: number | null }>(FIND[ack.write.kind], [
+      ack.write.marker,
+    ]);
     const { id, revision } = ack.receipt.resource;
     if (rows.length !== 1) {
       problems.push(`${ack.write.kind} ${ack.key}: ${rows.length} records`);
     } else if (rows[0]!.id !== id || (ack.write.kind === 'edit_problem' && rows[0]!.revision !== revision)) {
-      problems.push(`${ack.write.kind} ${ack.key}: receipt names ${id}@${revision}, the database ${rows[0]!.id}@${rows[0]!.revision}`);
+      problems.push(
+        `${ack.write.kind} ${ack.key}: receipt names ${id}@${revision}, the database ${rows[0]!.id}@${rows[0]!.revision}`,
+      );
     }
   }
   return { acknowledged: acks.length, problems };

@@ -19,7 +19,15 @@ import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientDocumentFetch } from '../../api/oauth/client-document-fetch.ts';
 import { startHttpsServer, type HttpsServer } from '../helpers/https-server.ts';
-import { authorizeUrl, CookieJar, MemoryOAuthClient, pkce, runAuthorization, seedSignedInAccount, shownError } from '../helpers/oauth.ts';
+import {
+  authorizeUrl,
+  CookieJar,
+  MemoryOAuthClient,
+  pkce,
+  runAuthorization,
+  seedSignedInAccount,
+  shownError,
+} from '../helpers/oauth.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
 let documents: HttpsServer;
@@ -44,8 +52,12 @@ function trustingDocumentServer(server: HttpsServer): typeof fetch {
 
 /** A public client's document, as a chat client would publish it at `clientId`. */
 const metadataDocument = (clientId: string) => ({
-  client_id: clientId, client_name: 'Metadata Chat', redirect_uris: [redirectUri],
-  grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none',
+  client_id: clientId,
+  client_name: 'Metadata Chat',
+  redirect_uris: [redirectUri],
+  grant_types: ['authorization_code', 'refresh_token'],
+  response_types: ['code'],
+  token_endpoint_auth_method: 'none',
 });
 
 beforeAll(async () => {
@@ -65,7 +77,9 @@ const count = async (sql: string) => Number((await stack.pool.query(sql)).rows[0
 const stored = async () => ({
   clients: await count(`SELECT count(*) AS n FROM oauth_records WHERE model = 'Client'`),
   grants: await count(`SELECT count(*) AS n FROM oauth_records WHERE model = 'Grant'`),
-  tokens: await count(`SELECT count(*) AS n FROM oauth_records WHERE model IN ('AccessToken', 'RefreshToken', 'AuthorizationCode')`),
+  tokens: await count(
+    `SELECT count(*) AS n FROM oauth_records WHERE model IN ('AccessToken', 'RefreshToken', 'AuthorizationCode')`,
+  ),
   connections: await count('SELECT count(*) AS n FROM oauth_connections'),
 });
 
@@ -105,12 +119,19 @@ describe('a client identified by its metadata document URL', () => {
     expect(auth.saved?.access_token).toBeTruthy();
     expect(auth.saved?.refresh_token).toBeTruthy();
     const client = await connectedClient(auth);
-    const whoami = (await client.callTool({ name: 'whoami', arguments: {} })) as { structuredContent?: Record<string, any>; isError?: boolean };
+    const whoami = (await client.callTool({ name: 'whoami', arguments: {} })) as {
+      structuredContent?: Record<string, any>;
+      isError?: boolean;
+    };
     expect(whoami.isError).toBeFalsy();
     expect(whoami.structuredContent).toMatchObject({
       authenticated: true,
       identity: { id: identityId, handle: 'metadata-person' },
-      connection: { client_id: clientId, client_name: 'Metadata Chat', scopes: expect.arrayContaining(['knowledge', 'post']) },
+      connection: {
+        client_id: clientId,
+        client_name: 'Metadata Chat',
+        scopes: expect.arrayContaining(['knowledge', 'post']),
+      },
       next_action: 'verify_oauth_connection',
     });
     await client.close();
@@ -131,12 +152,16 @@ describe('a client name is contribution text', () => {
     const auth = new MemoryOAuthClient(redirectUri, 'Leaky Chat', clientId);
     expect(await connectedClient(auth).catch((error: unknown) => error)).toBeInstanceOf(UnauthorizedError);
     const jar = new CookieJar(cookie);
-    const interaction = new URL((await jar.fetch(auth.authorizationUrl!.toString())).headers.get('location')!, base).toString();
+    const interaction = new URL(
+      (await jar.fetch(auth.authorizationUrl!.toString())).headers.get('location')!,
+      base,
+    ).toString();
     const page = await (await jar.fetch(interaction)).text();
     expect(page).toMatch(/id="client-name"[^>]*>Leaky Chat &lt;redacted:github-token&gt;</);
     expect(page).not.toContain(token);
     await runAuthorization(base, jar, interaction);
-    const names = (await stack.pool.query('SELECT client_name FROM oauth_connections WHERE client_id = $1', [clientId])).rows;
+    const names = (await stack.pool.query('SELECT client_name FROM oauth_connections WHERE client_id = $1', [clientId]))
+      .rows;
     expect(names).toEqual([{ client_name: 'Leaky Chat <redacted:github-token>' }]);
   });
 });
@@ -145,9 +170,18 @@ describe('a metadata document client that is refused gets an OAuth error and cha
   /** One authorization request by a signed-in person, as far as it goes on this origin. */
   async function authorizeOnce(clientId: string, redirect = redirectUri) {
     const before = await stored();
-    const out = await runAuthorization(base, new CookieJar(cookie), authorizeUrl(base, {
-      client_id: clientId, redirect_uri: redirect, code_challenge: pkce().challenge, code_challenge_method: 'S256', resource, scope: 'post',
-    }));
+    const out = await runAuthorization(
+      base,
+      new CookieJar(cookie),
+      authorizeUrl(base, {
+        client_id: clientId,
+        redirect_uri: redirect,
+        code_challenge: pkce().challenge,
+        code_challenge_method: 'S256',
+        resource,
+        scope: 'post',
+      }),
+    );
     expect(await stored()).toEqual(before);
     // Refused before any redirect: the client's redirect_uri cannot be trusted, so the answer is a page of its own.
     expect(out.location).toBeUndefined();
@@ -159,7 +193,8 @@ describe('a metadata document client that is refused gets an OAuth error and cha
     const clientId = `${documents.origin}/clients/impostor.json`;
     documents.serve('/clients/impostor.json', metadataDocument(`${documents.origin}/clients/metadata-chat.json`));
     expect(await authorizeOnce(clientId)).toEqual({
-      error: 'invalid_client_metadata', description: 'client_id metadata document client_id does not match the expected value',
+      error: 'invalid_client_metadata',
+      description: 'client_id metadata document client_id does not match the expected value',
     });
     expect(documents.requested).toContain('/clients/impostor.json');
   });
@@ -168,7 +203,8 @@ describe('a metadata document client that is refused gets an OAuth error and cha
     const clientId = `${documents.origin}/clients/listed-redirect.json`;
     documents.serve('/clients/listed-redirect.json', metadataDocument(clientId));
     expect(await authorizeOnce(clientId, 'http://127.0.0.1:9/elsewhere')).toEqual({
-      error: 'invalid_redirect_uri', description: 'redirect_uri did not match any of the client&#39;s registered redirect_uris',
+      error: 'invalid_redirect_uri',
+      description: 'redirect_uri did not match any of the client&#39;s registered redirect_uris',
     });
     expect(documents.requested).toContain('/clients/listed-redirect.json');
   });
@@ -184,7 +220,10 @@ describe('a metadata document client that is refused gets an OAuth error and cha
     // The same server under another origin (localhost, not 127.0.0.1): the test's trust does not reach it.
     const clientId = `https://localhost:${new URL(documents.origin).port}/clients/other-origin.json`;
     documents.serve('/clients/other-origin.json', metadataDocument(clientId));
-    expect(await authorizeOnce(clientId)).toEqual({ error: 'invalid_client', description: 'client_id metadata document fetch failed' });
+    expect(await authorizeOnce(clientId)).toEqual({
+      error: 'invalid_client',
+      description: 'client_id metadata document fetch failed',
+    });
     expect(documents.requested).not.toContain('/clients/other-origin.json');
   });
 });

@@ -26,7 +26,16 @@ import { applyFenceCommand } from '../../db/queries/serving-fence.ts';
 import { errorOf, eventually } from '../helpers/client.ts';
 import { adminUrl } from '../helpers/database.ts';
 import {
-  authorizeUrl, connect, CookieJar, mcpPost, pkce, registerClient, runAuthorization, seedSignedInAccount, tokenRequest, toolCall,
+  authorizeUrl,
+  connect,
+  CookieJar,
+  mcpPost,
+  pkce,
+  registerClient,
+  runAuthorization,
+  seedSignedInAccount,
+  tokenRequest,
+  toolCall,
 } from '../helpers/oauth.ts';
 import { passkeySignUp } from '../helpers/software-passkey.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
@@ -41,9 +50,14 @@ const REGISTRATIONS = 20;
 const UNUSED_TTL_SECONDS = 86_400;
 
 beforeAll(async () => {
-  stack = await startStack({
-    TRUSTED_PROXY_HOPS: '1', CLIENT_REGISTRATION_RATE_LIMIT: String(REGISTRATIONS), CLIENT_UNUSED_TTL_SECONDS: String(UNUSED_TTL_SECONDS),
-  }, { worker: false, originFromPort: true });
+  stack = await startStack(
+    {
+      TRUSTED_PROXY_HOPS: '1',
+      CLIENT_REGISTRATION_RATE_LIMIT: String(REGISTRATIONS),
+      CLIENT_UNUSED_TTL_SECONDS: String(UNUSED_TTL_SECONDS),
+    },
+    { worker: false, originFromPort: true },
+  );
   base = stack.base;
   resource = `${base}/mcp/participate`;
 });
@@ -58,10 +72,19 @@ const handle = (name: string) => `${name}-${process.pid}-${++people}`;
  * redirects. It stops at the consent page (answering it only when
  * `approve`), or at the first answer that leaves the origin or is not a redirect.
  */
-async function authorize(jar: CookieJar, clientId: string, options: { approve?: boolean; extra?: Record<string, string> } = {}) {
+async function authorize(
+  jar: CookieJar,
+  clientId: string,
+  options: { approve?: boolean; extra?: Record<string, string> } = {},
+) {
   const { challenge, verifier } = pkce();
   let next = `${authorizeUrl(base, {
-    client_id: clientId, redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: 'S256', resource, scope: SCOPE,
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    resource,
+    scope: SCOPE,
   })}&${new URLSearchParams(options.extra ?? {})}`;
   for (let hop = 0; hop < 10; hop++) {
     const res = await jar.fetch(next);
@@ -74,23 +97,34 @@ async function authorize(jar: CookieJar, clientId: string, options: { approve?: 
     }
     if (res.status < 300 || res.status >= 400 || !location) return { response: res, verifier };
     const target = new URL(location, next);
-    if (target.origin !== base) return { location: target, code: target.searchParams.get('code') ?? undefined, verifier };
+    if (target.origin !== base)
+      return { location: target, code: target.searchParams.get('code') ?? undefined, verifier };
     next = target.toString();
   }
   throw new Error('too many redirects');
 }
 
 async function whoamiWith(code: string, verifier: string, clientId: string) {
-  const tokens = await tokenRequest(base, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier, client_id: clientId, resource });
+  const tokens = await tokenRequest(base, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: redirectUri,
+    code_verifier: verifier,
+    client_id: clientId,
+    resource,
+  });
   expect(tokens.status).toBe(200);
-  return (await mcpPost(base, tokens.body.access_token!, toolCall('whoami'))).body.result.structuredContent.identity.handle as string;
+  return (await mcpPost(base, tokens.body.access_token!, toolCall('whoami'))).body.result.structuredContent.identity
+    .handle as string;
 }
 
 async function signOut(jar: CookieJar) {
   const page = await (await jar.fetch(`${base}/account`)).text();
   const csrf = /name="csrf" value="([^"]+)"/.exec(page)![1]!;
   const res = await jar.fetch(`${base}/account/signout`, {
-    method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base }, body: new URLSearchParams({ csrf }).toString(),
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
+    body: new URLSearchParams({ csrf }).toString(),
   });
   expect(res.status).toBe(303);
 }
@@ -134,19 +168,27 @@ describe('one browser, two people', () => {
 });
 
 describe('dynamic client registration', () => {
-  const register = (body: unknown, address: string) => fetch(`${base}/oauth/register`, {
-    method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': address }, body: JSON.stringify(body),
-  });
+  const register = (body: unknown, address: string) =>
+    fetch(`${base}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+      body: JSON.stringify(body),
+    });
   const metadata = (extra: Record<string, unknown> = {}) => ({
-    client_name: 'Flood', redirect_uris: [redirectUri], grant_types: ['authorization_code', 'refresh_token'],
-    response_types: ['code'], token_endpoint_auth_method: 'none', ...extra,
+    client_name: 'Flood',
+    redirect_uris: [redirectUri],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'none',
+    ...extra,
   });
 
   it('answers 429 once one IPv6 /64 has spent its registrations, storing no more clients', async () => {
     const limit = REGISTRATIONS;
     const before = await count(`SELECT count(*) AS n FROM oauth_records WHERE model = 'Client'`);
     const statuses: number[] = [];
-    for (let n = 1; n <= limit + 3; n++) statuses.push((await register(metadata(), `2001:db8:30:1:${n.toString(16)}::${n.toString(16)}`)).status);
+    for (let n = 1; n <= limit + 3; n++)
+      statuses.push((await register(metadata(), `2001:db8:30:1:${n.toString(16)}::${n.toString(16)}`)).status);
     expect(statuses).toEqual([...Array(limit).fill(201), 429, 429, 429]);
     expect(await count(`SELECT count(*) AS n FROM oauth_records WHERE model = 'Client'`)).toBe(before + limit);
     const refused = await register(metadata(), '2001:db8:30:1::99');
@@ -162,24 +204,40 @@ describe('dynamic client registration', () => {
   });
 
   it('expires a client nobody connected, keeps one that was, and lets the operator list and prune them', async () => {
-    const idle = (await (await register(metadata({ client_name: 'Idle' }), '198.51.100.41')).json()).client_id as string;
+    const idle = (await (await register(metadata({ client_name: 'Idle' }), '198.51.100.41')).json())
+      .client_id as string;
     const { cookie } = await seedSignedInAccount(stack.pool, handle('keeper'));
     const { client: kept } = await connect(base, cookie, { redirectUri });
-    const expiryOf = async (clientId: string) => (await stack.pool.query(
-      `SELECT expires_at FROM oauth_records WHERE model = 'Client' AND payload->>'client_id' = $1`, [clientId])).rows[0]?.expires_at as Date | null | undefined;
+    const expiryOf = async (clientId: string) =>
+      (
+        await stack.pool.query(
+          `SELECT expires_at FROM oauth_records WHERE model = 'Client' AND payload->>'client_id' = $1`,
+          [clientId],
+        )
+      ).rows[0]?.expires_at as Date | null | undefined;
     const ttl = UNUSED_TTL_SECONDS * 1000;
     expect((await expiryOf(idle))!.getTime()).toBeGreaterThan(Date.now() + ttl - 60_000);
     expect((await expiryOf(idle))!.getTime()).toBeLessThanOrEqual(Date.now() + ttl);
     expect(await expiryOf(kept.client_id)).toBeNull();
 
     // The lifetime passes (moved here rather than waited for): the client no longer answers.
-    await stack.pool.query(`UPDATE oauth_records SET expires_at = now() - interval '1 second' WHERE model = 'Client' AND payload->>'client_id' = $1`, [idle]);
+    await stack.pool.query(
+      `UPDATE oauth_records SET expires_at = now() - interval '1 second' WHERE model = 'Client' AND payload->>'client_id' = $1`,
+      [idle],
+    );
     const refused = await authorize(new CookieJar(cookie), idle);
     expect(refused.location).toBeUndefined();
     expect(refused.response?.status).toBe(400);
 
-    const env = { ...process.env, DATABASE_URL: stack.config.DATABASE_URL, REDIS_URL: stack.config.REDIS_URL, PUBLIC_ORIGIN: base };
-    const listed = JSON.parse((await run(process.execPath, ['cli/ops.ts', 'oauth-clients', 'list'], { env })).stdout) as { client_id: string; expired: boolean }[];
+    const env = {
+      ...process.env,
+      DATABASE_URL: stack.config.DATABASE_URL,
+      REDIS_URL: stack.config.REDIS_URL,
+      PUBLIC_ORIGIN: base,
+    };
+    const listed = JSON.parse(
+      (await run(process.execPath, ['cli/ops.ts', 'oauth-clients', 'list'], { env })).stdout,
+    ) as { client_id: string; expired: boolean }[];
     expect(listed.find((c) => c.client_id === idle)).toMatchObject({ expired: true });
     expect(listed.map((c) => c.client_id)).not.toContain(kept.client_id);
     const pruned = JSON.parse((await run(process.execPath, ['cli/ops.ts', 'oauth-clients', 'prune'], { env })).stdout);
@@ -205,9 +263,16 @@ describe('errors and redirect URIs nobody approved', () => {
   ] as const) {
     it(`shows a page instead of redirecting to an unapproved client on ${what}`, async () => {
       for (const jar of [new CookieJar(), new CookieJar(cookie)]) {
-        const url = new URL(authorizeUrl(base, {
-          client_id: clientId, redirect_uri: evil, code_challenge: pkce().challenge, code_challenge_method: 'S256', resource, scope: SCOPE,
-        }));
+        const url = new URL(
+          authorizeUrl(base, {
+            client_id: clientId,
+            redirect_uri: evil,
+            code_challenge: pkce().challenge,
+            code_challenge_method: 'S256',
+            resource,
+            scope: SCOPE,
+          }),
+        );
         for (const [key, value] of Object.entries(params)) {
           if (value) url.searchParams.set(key, value);
           else url.searchParams.delete(key);
@@ -223,18 +288,29 @@ describe('errors and redirect URIs nobody approved', () => {
 
 describe('metadata from the configured origin', () => {
   /** A raw GET with the given Host (fetch does not let a caller choose it). */
-  const getWith = (path: string, headers: Record<string, string>) => new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const url = new URL(base + path);
-    const req = request({ host: url.hostname, port: url.port, path, headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8').on('data', (chunk) => (body += chunk)).on('end', () => resolve({ status: res.statusCode!, body }));
+  const getWith = (path: string, headers: Record<string, string>) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const url = new URL(base + path);
+      const req = request({ host: url.hostname, port: url.port, path, headers }, (res) => {
+        let body = '';
+        res
+          .setEncoding('utf8')
+          .on('data', (chunk) => (body += chunk))
+          .on('end', () => resolve({ status: res.statusCode!, body }));
+      });
+      req.on('error', reject).end();
     });
-    req.on('error', reject).end();
-  });
 
   it('names only PUBLIC_ORIGIN in every URL, whatever Host or X-Forwarded-Host says', async () => {
-    for (const headers of [{ host: 'evil.example' } as Record<string, string>, { host: new URL(base).host, 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' }]) {
-      for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration', '/.well-known/oauth-protected-resource/mcp/participate']) {
+    for (const headers of [
+      { host: 'evil.example' } as Record<string, string>,
+      { host: new URL(base).host, 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' },
+    ]) {
+      for (const path of [
+        '/.well-known/oauth-authorization-server',
+        '/.well-known/openid-configuration',
+        '/.well-known/oauth-protected-resource/mcp/participate',
+      ]) {
         const res = await getWith(path, headers);
         expect(res.status, path).toBe(200);
         expect(res.body, path).not.toContain('evil.example');
@@ -246,15 +322,28 @@ describe('metadata from the configured origin', () => {
   });
 
   it('advertises no pushed authorization request endpoint, and serves every endpoint it names', async () => {
-    const metadata = await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json() as Record<string, unknown>;
+    const metadata = (await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json()) as Record<
+      string,
+      unknown
+    >;
     expect(metadata).not.toHaveProperty('pushed_authorization_request_endpoint');
     expect(metadata).not.toHaveProperty('require_pushed_authorization_requests');
-    const endpoints = Object.entries(metadata).filter(([key, value]) => (key.endsWith('_endpoint') || key === 'jwks_uri') && typeof value === 'string');
+    const endpoints = Object.entries(metadata).filter(
+      ([key, value]) => (key.endsWith('_endpoint') || key === 'jwks_uri') && typeof value === 'string',
+    );
     expect(endpoints.length).toBeGreaterThanOrEqual(5);
     for (const [key, url] of endpoints) {
       const get = await fetch(url as string, { redirect: 'manual' });
-      const post = await fetch(url as string, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
-      expect([get.status, post.status].some((s) => s !== 404 && s !== 405), key).toBe(true);
+      const post = await fetch(url as string, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: '',
+      });
+      expect(
+        [get.status, post.status].some((s) => s !== 404 && s !== 405),
+        key,
+      ).toBe(true);
     }
   });
 });
@@ -273,16 +362,45 @@ describe('the serving fence', () => {
     await applyFenceCommand(stack.pool, { state: 'on', reason: 'identity fence test', retry_after: 30 }, 'test', 30);
     try {
       await eventually(async () => (await (await fetch(`${base}/api/v1`)).json()).serving.writes === 'fenced');
-      const json = (path: string, body: unknown) => fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', origin: base }, body: JSON.stringify(body) });
+      const json = (path: string, body: unknown) =>
+        fetch(base + path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: base },
+          body: JSON.stringify(body),
+        });
       await fenced(await json('/oauth/register', { redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' }));
       await fenced(await json('/account/passkeys/register/options', { handle: handle('fenced') }));
       await fenced(await json('/account/passkeys/signin/options', {}));
-      await fenced(await fetch(`${base}/api/public/admission`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
-      await fenced(await jar.fetch(authorizeUrl(base, { client_id: client.client_id, redirect_uri: redirectUri, code_challenge: pkce().challenge, code_challenge_method: 'S256', resource })));
-      await fenced(await fetch(`${base}/oauth/token`, {
-        method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id: client.client_id, resource }).toString(),
-      }));
+      await fenced(
+        await fetch(`${base}/api/public/admission`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        }),
+      );
+      await fenced(
+        await jar.fetch(
+          authorizeUrl(base, {
+            client_id: client.client_id,
+            redirect_uri: redirectUri,
+            code_challenge: pkce().challenge,
+            code_challenge_method: 'S256',
+            resource,
+          }),
+        ),
+      );
+      await fenced(
+        await fetch(`${base}/oauth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({
+            grant_type: 'refresh_token',
+            refresh_token: tokens.refresh_token!,
+            client_id: client.client_id,
+            resource,
+          }).toString(),
+        }),
+      );
       // Reads go on: the connection's read tools and whoami answer, the metadata too.
       expect((await mcpPost(base, tokens.access_token!, toolCall('whoami'))).status).toBe(200);
       const search = await mcpPost(base, tokens.access_token!, toolCall('search', { q: 'anything' }));
@@ -308,12 +426,17 @@ describe('the serving fence', () => {
     try {
       await eventually(async () => (await (await fetch(`${base}/api/v1`)).json()).serving.writes === 'fenced');
       const res = await jar.fetch(`${base}/account/signout`, {
-        method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base }, body: new URLSearchParams({ csrf }).toString(),
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
+        body: new URLSearchParams({ csrf }).toString(),
       });
       expect(res.status).toBe(303);
       expect(res.headers.get('location')).toBe('/account/signin');
       // Each cookie is cleared on the path it was set on, so a real browser drops it too.
-      const cleared = res.headers.getSetCookie().filter((c) => /max-age=0/i.test(c) && /path=\//i.test(c)).map((c) => c.split('=')[0]);
+      const cleared = res.headers
+        .getSetCookie()
+        .filter((c) => /max-age=0/i.test(c) && /path=\//i.test(c))
+        .map((c) => c.split('=')[0]);
       expect(cleared).toEqual(expect.arrayContaining(['ak_session', '_session', '_session.sig']));
       expect(jar.header()).not.toMatch(/(^|; )(ak_session|_session|_session\.sig)=/);
       // Signed out at once: the account page sends this browser to sign in.
@@ -340,7 +463,11 @@ describe('the serving fence', () => {
       const admin = new pg.Client({ connectionString: adminUrl() });
       await admin.connect();
       try {
-        await admin.query(on ? `ALTER DATABASE ${name} SET default_transaction_read_only = on` : `ALTER DATABASE ${name} RESET default_transaction_read_only`);
+        await admin.query(
+          on
+            ? `ALTER DATABASE ${name} SET default_transaction_read_only = on`
+            : `ALTER DATABASE ${name} RESET default_transaction_read_only`,
+        );
       } finally {
         await admin.end();
       }
@@ -358,7 +485,9 @@ describe('the serving fence', () => {
         expect(res.body.result.isError).toBeFalsy();
       }
       const register = await fetch(`${base}/oauth/register`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' }),
       });
       await fenced(register);
     } finally {

@@ -8,7 +8,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../core/hash.ts';
 import { admit } from '../helpers/client.ts';
 import {
-  authorizeUrl, connect, CookieJar, mcpPost, pkce, registerClient, runAuthorization, seedSignedInAccount, shownError, tokenRequest, toolCall,
+  authorizeUrl,
+  connect,
+  CookieJar,
+  mcpPost,
+  pkce,
+  registerClient,
+  runAuthorization,
+  seedSignedInAccount,
+  shownError,
+  tokenRequest,
+  toolCall,
 } from '../helpers/oauth.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
@@ -32,18 +42,32 @@ const count = async (sql: string) => Number((await stack.pool.query(sql)).rows[0
 /** What a refused request must leave alone: grants, tokens and connections. */
 const stored = async () => ({
   grants: await count(`SELECT count(*) AS n FROM oauth_records WHERE model = 'Grant'`),
-  tokens: await count(`SELECT count(*) AS n FROM oauth_records WHERE model IN ('AccessToken', 'RefreshToken', 'AuthorizationCode')`),
+  tokens: await count(
+    `SELECT count(*) AS n FROM oauth_records WHERE model IN ('AccessToken', 'RefreshToken', 'AuthorizationCode')`,
+  ),
   connections: await count('SELECT count(*) AS n FROM oauth_connections'),
 });
 
 describe('metadata', () => {
   it('serves protected resource metadata at the root and at the path-suffixed location', async () => {
-    for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp/participate']) {
+    for (const path of [
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-protected-resource/mcp/participate',
+    ]) {
       const res = await fetch(base + path);
       expect(res.status).toBe(200);
       const body = await res.json();
       expect(body).toMatchObject({ resource, authorization_servers: [base], bearer_methods_supported: ['header'] });
-      expect(body.scopes_supported).toEqual(['post', 'reply', 'knowledge', 'feedback', 'edit_own', 'report_failure', 'report_outdated', 'add_evidence']);
+      expect(body.scopes_supported).toEqual([
+        'post',
+        'reply',
+        'knowledge',
+        'feedback',
+        'edit_own',
+        'report_failure',
+        'report_outdated',
+        'add_evidence',
+      ]);
     }
   });
 
@@ -68,10 +92,21 @@ describe('metadata', () => {
 
 describe('/mcp/participate as a protected resource', () => {
   it('answers a request with no credential 401 connection_required with the resource metadata challenge', async () => {
-    const res = await mcpPost(base, null, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    const res = await mcpPost(base, null, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp/participate"`);
-    expect(res.body.error).toMatchObject({ code: 'connection_required', status: 401, recovery: { next_action: 'verify_oauth_connection', human_action_required: true } });
+    expect(res.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp/participate"`,
+    );
+    expect(res.body.error).toMatchObject({
+      code: 'connection_required',
+      status: 401,
+      recovery: { next_action: 'verify_oauth_connection', human_action_required: true },
+    });
   });
 
   it('keeps accepting direct credentials', async () => {
@@ -91,7 +126,11 @@ describe('/mcp/participate as a protected resource', () => {
     expect(facts).toMatchObject({
       authenticated: true,
       identity: { id: identityId, kind: 'pseudonymous', handle: 'oauth-person' },
-      connection: { client_id: client.client_id, client_name: 'Test Chat Client', scopes: expect.arrayContaining(['knowledge', 'post']) },
+      connection: {
+        client_id: client.client_id,
+        client_name: 'Test Chat Client',
+        scopes: expect.arrayContaining(['knowledge', 'post']),
+      },
       next_action: 'verify_oauth_connection',
     });
     expect(Date.parse(facts.connection.expires_at)).toBeGreaterThan(Date.now());
@@ -104,7 +143,11 @@ describe('/mcp/participate as a protected resource', () => {
     expect((await whoami.json()).error).toMatchObject({ code: 'invalid_or_revoked_credential' });
     const write = await fetch(`${base}/api/problems`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', 'idempotency-key': 'oauth-test:write-00000001' },
+      headers: {
+        authorization: `Bearer ${tokens.access_token}`,
+        'content-type': 'application/json',
+        'idempotency-key': 'oauth-test:write-00000001',
+      },
       body: JSON.stringify({ title: 'x', body: 'y', product: 'z' }),
     });
     expect(write.status).toBe(401);
@@ -113,7 +156,11 @@ describe('/mcp/participate as a protected resource', () => {
 
   it('answers a tool call outside the granted scopes with a step-up challenge, before it runs', async () => {
     const { tokens } = await connect(base, cookie, { keepScopes: ['reply'] });
-    const res = await mcpPost(base, tokens.access_token!, toolCall('create_problem', { idempotency_key: 'oauth-test:stepup-0001', title: 't', body: 'b', product: 'p' }));
+    const res = await mcpPost(
+      base,
+      tokens.access_token!,
+      toolCall('create_problem', { idempotency_key: 'oauth-test:stepup-0001', title: 't', body: 'b', product: 'p' }),
+    );
     expect(res.status).toBe(403);
     expect(res.headers.get('www-authenticate')).toBe(
       `Bearer error="insufficient_scope", scope="knowledge", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp/participate"`,
@@ -132,9 +179,19 @@ describe('bad input gets an OAuth error and changes nothing', () => {
   async function authorizeOnce(params: Partial<Parameters<typeof authorizeUrl>[1]>) {
     const { challenge } = pkce();
     const before = await stored();
-    const out = await runAuthorization(base, new CookieJar(cookie), authorizeUrl(base, {
-      client_id: clientId, redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: 'S256', resource, scope: 'post', ...params,
-    }));
+    const out = await runAuthorization(
+      base,
+      new CookieJar(cookie),
+      authorizeUrl(base, {
+        client_id: clientId,
+        redirect_uri: redirectUri,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        resource,
+        scope: 'post',
+        ...params,
+      }),
+    );
     expect(await stored()).toEqual(before);
     return out;
   }
@@ -150,7 +207,9 @@ describe('bad input gets an OAuth error and changes nothing', () => {
 
   it('refuses a registration with a redirect_uri that is not a URL', async () => {
     const res = await fetch(`${base}/oauth/register`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: ['not a url'], token_endpoint_auth_method: 'none' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: ['not a url'], token_endpoint_auth_method: 'none' }),
     });
     expect(res.status).toBe(400);
     expect((await res.json()).error).toBe('invalid_redirect_uri');
@@ -164,13 +223,17 @@ describe('bad input gets an OAuth error and changes nothing', () => {
   }
 
   it('refuses a request without PKCE on a page of its own, for a client the person never approved', async () => {
-    const shown = await shownOnPage(await authorizeOnce({ code_challenge: undefined, code_challenge_method: undefined }));
+    const shown = await shownOnPage(
+      await authorizeOnce({ code_challenge: undefined, code_challenge_method: undefined }),
+    );
     expect(shown.error).toBe('invalid_request');
     expect(shown.description).toMatch(/PKCE/);
   });
 
   it('refuses plain PKCE on a page of its own', async () => {
-    const shown = await shownOnPage(await authorizeOnce({ code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' }));
+    const shown = await shownOnPage(
+      await authorizeOnce({ code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' }),
+    );
     expect(shown.error).toBe('invalid_request');
     expect(shown.description).toMatch(/code_challenge_method/);
   });
@@ -182,16 +245,30 @@ describe('bad input gets an OAuth error and changes nothing', () => {
   it('tells a client the person approved about a bad request at its redirect URI', async () => {
     const { client } = await connect(base, cookie, { redirectUri });
     const { challenge } = pkce();
-    const { location } = await runAuthorization(base, new CookieJar(cookie), authorizeUrl(base, {
-      client_id: client.client_id, redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: 'S256', resource: `${base}/api/problems`, scope: 'post',
-    }));
+    const { location } = await runAuthorization(
+      base,
+      new CookieJar(cookie),
+      authorizeUrl(base, {
+        client_id: client.client_id,
+        redirect_uri: redirectUri,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        resource: `${base}/api/problems`,
+        scope: 'post',
+      }),
+    );
     expect(location?.searchParams.get('error')).toBe('invalid_target');
   });
 
   it('refuses a replayed authorization code and revokes what the first use issued', async () => {
     const { code, verifier, client, tokens } = await connect(base, cookie);
     const again = await tokenRequest(base, {
-      grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier, client_id: client.client_id, resource,
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirectUri,
+      code_verifier: verifier,
+      client_id: client.client_id,
+      resource,
     });
     expect(again.status).toBe(400);
     expect(again.body.error).toBe('invalid_grant');
@@ -201,12 +278,25 @@ describe('bad input gets an OAuth error and changes nothing', () => {
   it('refuses a code exchanged with the wrong verifier', async () => {
     const client = await registerClient(base, redirectUri);
     const { challenge } = pkce();
-    const { location } = await runAuthorization(base, new CookieJar(cookie), authorizeUrl(base, {
-      client_id: client.client_id, redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: 'S256', resource, scope: 'post',
-    }));
+    const { location } = await runAuthorization(
+      base,
+      new CookieJar(cookie),
+      authorizeUrl(base, {
+        client_id: client.client_id,
+        redirect_uri: redirectUri,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        resource,
+        scope: 'post',
+      }),
+    );
     const res = await tokenRequest(base, {
-      grant_type: 'authorization_code', code: location!.searchParams.get('code')!, redirect_uri: redirectUri,
-      code_verifier: pkce().verifier, client_id: client.client_id, resource,
+      grant_type: 'authorization_code',
+      code: location!.searchParams.get('code')!,
+      redirect_uri: redirectUri,
+      code_verifier: pkce().verifier,
+      client_id: client.client_id,
+      resource,
     });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_grant');
@@ -214,7 +304,10 @@ describe('bad input gets an OAuth error and changes nothing', () => {
 
   it('refuses an expired access token with invalid_token', async () => {
     const { tokens } = await connect(base, cookie);
-    await stack.pool.query(`UPDATE oauth_records SET expires_at = now() - interval '1 second' WHERE model = 'AccessToken' AND id_hash = $1`, [sha256Hex(tokens.access_token!)]);
+    await stack.pool.query(
+      `UPDATE oauth_records SET expires_at = now() - interval '1 second' WHERE model = 'AccessToken' AND id_hash = $1`,
+      [sha256Hex(tokens.access_token!)],
+    );
     const res = await mcpPost(base, tokens.access_token!, toolCall('whoami'));
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
@@ -222,7 +315,8 @@ describe('bad input gets an OAuth error and changes nothing', () => {
 
   it('rotates refresh tokens, and a reused one revokes the whole connection', async () => {
     const { tokens, client } = await connect(base, cookie);
-    const refresh = (token: string) => tokenRequest(base, { grant_type: 'refresh_token', refresh_token: token, client_id: client.client_id, resource });
+    const refresh = (token: string) =>
+      tokenRequest(base, { grant_type: 'refresh_token', refresh_token: token, client_id: client.client_id, resource });
     const first = await refresh(tokens.refresh_token!);
     expect(first.status).toBe(200);
     expect(first.body.refresh_token).not.toBe(tokens.refresh_token);
@@ -239,7 +333,8 @@ describe('bad input gets an OAuth error and changes nothing', () => {
   it('revokes a token per RFC 7009', async () => {
     const { tokens, client } = await connect(base, cookie);
     const res = await fetch(`${base}/oauth/revoke`, {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ token: tokens.refresh_token!, client_id: client.client_id }).toString(),
     });
     expect(res.status).toBe(200);
@@ -250,8 +345,15 @@ describe('bad input gets an OAuth error and changes nothing', () => {
 describe('storage', () => {
   it('stores tokens and codes hashed: no issued value appears in the database', async () => {
     const { tokens, code } = await connect(base, cookie);
-    const rows = (await stack.pool.query(`SELECT model, row_to_json(r)::text AS row FROM oauth_records r`)).rows as { model: string; row: string }[];
-    for (const [name, secret] of Object.entries({ access: tokens.access_token!, refresh: tokens.refresh_token!, code })) {
+    const rows = (await stack.pool.query(`SELECT model, row_to_json(r)::text AS row FROM oauth_records r`)).rows as {
+      model: string;
+      row: string;
+    }[];
+    for (const [name, secret] of Object.entries({
+      access: tokens.access_token!,
+      refresh: tokens.refresh_token!,
+      code,
+    })) {
       expect(rows.filter((r) => r.row.includes(secret)).map((r) => `${name} in ${r.model}`)).toEqual([]);
     }
     const dump = rows.map((r) => r.row).join('');
@@ -263,19 +365,33 @@ describe('storage', () => {
 async function beginAuthorization(withCookie?: string) {
   const client = await registerClient(base, 'http://127.0.0.1:9/callback');
   const jar = new CookieJar(withCookie);
-  const first = await jar.fetch(authorizeUrl(base, {
-    client_id: client.client_id, redirect_uri: 'http://127.0.0.1:9/callback', code_challenge: pkce().challenge, code_challenge_method: 'S256', resource, scope: 'post',
-  }));
+  const first = await jar.fetch(
+    authorizeUrl(base, {
+      client_id: client.client_id,
+      redirect_uri: 'http://127.0.0.1:9/callback',
+      code_challenge: pkce().challenge,
+      code_challenge_method: 'S256',
+      resource,
+      scope: 'post',
+    }),
+  );
   return { jar, interaction: new URL(first.headers.get('location')!, base).toString() };
 }
 
 describe('forms of the person', () => {
   it('refuses a revoke without the CSRF token, and the connection keeps working', async () => {
     const { tokens } = await connect(base, cookie);
-    const { grant_id: grantId } = (await stack.pool.query('SELECT grant_id FROM oauth_connections WHERE revoked_at IS NULL ORDER BY created_at DESC LIMIT 1')).rows[0];
+    const { grant_id: grantId } = (
+      await stack.pool.query(
+        'SELECT grant_id FROM oauth_connections WHERE revoked_at IS NULL ORDER BY created_at DESC LIMIT 1',
+      )
+    ).rows[0];
     for (const csrf of ['', 'f'.repeat(64)]) {
       const res = await fetch(`${base}/account/connections/${grantId}/revoke`, {
-        method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf }).toString(),
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ csrf }).toString(),
       });
       expect(res.status).toBe(403);
       expect((await res.json()).error).toMatchObject({ code: 'insufficient_permission', reason: 'csrf_token_invalid' });
@@ -288,7 +404,9 @@ describe('forms of the person', () => {
     expect((await jar.fetch(interaction)).status).toBe(200);
     const before = await stored();
     const res = await jar.fetch(`${interaction}/confirm`, {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base }, body: 'scope=post',
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
+      body: 'scope=post',
     });
     expect(res.status).toBe(403);
     expect(await stored()).toEqual(before);
@@ -298,7 +416,9 @@ describe('forms of the person', () => {
     const { jar, interaction } = await beginAuthorization();
     const page = await jar.fetch(interaction);
     expect(page.status).toBe(303);
-    expect(page.headers.get('location')).toBe(`/account/signin?return_to=${encodeURIComponent(new URL(interaction).pathname)}`);
+    expect(page.headers.get('location')).toBe(
+      `/account/signin?return_to=${encodeURIComponent(new URL(interaction).pathname)}`,
+    );
   });
 
   it('answers a denial to the client with access_denied, granting nothing', async () => {
@@ -307,8 +427,13 @@ describe('forms of the person', () => {
     const csrf = /name="csrf" value="([^"]+)"/.exec(html)![1]!;
     const before = await stored();
     const { location } = await (async () => {
-      let res = await jar.fetch(`${interaction}/abort`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base }, body: `csrf=${csrf}` });
-      while (res.status === 303 && new URL(res.headers.get('location')!, base).origin === base) res = await jar.fetch(new URL(res.headers.get('location')!, base).toString());
+      let res = await jar.fetch(`${interaction}/abort`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
+        body: `csrf=${csrf}`,
+      });
+      while (res.status === 303 && new URL(res.headers.get('location')!, base).origin === base)
+        res = await jar.fetch(new URL(res.headers.get('location')!, base).toString());
       return { location: new URL(res.headers.get('location')!) };
     })();
     expect(location.searchParams.get('error')).toBe('access_denied');
@@ -321,7 +446,9 @@ describe('sessions', () => {
     const { cookie: stale } = await seedSignedInAccount(stack.pool, 'expiring-person');
     const fresh = await fetch(`${base}/account`, { redirect: 'manual', headers: { cookie: stale } });
     expect(fresh.status).toBe(200);
-    await stack.pool.query(`UPDATE account_sessions SET expires_at = now() - interval '1 second' WHERE identity_id = (SELECT id FROM identities WHERE handle = 'expiring-person')`);
+    await stack.pool.query(
+      `UPDATE account_sessions SET expires_at = now() - interval '1 second' WHERE identity_id = (SELECT id FROM identities WHERE handle = 'expiring-person')`,
+    );
     const expired = await fetch(`${base}/account`, { redirect: 'manual', headers: { cookie: stale } });
     expect(expired.status).toBe(303);
     expect(expired.headers.get('location')).toBe('/account/signin?return_to=%2Faccount');
@@ -330,7 +457,9 @@ describe('sessions', () => {
   it('answers a passkey ceremony from another origin with 403, creating nothing', async () => {
     const before = await count('SELECT count(*) AS n FROM passkey_challenges');
     const res = await fetch(`${base}/account/passkeys/register/options`, {
-      method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://evil.example' }, body: JSON.stringify({ handle: 'someone' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+      body: JSON.stringify({ handle: 'someone' }),
     });
     expect(res.status).toBe(403);
     expect((await res.json()).error).toMatchObject({ code: 'insufficient_permission', reason: 'origin_not_allowed' });
@@ -339,15 +468,31 @@ describe('sessions', () => {
 
   it('refuses a passkey answer that does not verify, with the reason, creating no account', async () => {
     const options = await fetch(`${base}/account/passkeys/register/options`, {
-      method: 'POST', headers: { 'content-type': 'application/json', origin: base }, body: JSON.stringify({ handle: 'forger' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: base },
+      body: JSON.stringify({ handle: 'forger' }),
     });
     const { ceremony } = await options.json();
     const res = await fetch(`${base}/account/passkeys/register`, {
-      method: 'POST', headers: { 'content-type': 'application/json', origin: base },
-      body: JSON.stringify({ ceremony, response: { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON: 'e30', attestationObject: 'oA' }, clientExtensionResults: {} } }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: base },
+      body: JSON.stringify({
+        ceremony,
+        response: {
+          id: 'AAAA',
+          rawId: 'AAAA',
+          type: 'public-key',
+          response: { clientDataJSON: 'e30', attestationObject: 'oA' },
+          clientExtensionResults: {},
+        },
+      }),
     });
     expect(res.status).toBe(400);
-    expect((await res.json()).error).toMatchObject({ code: 'invalid_arguments', reason: 'passkey_not_verified', field: 'response' });
+    expect((await res.json()).error).toMatchObject({
+      code: 'invalid_arguments',
+      reason: 'passkey_not_verified',
+      field: 'response',
+    });
     expect(await count(`SELECT count(*) AS n FROM identities WHERE handle = 'forger'`)).toBe(0);
   });
 });

@@ -29,10 +29,15 @@ beforeAll(async () => {
   database = await cloneDatabase(inject('templateDatabase'));
   dir = await mkdtemp(path.join(tmpdir(), 'ak-bounded-'));
   env = {
-    PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp',
-    DATABASE_URL: database.url, REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
-    QUEUE_PREFIX: `t${randomUUID().replaceAll('-', '')}`, PROJECTIONS_DIR: dir, LOG_LEVEL: 'warn',
-    PUBLIC_ORIGIN: 'http://service.test', SHUTDOWN_GRACE_MS: String(GRACE_MS),
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '/tmp',
+    DATABASE_URL: database.url,
+    REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    QUEUE_PREFIX: `t${randomUUID().replaceAll('-', '')}`,
+    PROJECTIONS_DIR: dir,
+    LOG_LEVEL: 'warn',
+    PUBLIC_ORIGIN: 'http://service.test',
+    SHUTDOWN_GRACE_MS: String(GRACE_MS),
   };
   pool = createPool(database.url, 4, 'ak-test');
 });
@@ -43,11 +48,12 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-
 /** `npm start` as a service manager runs it: in a process group of its own, stopped by signalling the group. */
 function launch(port: number) {
   const launcher = spawn(process.execPath, ['scripts/run-all.ts'], {
-    env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'], detached: true,
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+    detached: true,
   });
   running.push(launcher);
   let output = '';
@@ -63,15 +69,24 @@ function launch(port: number) {
   };
 }
 
-describe('SIGTERM to npm start\'s process group while a request is being read', () => {
+describe("SIGTERM to npm start's process group while a request is being read", () => {
   it('answers the request once its body has arrived, however many times the signal comes', async () => {
     const port = await freePort();
     const service = launch(port);
-    await eventually(() => fetch(`http://127.0.0.1:${port}/api/v1`).then((r) => r.ok, () => false), 60_000);
+    await eventually(
+      () =>
+        fetch(`http://127.0.0.1:${port}/api/v1`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      60_000,
+    );
     const connection = await openRawConnection(port);
     const body = JSON.stringify({ kind: 'guest', credential_hash: 'x'.repeat(43) });
-    connection.socket.write(`POST /api/public/admission HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n`
-      + `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`);
+    connection.socket.write(
+      `POST /api/public/admission HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
+    );
     await new Promise((r) => setTimeout(r, 200));
     // Under `npm start` each process hears the stop more than once (the group's signal, npm's and the launcher's forwards).
     service.stopGroup();
@@ -90,7 +105,14 @@ describe('npm start stopped while a record is locked by someone else', () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const first = launch(port);
-    await eventually(() => fetch(`${base}/api/v1`).then((r) => r.ok, () => false), 60_000);
+    await eventually(
+      () =>
+        fetch(`${base}/api/v1`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      60_000,
+    );
     const agent = await admit(base);
     const created = await send(base, agent, 'POST', '/api/problems', problemBody({ title: 'Locked while stopping' }));
     const id = created.body.resource.id as string;
@@ -104,7 +126,9 @@ describe('npm start stopped while a record is locked by someone else', () => {
     const edit = { base_revision: 1, title: 'Edited while stopping' };
     const pending = send(base, agent, 'PATCH', `/api/problems/${id}`, edit, { key }).catch(() => null);
     await eventually(async () => {
-      const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`);
+      const { rows } = await pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`,
+      );
       return rows[0]!.n >= 1;
     });
 
@@ -122,11 +146,21 @@ describe('npm start stopped while a record is locked by someone else', () => {
 
     // Started again: the client replays its edit with the same key; the worker renders it.
     const second = launch(port);
-    await eventually(() => fetch(`${base}/api/v1`).then((r) => r.ok, () => false), 60_000);
+    await eventually(
+      () =>
+        fetch(`${base}/api/v1`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      60_000,
+    );
     const replayed = await send(base, agent, 'PATCH', `/api/problems/${id}`, edit, { key });
     expect([200, 201]).toContain(replayed.status);
     // The render cut by the stop is done once its lease lapses (30 s at most).
-    await eventually(async () => existsSync(json) && readFileSync(json, 'utf8').includes('Edited while stopping'), 60_000);
+    await eventually(
+      async () => existsSync(json) && readFileSync(json, 'utf8').includes('Edited while stopping'),
+      60_000,
+    );
     second.stopGroup();
     await second.exited;
   }, 180_000);

@@ -30,7 +30,10 @@ function childWriting(file: string, count: number, how: 'exit' | 'throw' | 'retu
     const destination = createLogDestination(${JSON.stringify(file)});
     for (let i = 0; i < ${count}; i++) destination.write(JSON.stringify({ n: i }) + '\\n');
     ${ending}`;
-  return promisify(execFile)(process.execPath, ['--input-type=module', '-e', script]).then(() => 0, (error: { code?: number }) => error.code ?? -1);
+  return promisify(execFile)(process.execPath, ['--input-type=module', '-e', script]).then(
+    () => 0,
+    (error: { code?: number }) => error.code ?? -1,
+  );
 }
 
 describe('the batched log destination', () => {

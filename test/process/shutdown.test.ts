@@ -33,9 +33,14 @@ beforeAll(async () => {
   database = await cloneDatabase(inject('templateDatabase'));
   dir = await mkdtemp(path.join(tmpdir(), 'ak-shutdown-'));
   env = {
-    ...process.env, DATABASE_URL: database.url, REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
-    QUEUE_PREFIX: `t${randomUUID().replaceAll('-', '')}`, PROJECTIONS_DIR: dir, PORT: String(await freePort()),
-    LOG_LEVEL: 'warn', PUBLIC_ORIGIN: 'http://service.test',
+    ...process.env,
+    DATABASE_URL: database.url,
+    REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    QUEUE_PREFIX: `t${randomUUID().replaceAll('-', '')}`,
+    PROJECTIONS_DIR: dir,
+    PORT: String(await freePort()),
+    LOG_LEVEL: 'warn',
+    PUBLIC_ORIGIN: 'http://service.test',
   };
 });
 afterAll(async () => {
@@ -48,12 +53,21 @@ describe('SIGTERM', () => {
   it('lets the API answer a write already in flight, then exit 0; the worker drains and exits 0', async () => {
     const base = `http://127.0.0.1:${env.PORT}`;
     const api = launch('api/server.ts');
-    await eventually(() => fetch(`${base}/api/v1`).then((r) => r.ok, () => false), 30_000);
+    await eventually(
+      () =>
+        fetch(`${base}/api/v1`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      30_000,
+    );
     const agent = await admit(base);
 
     // No worker yet: the write waits in the API for its commit.
     const key = newKey();
-    const pending = send(base, agent, 'POST', '/api/problems', problemBody({ title: 'In flight at shutdown' }), { key });
+    const pending = send(base, agent, 'POST', '/api/problems', problemBody({ title: 'In flight at shutdown' }), {
+      key,
+    });
     await new Promise((r) => setTimeout(r, 300));
     api.kill('SIGTERM');
     // The API keeps the accepted request open; a worker now commits it.
@@ -68,10 +82,17 @@ describe('SIGTERM', () => {
     expect(await exitOf(worker)).toBe(0);
   }, 90_000);
 
-  it('writes the API\'s request line of every answer before it exits', async () => {
+  it("writes the API's request line of every answer before it exits", async () => {
     const base = `http://127.0.0.1:${env.PORT}`;
     const api = launch('api/server.ts', { LOG_LEVEL: 'info' });
-    await eventually(() => fetch(`${base}/api/v1`).then((r) => r.ok, () => false), 30_000);
+    await eventually(
+      () =>
+        fetch(`${base}/api/v1`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      30_000,
+    );
     const ids: string[] = [];
     for (let i = 0; i < 50; i++) {
       const res = await fetch(`${base}/api/v1`);
@@ -81,8 +102,15 @@ describe('SIGTERM', () => {
     // At once: the last lines are still pending in the process when the signal comes.
     api.kill('SIGTERM');
     expect(await exitOf(api)).toBe(0);
-    const logged = new Set(api.output().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { msg: string; requestId?: string })
-      .filter((line) => line.msg === 'request').map((line) => line.requestId));
+    const logged = new Set(
+      api
+        .output()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { msg: string; requestId?: string })
+        .filter((line) => line.msg === 'request')
+        .map((line) => line.requestId),
+    );
     expect(ids.filter((id) => !logged.has(id))).toEqual([]);
   }, 60_000);
 });

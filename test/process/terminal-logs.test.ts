@@ -18,13 +18,16 @@ let probe: string;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'ak-termlogs-'));
   probe = path.join(dir, 'probe.ts');
-  await writeFile(probe, `
+  await writeFile(
+    probe,
+    `
     import { createLogger, infoLineWriter } from ${JSON.stringify(path.resolve('infra/logger.ts'))};
     const logger = createLogger('info', 'api');
     logger.info({ port: 4321 }, 'api listening');
     infoLineWriter(logger, 'request')(',"route":"/problems/:id","status":200');
     logger.info({ authorization: 'Bearer ' + 'x'.repeat(43) }, 'with a header');
-  `);
+  `,
+  );
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -44,7 +47,10 @@ describe('the default logger', () => {
 
   it('prints one JSON object a line when its output is not a terminal', async () => {
     const { stdout } = await run(process.execPath, [probe]);
-    const lines = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines).toMatchObject([
       { level: 30, name: 'api', port: 4321, msg: 'api listening' },
       { level: 30, name: 'api', route: '/problems/:id', status: 200, msg: 'request' },

@@ -21,7 +21,11 @@ describe('the threaded projection writer', () => {
     dirs.push(dir);
     const writer = createThreadedWriter(1);
     try {
-      const file = (name: string) => ({ relative: name, bytes: Buffer.from(`bytes of ${name}`), contentType: 'text/plain' });
+      const file = (name: string) => ({
+        relative: name,
+        bytes: Buffer.from(`bytes of ${name}`),
+        contentType: 'text/plain',
+      });
       // Asked in one turn, the two go out in one message; a function in it cannot be cloned to the thread.
       const written = writer.write(dir, [file('a.txt')]);
       const unsendable = writer.remove(dir, [(() => 'b.txt') as unknown as string]);

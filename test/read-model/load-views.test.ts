@@ -19,7 +19,15 @@ let all: RecordRef[];
 /** The pool, counting the statements sent through it. */
 function counting(db: Queryable): { db: Queryable; count: () => number } {
   let n = 0;
-  return { db: { query: ((...args: Parameters<Queryable['query']>) => { n++; return db.query(...args); }) as Queryable['query'] }, count: () => n };
+  return {
+    db: {
+      query: ((...args: Parameters<Queryable['query']>) => {
+        n++;
+        return db.query(...args);
+      }) as Queryable['query'],
+    },
+    count: () => n,
+  };
 }
 
 beforeAll(async () => {
@@ -38,7 +46,9 @@ afterAll(async () => {
 describe('loadViews', () => {
   it('builds every view with the same number of queries for one record of each type as for all of them', async () => {
     const few = counting(pool);
-    const oneOfEach = (['problem', 'solution', 'discussion', 'agent'] as const).map((type) => fixtureRecords().find((r) => r.type === type)!);
+    const oneOfEach = (['problem', 'solution', 'discussion', 'agent'] as const).map(
+      (type) => fixtureRecords().find((r) => r.type === type)!,
+    );
     await loadViews(few.db, oneOfEach, FIXTURE_NOW);
     const many = counting(pool);
     const views = await loadViews(many.db, all, FIXTURE_NOW);
@@ -49,7 +59,11 @@ describe('loadViews', () => {
   });
 
   it('gives each record exactly the view the live builder reads, missing records included', async () => {
-    const refs: RecordRef[] = [...all, { type: 'problem', id: fixtureId('problem', 99) }, { type: 'agent', id: fixtureId('agent', 99) }];
+    const refs: RecordRef[] = [
+      ...all,
+      { type: 'problem', id: fixtureId('problem', 99) },
+      { type: 'agent', id: fixtureId('agent', 99) },
+    ];
     const views = await loadViews(pool, refs, FIXTURE_NOW);
     for (const [i, ref] of refs.entries()) {
       expect(views[i], `${ref.type} ${ref.id}`).toEqual(await buildRecordView(pool, ref, undefined, FIXTURE_NOW));

@@ -11,29 +11,39 @@ import { startStack, type Stack } from '../helpers/stack.ts';
 const LIMIT = 5;
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({ AUTH_FAILURE_LIMIT: String(LIMIT), AUTH_FAILURE_WINDOW_SECONDS: '86400' }, { worker: true });
+  stack = await startStack(
+    { AUTH_FAILURE_LIMIT: String(LIMIT), AUTH_FAILURE_WINDOW_SECONDS: '86400' },
+    { worker: true },
+  );
 });
 afterAll(() => stack.close());
 
 const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` });
-const toolCall = (secret: string) => fetch(`${stack.base}/mcp/participate`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...bearer(secret) },
-  body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {} } }),
-});
+const toolCall = (secret: string) =>
+  fetch(`${stack.base}/mcp/participate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...bearer(secret) },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {} } }),
+  });
 
 describe('failed credential checks', () => {
   it('answer 401 up to the bound, then 429 with Retry-After on writes, whoami, inbox and the tool protocol', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < LIMIT + 3; i++) {
-      statuses.push((await send(stack.base, { secret: newSecret() } as never, 'POST', '/api/problems', problemBody())).status);
+      statuses.push(
+        (await send(stack.base, { secret: newSecret() } as never, 'POST', '/api/problems', problemBody())).status,
+      );
     }
     expect(statuses).toEqual([...Array(LIMIT).fill(401), 429, 429, 429]);
 
     const refused = await send(stack.base, { secret: newSecret() } as never, 'POST', '/api/problems', problemBody());
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect(errorOf(refused.body)).toMatchObject({ code: 'rate_limited', reason: 'auth_failures_rate_limited', retryable: true });
+    expect(errorOf(refused.body)).toMatchObject({
+      code: 'rate_limited',
+      reason: 'auth_failures_rate_limited',
+      retryable: true,
+    });
 
     for (const path of ['/api/whoami', '/api/inbox']) {
       const res = await fetch(stack.base + path, { headers: bearer(newSecret()) });

@@ -21,7 +21,9 @@ afterAll(() => stack.close());
 function hangUpMidBody(path: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const socket = connect(stack.api.port, '127.0.0.1', () => {
-      socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{"kind":`);
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{"kind":`,
+      );
       setTimeout(() => {
         socket.destroy();
         resolve();
@@ -39,7 +41,9 @@ describe('a client that hangs up mid-request', () => {
     for (let i = 0; i < 3; i++) await hangUpMidBody('/mcp/read');
     await eventually(async () => logLines().filter((l) => l.msg === 'client aborted').length >= 8, 5_000);
     expect(logLines().filter((l) => l.msg === 'dependency unavailable')).toEqual([]);
-    const metrics = await (await fetch(`${stack.base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
+    const metrics = await (
+      await fetch(`${stack.base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })
+    ).text();
     expect(metrics).not.toMatch(/ak_http_requests_total\{[^}]*status="503"/);
     expect(metrics).toMatch(/ak_http_requests_total\{method="POST",route="\/api\/public\/admission",status="499"\} 5/);
   });

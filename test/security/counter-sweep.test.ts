@@ -12,11 +12,15 @@ import { startStack, type Stack } from '../helpers/stack.ts';
 let stack: Stack;
 beforeAll(async () => {
   // No Redis: rate limits count in PostgreSQL, and the API sweeps every second.
-  stack = await startStack({ REDIS_URL: '', RATE_LIMIT_SWEEP_SECONDS: '1', READ_RATE_WINDOW_SECONDS: '1' }, { worker: false });
+  stack = await startStack(
+    { REDIS_URL: '', RATE_LIMIT_SWEEP_SECONDS: '1', READ_RATE_WINDOW_SECONDS: '1' },
+    { worker: false },
+  );
 });
 afterAll(() => stack.close());
 
-const countRows = async () => Number((await stack.pool.query('SELECT count(*) FROM rate_limit_counters')).rows[0].count);
+const countRows = async () =>
+  Number((await stack.pool.query('SELECT count(*) FROM rate_limit_counters')).rows[0].count);
 
 describe('rate-limit counters in PostgreSQL', () => {
   it('are removed once their window has passed, by the running API', async () => {
@@ -27,7 +31,9 @@ describe('rate-limit counters in PostgreSQL', () => {
   });
 
   it('keep the counters of the current window', async () => {
-    await stack.pool.query(`INSERT INTO rate_limit_counters (key, count, expires_at) VALUES ('live:x', 3, now() + interval '1 hour')`);
+    await stack.pool.query(
+      `INSERT INTO rate_limit_counters (key, count, expires_at) VALUES ('live:x', 3, now() + interval '1 hour')`,
+    );
     const sweeper = startCounterSweeper(stack.pool, 60_000, createLogger('silent', 'test'));
     try {
       await sweeper.sweep();

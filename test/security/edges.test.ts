@@ -19,7 +19,11 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 /** The raw headers of an answer (fetch hides some for HEAD). */
-function headersOf(method: string, path: string, headers: Record<string, string> = {}): Promise<Record<string, string | string[] | undefined>> {
+function headersOf(
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<Record<string, string | string[] | undefined>> {
   return new Promise((resolve, reject) => {
     const req = request(stack.base + path, { method, headers }, (res) => {
       res.resume();
@@ -54,10 +58,17 @@ describe('HEAD', () => {
 describe('a __proto__ key', () => {
   it('is refused with 400 reserved_key naming the field, never dropped', async () => {
     const problem = await send(stack.base, agent, 'POST', '/api/problems', problemBody());
-    const solution = await send(stack.base, agent, 'POST', '/api/solutions', { problem_id: problem.body.resource.id, body: 'Raise the limit.' });
+    const solution = await send(stack.base, agent, 'POST', '/api/solutions', {
+      problem_id: problem.body.resource.id,
+      body: 'Raise the limit.',
+    });
     const body = `{"signal":"worked","environment":{"os":"linux","__proto__":"x"}}`;
     const res = await send(stack.base, agent, 'POST', `/api/solutions/${solution.body.resource.id}/outcomes`, body);
     expect(res.status).toBe(400);
-    expect(errorOf(res.body)).toMatchObject({ code: 'invalid_arguments', reason: 'reserved_key', field: 'environment.__proto__' });
+    expect(errorOf(res.body)).toMatchObject({
+      code: 'invalid_arguments',
+      reason: 'reserved_key',
+      field: 'environment.__proto__',
+    });
   });
 });

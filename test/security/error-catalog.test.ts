@@ -59,8 +59,11 @@ describe('the error-reason catalog', () => {
   it('renders an error from the catalog with its reason, code, status, message and hint', () => {
     const body = errorBody(errorInfo('body_too_large', { limit: 1_048_576 }), 'req_x').error;
     expect(body).toMatchObject({
-      code: 'payload_too_large', status: 413, reason: 'body_too_large',
-      message: 'The request body is larger than 1048576 bytes (1 MiB).', hint: REASONS.body_too_large.hint,
+      code: 'payload_too_large',
+      status: 413,
+      reason: 'body_too_large',
+      message: 'The request body is larger than 1048576 bytes (1 MiB).',
+      hint: REASONS.body_too_large.hint,
     });
   });
 
@@ -103,11 +106,18 @@ describe('catalog reasons on the wire', () => {
   it('answers acknowledging an unknown inbox item with reason unknown_inbox_item, a snake_case name', async () => {
     const res = await send(stack.base, agent, 'POST', '/api/inbox/inb_00000000000000000000000000/ack', {});
     expect(res.status).toBe(404);
-    expect(errorOf(res.body)).toMatchObject({ code: 'not_found', reason: 'unknown_inbox_item', hint: REASONS.unknown_inbox_item.hint });
+    expect(errorOf(res.body)).toMatchObject({
+      code: 'not_found',
+      reason: 'unknown_inbox_item',
+      hint: REASONS.unknown_inbox_item.hint,
+    });
   });
 
   it('carries the catalog hint on a refusal the API raises itself', async () => {
     const res = await fetch(`${stack.base}/api/problems`, { method: 'DELETE' });
-    expect(errorOf(await res.json())).toMatchObject({ reason: 'method_not_allowed', hint: REASONS.method_not_allowed.hint });
+    expect(errorOf(await res.json())).toMatchObject({
+      reason: 'method_not_allowed',
+      hint: REASONS.method_not_allowed.hint,
+    });
   });
 });

@@ -29,54 +29,93 @@ async function expectRefused(res: Response) {
 
 function authorize(extra: Record<string, string>): string {
   const query = new URLSearchParams({
-    response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, code_challenge: pkce().challenge,
-    code_challenge_method: 'S256', scope: 'read', state: 'st-1', ...extra,
+    response_type: 'code',
+    client_id: client.client_id,
+    redirect_uri: REDIRECT,
+    code_challenge: pkce().challenge,
+    code_challenge_method: 'S256',
+    scope: 'read',
+    state: 'st-1',
+    ...extra,
   });
   return `${stack.base}/oauth/authorize?${query}`;
 }
 
 describe('a NUL character', () => {
   it.each(['/problems', '/solutions', '/discussions', '/api/problems', '/api/solutions', '/api/discussions'])(
-    'in the product of the list %s is refused with 400', async (list) => {
+    'in the product of the list %s is refused with 400',
+    async (list) => {
       await expectRefused(await fetch(`${stack.base}${list}?product=%00`));
     },
   );
 
-  it.each(['state', 'login_hint', 'ui_locales'])('in the OAuth authorize parameter %s is refused with 400, no credential needed', async (name) => {
-    await expectRefused(await fetch(authorize({ [name]: 'a\u0000b' }), { redirect: 'manual' }));
-  });
+  it.each(['state', 'login_hint', 'ui_locales'])(
+    'in the OAuth authorize parameter %s is refused with 400, no credential needed',
+    async (name) => {
+      await expectRefused(await fetch(authorize({ [name]: 'a\u0000b' }), { redirect: 'manual' }));
+    },
+  );
 
   it.each([
     ['client_name', { client_name: 'Chat\u0000Client', redirect_uris: [REDIRECT] }],
     ['redirect_uris', { client_name: 'Chat Client', redirect_uris: [`${REDIRECT}\u0000`] }],
   ])('in the client registration field %s is refused with 400', async (_, fields) => {
-    await expectRefused(await fetch(`${stack.base}/oauth/register`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ...fields, grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'none' }),
-    }));
+    await expectRefused(
+      await fetch(`${stack.base}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          ...fields,
+          grant_types: ['authorization_code'],
+          response_types: ['code'],
+          token_endpoint_auth_method: 'none',
+        }),
+      }),
+    );
   });
 
   it('in an OAuth token request form is refused with 400', async () => {
-    await expectRefused(await fetch(`${stack.base}/oauth/token`, {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code: 'x\u0000', client_id: client.client_id, redirect_uri: REDIRECT, code_verifier: 'v' }).toString(),
-    }));
+    await expectRefused(
+      await fetch(`${stack.base}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code: 'x\u0000',
+          client_id: client.client_id,
+          redirect_uri: REDIRECT,
+          code_verifier: 'v',
+        }).toString(),
+      }),
+    );
   });
 
   it('in the path of a connection to revoke is refused with 400', async () => {
-    await expectRefused(await fetch(`${stack.base}/account/connections/%00/revoke`, {
-      method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', origin: stack.base }, body: 'csrf=x', redirect: 'manual',
-    }));
+    await expectRefused(
+      await fetch(`${stack.base}/account/connections/%00/revoke`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', origin: stack.base },
+        body: 'csrf=x',
+        redirect: 'manual',
+      }),
+    );
   });
 
   it('in a form field of an account page is refused with 400', async () => {
-    await expectRefused(await fetch(`${stack.base}/account/signout`, {
-      method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', origin: stack.base }, body: 'csrf=%00', redirect: 'manual',
-    }));
+    await expectRefused(
+      await fetch(`${stack.base}/account/signout`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', origin: stack.base },
+        body: 'csrf=%00',
+        redirect: 'manual',
+      }),
+    );
   });
 
   it('in a cookie is refused with 400', async () => {
-    await expectRefused(await fetch(`${stack.base}/account`, { headers: { cookie: 'ak_session=%00' }, redirect: 'manual' }));
+    await expectRefused(
+      await fetch(`${stack.base}/account`, { headers: { cookie: 'ak_session=%00' }, redirect: 'manual' }),
+    );
   });
 
   it('in the search query is refused with 400, as before', async () => {

@@ -29,19 +29,36 @@ beforeAll(async () => {
     return res.body.resource as { id: string; links: { html: string } | null };
   };
   const problem = await post('POST', '/api/problems', {
-    title: p('title'), body: p('body', 5000), product: p('product', 120), error_literal: p('literal', 2000),
-    environment: { [p('envkey', 100)]: p('envvalue', 500) }, tags: [p('tag', 40)],
+    title: p('title'),
+    body: p('body', 5000),
+    product: p('product', 120),
+    error_literal: p('literal', 2000),
+    environment: { [p('envkey', 100)]: p('envvalue', 500) },
+    tags: [p('tag', 40)],
   });
   const solution = await post('POST', '/api/solutions', {
-    problem_id: problem.id, body: p('solution'), applicability: p('applicability'), limitations: p('limitations'),
+    problem_id: problem.id,
+    body: p('solution'),
+    applicability: p('applicability'),
+    limitations: p('limitations'),
   });
-  await post('POST', `/api/solutions/${solution.id}/outcomes`, { signal: 'worked', note: p('note'), environment: { os: p('outcome-env', 500) } });
-  const discussion = await post('POST', '/api/discussions', { title: p('dtitle'), body: p('dbody'), product: p('dproduct', 120) });
+  await post('POST', `/api/solutions/${solution.id}/outcomes`, {
+    signal: 'worked',
+    note: p('note'),
+    environment: { os: p('outcome-env', 500) },
+  });
+  const discussion = await post('POST', '/api/discussions', {
+    title: p('dtitle'),
+    body: p('dbody'),
+    product: p('dproduct', 120),
+  });
   await post('POST', `/api/discussions/${discussion.id}/replies`, { body: p('reply') });
   await post('PATCH', '/api/profile', { display_name: p('name', 80), bio: p('bio', 1000) });
   const files = {
-    problem: `problems/${problem.id}.html`, solution: `solutions/${solution.id}.html`,
-    discussion: `discussions/${discussion.id}.html`, agent: `agents/${agent.id}.html`,
+    problem: `problems/${problem.id}.html`,
+    solution: `solutions/${solution.id}.html`,
+    discussion: `discussions/${discussion.id}.html`,
+    agent: `agents/${agent.id}.html`,
   };
   for (const [kind, file] of Object.entries(files)) {
     // Wait for the render that includes the last write of each page.
@@ -54,18 +71,23 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 /** Every attribute value of every tag, as written in the file. */
-const attributeValues = (html: string) => [...html.matchAll(/<[a-zA-Z][^>]*>/g)]
-  .flatMap((tag) => [...tag[0].matchAll(/\s[^\s=>"']+="([^"]*)"/g)].map((m) => m[1]!));
+const attributeValues = (html: string) =>
+  [...html.matchAll(/<[a-zA-Z][^>]*>/g)].flatMap((tag) =>
+    [...tag[0].matchAll(/\s[^\s=>"']+="([^"]*)"/g)].map((m) => m[1]!),
+  );
 
 describe('record pages with markup in every contribution field', () => {
-  it.each(['problem', 'solution', 'discussion', 'agent'])('the %s page never carries the markup raw, in text or attributes', (kind) => {
-    const html = pages[kind]!;
-    expect(html.length).toBeGreaterThan(500);
-    expect(html).toContain('alert(1)'); // the payload is on the page, escaped
-    expect(html).not.toContain('<script>alert');
-    expect(html).not.toContain('<img src=x');
-    expect(attributeValues(html).filter((value) => /[<>]/.test(value))).toEqual([]);
-  });
+  it.each(['problem', 'solution', 'discussion', 'agent'])(
+    'the %s page never carries the markup raw, in text or attributes',
+    (kind) => {
+      const html = pages[kind]!;
+      expect(html.length).toBeGreaterThan(500);
+      expect(html).toContain('alert(1)'); // the payload is on the page, escaped
+      expect(html).not.toContain('<script>alert');
+      expect(html).not.toContain('<img src=x');
+      expect(attributeValues(html).filter((value) => /[<>]/.test(value))).toEqual([]);
+    },
+  );
 
   it('keeps the solution page search metadata (title and product) as escaped text', () => {
     const html = pages.solution!;

@@ -23,22 +23,33 @@ let stack: Stack;
 let base: string;
 
 beforeAll(async () => {
-  stack = await startStack({
-    TRUSTED_PROXY_HOPS: '1', ADMISSION_RATE_LIMIT: String(ADMISSIONS), AUTH_FAILURE_LIMIT: String(FAILURES),
-    PASSKEY_CEREMONY_RATE_LIMIT: String(CEREMONIES),
-  }, { worker: false, originFromPort: true });
+  stack = await startStack(
+    {
+      TRUSTED_PROXY_HOPS: '1',
+      ADMISSION_RATE_LIMIT: String(ADMISSIONS),
+      AUTH_FAILURE_LIMIT: String(FAILURES),
+      PASSKEY_CEREMONY_RATE_LIMIT: String(CEREMONIES),
+    },
+    { worker: false, originFromPort: true },
+  );
   base = stack.base;
 });
 afterAll(() => stack?.close());
 
 /** Host `n` of one /64: every address a single household or server is usually given. */
-const inPrefix = (prefix: string, n: number) => ({ 'x-forwarded-for': `${prefix}:${(0x1000 + n).toString(16)}:${n.toString(16)}:0:${n.toString(16)}` });
+const inPrefix = (prefix: string, n: number) => ({
+  'x-forwarded-for': `${prefix}:${(0x1000 + n).toString(16)}:${n.toString(16)}:0:${n.toString(16)}`,
+});
 let handles = 0;
 const handle = () => `pk-${process.pid}-${++handles}`;
 
-const groupsOf = async (ids: string[]) => (await stack.pool.query(
-  'SELECT identity_id, confirmer_group FROM identity_admissions WHERE identity_id = ANY($1::text[])', [ids],
-)).rows as { identity_id: string; confirmer_group: string }[];
+const groupsOf = async (ids: string[]) =>
+  (
+    await stack.pool.query(
+      'SELECT identity_id, confirmer_group FROM identity_admissions WHERE identity_id = ANY($1::text[])',
+      [ids],
+    )
+  ).rows as { identity_id: string; confirmer_group: string }[];
 
 describe('passkey sign-up is an admission', () => {
   it('puts passkey accounts and direct-credential identities from one IPv6 /64 in one admission group', async () => {
@@ -63,7 +74,11 @@ describe('passkey sign-up is an admission', () => {
     for (let n = 1; n <= ADMISSIONS + 1; n++) answers.push(await passkeySignUp(base, handle(), inPrefix(prefix, n)));
     expect(answers.map((a) => a.status)).toEqual([...Array(ADMISSIONS).fill(200), 429]);
     expect(errorOf(answers.at(-1)!.body)).toMatchObject({ code: 'rate_limited', reason: 'admission_rate_limited' });
-    expect(await stack.pool.query(`SELECT 1 FROM identities WHERE handle = $1`, [`pk-${process.pid}-${handles}`]).then((r) => r.rowCount)).toBe(0);
+    expect(
+      await stack.pool
+        .query(`SELECT 1 FROM identities WHERE handle = $1`, [`pk-${process.pid}-${handles}`])
+        .then((r) => r.rowCount),
+    ).toBe(0);
   });
 });
 
@@ -73,11 +88,13 @@ describe('one client key for every limit: the IPv6 /64', () => {
     const statuses: number[] = [];
     for (let n = 1; n <= ADMISSIONS + 2; n++) {
       const res = await fetch(`${base}/api/public/admission`, {
-        method: 'POST', headers: { 'content-type': 'application/json', ...inPrefix(prefix, n) },
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...inPrefix(prefix, n) },
         body: JSON.stringify({ kind: 'guest', credential_hash: 'x'.repeat(64) }),
       });
       statuses.push(res.status);
-      if (res.status === 429) expect(errorOf(await res.json())).toMatchObject({ code: 'rate_limited', reason: 'admission_rate_limited' });
+      if (res.status === 429)
+        expect(errorOf(await res.json())).toMatchObject({ code: 'rate_limited', reason: 'admission_rate_limited' });
     }
     // The bodies are refused (400) after the limit is counted: what counts is the key, not the answer.
     expect(statuses.filter((s) => s === 429)).toHaveLength(2);
@@ -88,7 +105,13 @@ describe('one client key for every limit: the IPv6 /64', () => {
     const prefix = '2001:db8:20:2';
     const statuses: number[] = [];
     for (let n = 1; n <= FAILURES + 3; n++) {
-      statuses.push((await fetch(`${base}/api/whoami`, { headers: { authorization: `Bearer ${newSecret()}`, ...inPrefix(prefix, n) } })).status);
+      statuses.push(
+        (
+          await fetch(`${base}/api/whoami`, {
+            headers: { authorization: `Bearer ${newSecret()}`, ...inPrefix(prefix, n) },
+          })
+        ).status,
+      );
     }
     expect(statuses).toEqual([...Array(FAILURES).fill(401), 429, 429, 429]);
   });
@@ -103,8 +126,18 @@ describe('one client key for every limit: the IPv6 /64', () => {
   });
 
   it('keeps another /64 and every other IPv4 address on budgets of their own', async () => {
-    expect((await ceremony(base, '/account/passkeys/signin/options', {}, inPrefix('2001:db8:20:4', 1))).status).toBe(200);
-    expect((await ceremony(base, '/account/passkeys/signin/options', {}, { 'x-forwarded-for': '198.51.100.20' })).status).toBe(200);
-    expect((await fetch(`${base}/api/whoami`, { headers: { authorization: `Bearer ${newSecret()}`, 'x-forwarded-for': '198.51.100.21' } })).status).toBe(401);
+    expect((await ceremony(base, '/account/passkeys/signin/options', {}, inPrefix('2001:db8:20:4', 1))).status).toBe(
+      200,
+    );
+    expect(
+      (await ceremony(base, '/account/passkeys/signin/options', {}, { 'x-forwarded-for': '198.51.100.20' })).status,
+    ).toBe(200);
+    expect(
+      (
+        await fetch(`${base}/api/whoami`, {
+          headers: { authorization: `Bearer ${newSecret()}`, 'x-forwarded-for': '198.51.100.21' },
+        })
+      ).status,
+    ).toBe(401);
   });
 });

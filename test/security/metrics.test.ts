@@ -17,7 +17,10 @@ let stack: Stack;
 let metricsPort: number;
 beforeAll(async () => {
   metricsPort = await freePort();
-  stack = await startStack({ OPERATOR_TOKEN_SHA256: sha256Hex(TOKEN), API_METRICS_PORT: String(metricsPort) }, { worker: false });
+  stack = await startStack(
+    { OPERATOR_TOKEN_SHA256: sha256Hex(TOKEN), API_METRICS_PORT: String(metricsPort) },
+    { worker: false },
+  );
 });
 afterAll(() => stack.close());
 
@@ -53,14 +56,18 @@ describe('/metrics', () => {
 
   it('does not grow with the methods clients invent', async () => {
     const scrape = async () => (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-    const odd = METHODS.filter((m) => !['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS', 'CONNECT'].includes(m));
+    const odd = METHODS.filter(
+      (m) => !['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS', 'CONNECT'].includes(m),
+    );
     expect(odd.length).toBeGreaterThanOrEqual(20);
     for (let round = 0; round < 4; round++) {
       for (const method of odd) await send(method, `/api/problems?round=${round}`);
     }
     const series = seriesOf(await scrape());
     const methods = new Set(series.map((line) => /method="([^"]*)"/.exec(line)![1]!));
-    expect([...methods].filter((m) => !['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS', 'other'].includes(m))).toEqual([]);
+    expect(
+      [...methods].filter((m) => !['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS', 'other'].includes(m)),
+    ).toEqual([]);
     expect(methods.has('other')).toBe(true);
     const before = series.length;
     for (const method of odd) await send(method, '/api/solutions');

@@ -22,13 +22,21 @@ const changesOf = (id: string) => count('SELECT count(*) FROM changes WHERE reso
 
 describe('an edit that changes nothing', () => {
   it('creates no problem revision and no change row, answers 200 unchanged, and replays as such', async () => {
-    const id = (await send(stack.base, agent, 'POST', '/api/problems', problemBody({ tags: ['b', 'a'] }))).body.resource.id;
+    const id = (await send(stack.base, agent, 'POST', '/api/problems', problemBody({ tags: ['b', 'a'] }))).body.resource
+      .id;
     const changesBefore = await changesOf(id);
     const key = newKey();
     for (const body of [{ base_revision: 1 }, { base_revision: 1, title: problemBody().title, tags: ['b', 'a'] }]) {
-      const res = await send(stack.base, agent, 'PATCH', `/api/problems/${id}`, body, { key: body.title ? newKey() : key });
+      const res = await send(stack.base, agent, 'PATCH', `/api/problems/${id}`, body, {
+        key: body.title ? newKey() : key,
+      });
       expect(res.status, JSON.stringify(body)).toBe(200);
-      expect(res.body).toMatchObject({ replayed: false, unchanged: true, change_cursor: null, resource: { id, revision: 1 } });
+      expect(res.body).toMatchObject({
+        replayed: false,
+        unchanged: true,
+        change_cursor: null,
+        resource: { id, revision: 1 },
+      });
       expect(res.headers.get('location')).toBeNull();
     }
     const replay = await send(stack.base, agent, 'PATCH', `/api/problems/${id}`, { base_revision: 1 }, { key });
@@ -38,17 +46,30 @@ describe('an edit that changes nothing', () => {
     expect(await changesOf(id)).toBe(changesBefore);
 
     // A real change still makes the next revision.
-    const edited = await send(stack.base, agent, 'PATCH', `/api/problems/${id}`, { base_revision: 1, title: 'A different title now' });
+    const edited = await send(stack.base, agent, 'PATCH', `/api/problems/${id}`, {
+      base_revision: 1,
+      title: 'A different title now',
+    });
     expect(edited.status).toBe(201);
     expect(edited.body.resource.revision).toBe(2);
     expect(edited.body.unchanged).toBeUndefined();
   });
 
   it('creates no solution revision and no change row', async () => {
-    const problemId = (await send(stack.base, agent, 'POST', '/api/problems', problemBody({ title: 'Solution edit target' }))).body.resource.id;
-    const id = (await send(stack.base, agent, 'POST', '/api/solutions', { problem_id: problemId, body: 'Raise the inotify limit.' })).body.resource.id;
+    const problemId = (
+      await send(stack.base, agent, 'POST', '/api/problems', problemBody({ title: 'Solution edit target' }))
+    ).body.resource.id;
+    const id = (
+      await send(stack.base, agent, 'POST', '/api/solutions', {
+        problem_id: problemId,
+        body: 'Raise the inotify limit.',
+      })
+    ).body.resource.id;
     const changesBefore = await changesOf(id);
-    const res = await send(stack.base, agent, 'PATCH', `/api/solutions/${id}`, { base_revision: 1, body: 'Raise the inotify limit.' });
+    const res = await send(stack.base, agent, 'PATCH', `/api/solutions/${id}`, {
+      base_revision: 1,
+      body: 'Raise the inotify limit.',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ unchanged: true, change_cursor: null, resource: { id, revision: 1 } });
     expect(await count('SELECT count(*) FROM solution_revisions WHERE solution_id = $1', [id])).toBe(1);

@@ -41,7 +41,8 @@ describe('the client key every limit counts under', () => {
   it('is one key for every address of an IPv6 /64, and an IPv4-mapped address counts as its IPv4 address', async () => {
     const key = await addressOf(1, '2001:db8:7:8:1::1');
     expect(key).toBe('ipv6:20010db800070008/64');
-    for (const other of ['2001:db8:7:8:ffff:ffff:ffff:ffff', '2001:0db8:0007:0008::9%eth0']) expect(await addressOf(1, other)).toBe(key);
+    for (const other of ['2001:db8:7:8:ffff:ffff:ffff:ffff', '2001:0db8:0007:0008::9%eth0'])
+      expect(await addressOf(1, other)).toBe(key);
     expect(await addressOf(1, '2001:db8:7:9::1')).not.toBe(key);
     expect(await addressOf(1, '::ffff:203.0.113.7')).toBe('ipv4:203.0.113.7');
     // The pre-router read path keys by the same function.
@@ -52,7 +53,10 @@ describe('the client key every limit counts under', () => {
 describe('per-address limits behind one appending proxy', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ TRUSTED_PROXY_HOPS: '1', ADMISSION_RATE_LIMIT: '3', ADMISSION_RATE_WINDOW_SECONDS: '86400' }, { worker: false });
+    stack = await startStack(
+      { TRUSTED_PROXY_HOPS: '1', ADMISSION_RATE_LIMIT: '3', ADMISSION_RATE_WINDOW_SECONDS: '86400' },
+      { worker: false },
+    );
   });
   afterAll(() => stack.close());
 

@@ -27,16 +27,20 @@ let victims: string[];
 beforeAll(async () => {
   stack = await startStack({ OPERATOR_TOKEN_SHA256: sha256Hex(TOKEN) });
   const dir = stack.config.PROJECTIONS_DIR;
-  victims = [path.join(dir, '..', `${path.basename(dir)}-x.json`), path.join(dir, '..', `${path.basename(dir)}-x.html`)];
+  victims = [
+    path.join(dir, '..', `${path.basename(dir)}-x.json`),
+    path.join(dir, '..', `${path.basename(dir)}-x.html`),
+  ];
   await Promise.all(victims.map((v) => writeFile(v, 'keep me')));
 });
 afterAll(() => stack.close());
 
-const rebuild = (body: unknown) => fetch(`${stack.base}/api/ops/rebuild`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
-  body: JSON.stringify(body),
-});
+const rebuild = (body: unknown) =>
+  fetch(`${stack.base}/api/ops/rebuild`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+    body: JSON.stringify(body),
+  });
 
 const TRAVERSALS = [
   `../${'x'}`,
@@ -75,9 +79,13 @@ describe('rebuild targets are record ids, never paths', () => {
 
   it('has the operator CLI refuse a traversal id with a usage error', async () => {
     const cli = run('npm', ['run', '--silent', 'ops', '--', 'rebuild', '--type', 'problem', '--id', '../../x'], {
-      env: { ...process.env, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, timeout: 60_000,
+      env: { ...process.env, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' },
+      timeout: 60_000,
     });
-    const failure = await cli.then(() => null, (error: { code: number; stderr: string }) => error);
+    const failure = await cli.then(
+      () => null,
+      (error: { code: number; stderr: string }) => error,
+    );
     expect(failure?.code).toBe(2);
     expect(failure?.stderr).toContain('--id');
   });
@@ -95,8 +103,12 @@ describe('pathInside, the one path function of worker file writes', () => {
   it('keeps writes and removals of projection files inside the projections folder', async () => {
     const dir = path.join(stack.config.PROJECTIONS_DIR, 'inner');
     await mkdir(dir, { recursive: true });
-    await expect(removeProjectionFile(dir, '../../' + path.basename(victims[0]!))).rejects.toThrow(PathOutsideRootError);
-    await expect(writeProjectionFile(dir, '../../' + path.basename(victims[1]!), Buffer.from('x'))).rejects.toThrow(PathOutsideRootError);
+    await expect(removeProjectionFile(dir, `../../${path.basename(victims[0]!)}`)).rejects.toThrow(
+      PathOutsideRootError,
+    );
+    await expect(writeProjectionFile(dir, `../../${path.basename(victims[1]!)}`, Buffer.from('x'))).rejects.toThrow(
+      PathOutsideRootError,
+    );
     for (const victim of victims) expect(await readFile(victim, 'utf8')).toBe('keep me');
   });
 });

@@ -27,8 +27,10 @@ describe('an API drain', () => {
     // A write with no worker waits for its commit timeout: in flight when the drain starts.
     const busy = await openRawConnection(stack.api.port);
     const body = JSON.stringify(problemBody());
-    busy.socket.write(`POST /api/problems HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer ${agent.secret}\r\n`
-      + `Idempotency-Key: ${newKey()}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    busy.socket.write(
+      `POST /api/problems HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer ${agent.secret}\r\n` +
+        `Idempotency-Key: ${newKey()}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
     await new Promise((r) => setTimeout(r, 200));
 
     const started = Date.now();
@@ -57,15 +59,28 @@ describe('npm start supervision', () => {
     base = `http://127.0.0.1:${port}`;
     launcher = spawn(process.execPath, ['scripts/run-all.ts'], {
       env: {
-        ...process.env, DATABASE_URL: database.url, REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
-        QUEUE_PREFIX: `t${randomUUID().replaceAll('-', '')}`, PROJECTIONS_DIR: dir, PORT: String(port), LOG_LEVEL: 'warn',
-        RESTART_BACKOFF_MS: '100', RESTART_MAX_PER_MINUTE: '2',
+        ...process.env,
+        DATABASE_URL: database.url,
+        REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+        QUEUE_PREFIX: `t${randomUUID().replaceAll('-', '')}`,
+        PROJECTIONS_DIR: dir,
+        PORT: String(port),
+        LOG_LEVEL: 'warn',
+        RESTART_BACKOFF_MS: '100',
+        RESTART_MAX_PER_MINUTE: '2',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     launcher.stdout!.on('data', (d) => (output += d));
     launcher.stderr!.on('data', (d) => (output += d));
-    await eventually(() => fetch(`${base}/api/v1`).then((r) => r.ok, () => false), 60_000);
+    await eventually(
+      () =>
+        fetch(`${base}/api/v1`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      60_000,
+    );
   }, 90_000);
   afterAll(async () => {
     if (launcher.exitCode === null) launcher.kill('SIGKILL');
@@ -73,7 +88,8 @@ describe('npm start supervision', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  const pidsOf = (entry: string) => [...output.matchAll(new RegExp(`launcher: ${entry} started \\(pid (\\d+)\\)`, 'g'))].map((m) => Number(m[1]));
+  const pidsOf = (entry: string) =>
+    [...output.matchAll(new RegExp(`launcher: ${entry} started \\(pid (\\d+)\\)`, 'g'))].map((m) => Number(m[1]));
 
   it('restarts a crashed worker with a logged backoff while the API keeps serving', async () => {
     const [worker] = pidsOf('worker/main.ts');
@@ -91,8 +107,10 @@ describe('npm start supervision', () => {
       process.kill(pids.at(-1)!, 'SIGKILL');
       if (crash === 0) await eventually(async () => pidsOf('worker/main.ts').length === pids.length + 1, 30_000);
     }
-    const code = launcher.exitCode ?? await new Promise<number | null>((r) => launcher.once('exit', r));
+    const code = launcher.exitCode ?? (await new Promise<number | null>((r) => launcher.once('exit', r)));
     expect(code).not.toBe(0);
-    expect(output).toMatch(/launcher: worker\/main\.ts exited \(SIGKILL\) 3 times within a minute; stopping the service/);
+    expect(output).toMatch(
+      /launcher: worker\/main\.ts exited \(SIGKILL\) 3 times within a minute; stopping the service/,
+    );
   }, 60_000);
 });

@@ -13,9 +13,15 @@ import { startStack, type Stack } from '../helpers/stack.ts';
 let stack: Stack;
 let port: number;
 beforeAll(async () => {
-  stack = await startStack({
-    HTTP_HEADERS_TIMEOUT_MS: '600', HTTP_REQUEST_TIMEOUT_MS: '1200', HTTP_KEEP_ALIVE_TIMEOUT_MS: '500', HTTP_MAX_CONNECTIONS: '6',
-  }, { worker: false });
+  stack = await startStack(
+    {
+      HTTP_HEADERS_TIMEOUT_MS: '600',
+      HTTP_REQUEST_TIMEOUT_MS: '1200',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '500',
+      HTTP_MAX_CONNECTIONS: '6',
+    },
+    { worker: false },
+  );
   port = stack.api.port;
 });
 afterAll(() => stack.close());
@@ -41,7 +47,7 @@ describe('slow clients', () => {
   it('get 408 in the Error shape when the headers trickle in, within the configured seconds', async () => {
     const started = Date.now();
     const { socket, closed } = await open();
-    trickle(socket, 'GET /api/v1 HTTP/1.1\r\nHost: x\r\nX-Slow: ' + 'a'.repeat(200) + '\r\n\r\n', 100);
+    trickle(socket, `GET /api/v1 HTTP/1.1\r\nHost: x\r\nX-Slow: ${'a'.repeat(200)}\r\n\r\n`, 100);
     const answer = errorShapeOf(await closed);
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(answer.status).toBe(408);
@@ -53,7 +59,9 @@ describe('slow clients', () => {
     const started = Date.now();
     const { socket, closed } = await open();
     const body = JSON.stringify({ kind: 'guest', credential_hash: `sha256:${'0'.repeat(64)}` });
-    socket.write(`POST /api/public/admission HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+    socket.write(
+      `POST /api/public/admission HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
     trickle(socket, body, 100);
     const answer = await closed;
     expect(Date.now() - started).toBeLessThan(5_000);
@@ -77,7 +85,11 @@ describe('the connection cap', () => {
       const extra = await open();
       const answer = errorShapeOf(await extra.closed);
       expect(answer.status).toBe(503);
-      expect(answer.error).toMatchObject({ code: 'temporarily_unavailable', reason: 'too_many_connections', retryable: true });
+      expect(answer.error).toMatchObject({
+        code: 'temporarily_unavailable',
+        reason: 'too_many_connections',
+        retryable: true,
+      });
       held[0]!.socket.write('GET /api/v1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
       expect(await held[0]!.closed).toMatch(/^HTTP\/1\.1 200/);
     } finally {
@@ -94,14 +106,15 @@ describe('the connection cap per client address', () => {
   afterAll(() => capped.close());
 
   /** A connection from `from`, another loopback address: another client to the server. */
-  const openFrom = (from: string) => new Promise<{ socket: Socket; closed: Promise<string> }>((resolve, reject) => {
-    const socket = connect({ port: capped.api.port, host: '127.0.0.1', localAddress: from });
-    let received = '';
-    socket.on('data', (d) => (received += d));
-    const closed = new Promise<string>((done) => socket.on('close', () => done(received)));
-    socket.once('connect', () => resolve({ socket, closed }));
-    socket.once('error', reject);
-  });
+  const openFrom = (from: string) =>
+    new Promise<{ socket: Socket; closed: Promise<string> }>((resolve, reject) => {
+      const socket = connect({ port: capped.api.port, host: '127.0.0.1', localAddress: from });
+      let received = '';
+      socket.on('data', (d) => (received += d));
+      const closed = new Promise<string>((done) => socket.on('close', () => done(received)));
+      socket.once('connect', () => resolve({ socket, closed }));
+      socket.once('error', reject);
+    });
   const get = async (from: string) => {
     const peer = await openFrom(from);
     peer.socket.write('GET /api/v1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
@@ -114,7 +127,11 @@ describe('the connection cap per client address', () => {
     try {
       const extra = errorShapeOf(await (await openFrom('127.0.0.2')).closed);
       expect(extra.status).toBe(503);
-      expect(extra.error).toMatchObject({ code: 'temporarily_unavailable', reason: 'too_many_client_connections', retryable: true });
+      expect(extra.error).toMatchObject({
+        code: 'temporarily_unavailable',
+        reason: 'too_many_client_connections',
+        retryable: true,
+      });
       expect(await get('127.0.0.3')).toMatch(/^HTTP\/1\.1 200/);
     } finally {
       for (const peer of flood) peer.socket.destroy();
@@ -122,7 +139,9 @@ describe('the connection cap per client address', () => {
   });
 
   it('keeps the cap on all connections as a last resort', async () => {
-    const held = await Promise.all(['127.0.0.6', '127.0.0.7', '127.0.0.8'].flatMap((from) => [from, from, from]).map(openFrom));
+    const held = await Promise.all(
+      ['127.0.0.6', '127.0.0.7', '127.0.0.8'].flatMap((from) => [from, from, from]).map(openFrom),
+    );
     try {
       const extra = errorShapeOf(await (await openFrom('127.0.0.9')).closed);
       expect(extra.error).toMatchObject({ reason: 'too_many_connections' });

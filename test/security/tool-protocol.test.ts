@@ -22,28 +22,42 @@ let problemId: string;
 
 beforeAll(async () => {
   stack = await startStack({
-    MCP_MAX_BATCH: String(MAX_BATCH), MCP_MAX_ANSWER_BYTES: String(MAX_ANSWER),
+    MCP_MAX_BATCH: String(MAX_BATCH),
+    MCP_MAX_ANSWER_BYTES: String(MAX_ANSWER),
     // Per-call accounting here; the size of answers is paid for below ('tool-protocol answers paid by size').
     MCP_READ_UNIT_BYTES: String(10 * MAX_ANSWER),
-    READ_RATE_LIMIT: '40', READ_RATE_WINDOW_SECONDS: '86400', WRITE_RATE_LIMIT: '8', WRITE_RATE_WINDOW_SECONDS: '86400',
+    READ_RATE_LIMIT: '40',
+    READ_RATE_WINDOW_SECONDS: '86400',
+    WRITE_RATE_LIMIT: '8',
+    WRITE_RATE_WINDOW_SECONDS: '86400',
   });
   agent = await admit(stack.base);
-  problemId = (await send(stack.base, agent, 'POST', '/api/problems', problemBody({ body: 'p'.repeat(15_000) }))).body.resource.id;
+  problemId = (await send(stack.base, agent, 'POST', '/api/problems', problemBody({ body: 'p'.repeat(15_000) }))).body
+    .resource.id;
   for (let i = 0; i < 3; i++) {
-    const res = await send(stack.base, agent, 'POST', '/api/solutions', { problem_id: problemId, body: `${i} ${'s'.repeat(15_000)}` });
+    const res = await send(stack.base, agent, 'POST', '/api/solutions', {
+      problem_id: problemId,
+      body: `${i} ${'s'.repeat(15_000)}`,
+    });
     expect(res.status).toBe(201);
   }
 });
 afterAll(() => stack.close());
 
-const call = (id: number, name: string, args: unknown) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+const call = (id: number, name: string, args: unknown) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: args },
+});
 
 /** Anonymous calls go to the public read endpoint; with a credential, to the protected one. Both share these bounds. */
 async function post(body: unknown, secret?: string) {
   const res = await fetch(`${stack.base}${secret ? '/mcp/participate' : '/mcp/read'}`, {
     method: 'POST',
     headers: {
-      'content-type': 'application/json', accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
       ...(secret ? { authorization: `Bearer ${secret}` } : {}),
     },
     body: JSON.stringify(body),
@@ -56,12 +70,19 @@ describe('tool-protocol batches', () => {
   it('refuse a batch larger than the bound with 400, a JSON-RPC Invalid Request with the Error shape as data', async () => {
     const res = await post(Array.from({ length: MAX_BATCH + 1 }, (_, i) => call(i, 'get_problem', { id: problemId })));
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: expect.any(String) } });
+    expect(res.body).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: ErrorCode.InvalidRequest, message: expect.any(String) },
+    });
     expect(errorOf(res.body.error.data)).toMatchObject({ code: 'invalid_arguments', reason: 'batch_too_large' });
   });
 
   it('bound batches on the protected endpoint the same way', async () => {
-    const res = await post(Array.from({ length: MAX_BATCH + 1 }, (_, i) => call(i, 'whoami', {})), agent.secret);
+    const res = await post(
+      Array.from({ length: MAX_BATCH + 1 }, (_, i) => call(i, 'whoami', {})),
+      agent.secret,
+    );
     expect(res.status).toBe(400);
     expect(errorOf(res.body.error.data).reason).toBe('batch_too_large');
   });
@@ -95,11 +116,17 @@ describe('tool-protocol batches', () => {
     expect(results.filter((r: { isError?: boolean }) => !r.isError).length).toBeGreaterThan(0);
     const refused = results.filter((r: { isError?: boolean }) => r.isError);
     expect(refused.length).toBeGreaterThan(0);
-    for (const r of refused) expect(errorOf(r.structuredContent)).toMatchObject({ code: 'invalid_arguments', reason: 'answer_too_large' });
+    for (const r of refused)
+      expect(errorOf(r.structuredContent)).toMatchObject({ code: 'invalid_arguments', reason: 'answer_too_large' });
   });
 
   it('bound resource reads by the same answer budget: reads past it get -32602 answer_too_large', async () => {
-    const read = (id: number) => ({ jsonrpc: '2.0', id, method: 'resources/read', params: { uri: `http://service.test/problems/${problemId}.json` } });
+    const read = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'resources/read',
+      params: { uri: `http://service.test/problems/${problemId}.json` },
+    });
     const res = await post(Array.from({ length: MAX_BATCH }, (_, i) => read(i)));
     expect(res.status).toBe(200);
     expect(res.size).toBeLessThan(MAX_ANSWER + 20_000);
@@ -114,14 +141,20 @@ describe('tool-protocol batches', () => {
 
   it('spend the write budget once per write call in a batch', async () => {
     const writes = Array.from({ length: MAX_BATCH }, (_, i) =>
-      call(i, 'create_problem', { idempotency_key: newKey(), ...problemBody({ title: `Batch write ${i}`, body: `Body ${i}` }) }));
+      call(i, 'create_problem', {
+        idempotency_key: newKey(),
+        ...problemBody({ title: `Batch write ${i}`, body: `Body ${i}` }),
+      }),
+    );
     // The setup spent four writes of the eight.
     const res = await post(writes, agent.secret);
     const refused = res.body.filter((r: { result: { isError?: boolean } }) => r.result.isError);
     expect(refused.length).toBe(1);
-    expect(errorOf(refused[0].result.structuredContent)).toMatchObject({ code: 'rate_limited', reason: 'write_rate_limited' });
+    expect(errorOf(refused[0].result.structuredContent)).toMatchObject({
+      code: 'rate_limited',
+      reason: 'write_rate_limited',
+    });
   });
-
 });
 
 describe('tool-protocol edges', () => {
@@ -173,13 +206,18 @@ describe('tool-protocol answers paid by size', () => {
   const UNIT = 1_024;
   let sized: Stack;
   beforeAll(async () => {
-    sized = await startStack({ MCP_READ_UNIT_BYTES: String(UNIT), READ_RATE_LIMIT: '100000', READ_RATE_WINDOW_SECONDS: '86400' }, { worker: false });
+    sized = await startStack(
+      { MCP_READ_UNIT_BYTES: String(UNIT), READ_RATE_LIMIT: '100000', READ_RATE_WINDOW_SECONDS: '86400' },
+      { worker: false },
+    );
   });
   afterAll(() => sized.close());
 
   const postTo = async (body: unknown) => {
     const res = await fetch(`${sized.base}/mcp/read`, {
-      method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(body),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(body),
     });
     const bytes = (await res.arrayBuffer()).byteLength;
     return { status: res.status, bytes, remaining: Number(res.headers.get('ratelimit-remaining')) };
@@ -195,12 +233,17 @@ describe('tool-protocol answers paid by size', () => {
   });
 
   it('refuse the bytes with 429 once the address has spent its reads', async () => {
-    const small = await startStack({ MCP_READ_UNIT_BYTES: String(UNIT), READ_RATE_LIMIT: '20', READ_RATE_WINDOW_SECONDS: '86400' }, { worker: false });
+    const small = await startStack(
+      { MCP_READ_UNIT_BYTES: String(UNIT), READ_RATE_LIMIT: '20', READ_RATE_WINDOW_SECONDS: '86400' },
+      { worker: false },
+    );
     try {
-      const send5 = () => fetch(`${small.base}/mcp/read`, {
-        method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify(Array.from({ length: 5 }, (_, i) => list(i))),
-      });
+      const send5 = () =>
+        fetch(`${small.base}/mcp/read`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify(Array.from({ length: 5 }, (_, i) => list(i))),
+        });
       const statuses: number[] = [];
       for (let i = 0; i < 3; i++) statuses.push((await send5()).status);
       expect(statuses).toContain(429);

@@ -16,7 +16,9 @@ describe('credentials made with WebCrypto', () => {
   });
 
   it('hash exactly as the service does: sha256: and the hex of the UTF-8 text', async () => {
-    expect(await credentialHashOf('abc')).toBe('sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(await credentialHashOf('abc')).toBe(
+      'sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    );
     for (let i = 0; i < 20; i++) {
       const secret = generateSecret();
       expect(await credentialHashOf(secret)).toBe(credentialHash(secret));
@@ -40,7 +42,11 @@ describe('the /join API client', () => {
   it('admits a hash and verifies the secret behind it', async () => {
     const api = createJoinApi(stack.base);
     const secret = generateSecret();
-    const admitted = await api.admit({ kind: 'guest', credential_hash: await credentialHashOf(secret), scopes: ['reply'] });
+    const admitted = await api.admit({
+      kind: 'guest',
+      credential_hash: await credentialHashOf(secret),
+      scopes: ['reply'],
+    });
     if (!admitted.ok) throw new Error(admitted.error.message);
     expect(admitted.status).toBe(201);
     const verified = await api.whoami(secret);
@@ -54,7 +60,10 @@ describe('the /join API client', () => {
     expect(answer.ok).toBe(false);
     if (answer.ok) return;
     expect(answer.error).toMatchObject({
-      status: 401, code: 'invalid_or_revoked_credential', reason: 'invalid', nextAction: 'authentication_required',
+      status: 401,
+      code: 'invalid_or_revoked_credential',
+      reason: 'invalid',
+      nextAction: 'authentication_required',
     });
     expect(answer.error.requestId).toMatch(/^req_/);
   });

@@ -23,23 +23,27 @@ const GLUED_LINES = /[A-Za-z0-9,;:.]\n[ \t]*<(a|code|strong|em|time)[ >]|<\/(a|c
 describe('page text', () => {
   it('has no template line break between a word and a link or code, on-demand pages included', async () => {
     const entries = await readdir('site', { withFileTypes: true, recursive: true });
-    const templates = entries.filter((e) => e.isFile() && e.name.endsWith('.astro')).map((e) => path.join(e.parentPath, e.name));
+    const templates = entries
+      .filter((e) => e.isFile() && e.name.endsWith('.astro'))
+      .map((e) => path.join(e.parentPath, e.name));
     expect(templates.length).toBeGreaterThan(20);
     const glued: string[] = [];
     for (const file of templates) {
       const source = await readFile(file, 'utf8');
-      for (const m of source.matchAll(GLUED_LINES)) glued.push(`${file}: ${JSON.stringify(source.slice(Math.max(0, m.index - 30), m.index + 30))}`);
+      for (const m of source.matchAll(GLUED_LINES))
+        glued.push(`${file}: ${JSON.stringify(source.slice(Math.max(0, m.index - 30), m.index + 30))}`);
     }
     expect(glued).toEqual([]);
   });
 
   it('has a space between every word and the link or code beside it', async () => {
-    const files = [...await htmlFiles('dist/client'), ...await htmlFiles('test/fixtures/projections')];
+    const files = [...(await htmlFiles('dist/client')), ...(await htmlFiles('test/fixtures/projections'))];
     expect(files.length).toBeGreaterThan(10);
     const glued: string[] = [];
     for (const file of files) {
       const html = await readFile(file, 'utf8');
-      for (const m of html.matchAll(GLUED)) glued.push(`${file}: …${html.slice(Math.max(0, m.index - 30), m.index + 30)}…`);
+      for (const m of html.matchAll(GLUED))
+        glued.push(`${file}: …${html.slice(Math.max(0, m.index - 30), m.index + 30)}…`);
     }
     expect(glued).toEqual([]);
   });

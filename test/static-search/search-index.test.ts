@@ -21,8 +21,14 @@ let redis: Redis;
 
 beforeAll(async () => {
   stack = await startStack({ SEARCH_INDEX_DELAY_MS: '200' });
-  queue = new Queue(SEARCH_INDEX_QUEUE, { connection: redisConnectionOptions(stack.config.REDIS_URL!), prefix: stack.config.QUEUE_PREFIX });
-  compactQueue = new Queue(SEARCH_COMPACT_QUEUE, { connection: redisConnectionOptions(stack.config.REDIS_URL!), prefix: stack.config.QUEUE_PREFIX });
+  queue = new Queue(SEARCH_INDEX_QUEUE, {
+    connection: redisConnectionOptions(stack.config.REDIS_URL!),
+    prefix: stack.config.QUEUE_PREFIX,
+  });
+  compactQueue = new Queue(SEARCH_COMPACT_QUEUE, {
+    connection: redisConnectionOptions(stack.config.REDIS_URL!),
+    prefix: stack.config.QUEUE_PREFIX,
+  });
   redis = new Redis(stack.config.REDIS_URL!);
   agent = await admit(stack.base);
   await settled();
@@ -35,23 +41,34 @@ afterAll(async () => {
 });
 
 const dir = () => stack.config.PROJECTIONS_DIR;
-const exists = (file: string) => readFile(path.join(dir(), file)).then(() => true, () => false);
+const exists = (file: string) =>
+  readFile(path.join(dir(), file)).then(
+    () => true,
+    () => false,
+  );
 /** A word no other record contains (Pagefind indexes letters and digits as one word). */
-const uniqueWord = (stem: string) => `${stem}${randomBytes(4).toString('hex').replace(/[0-9]/g, (d) => 'ghijklmnop'[Number(d)]!)}`;
+const uniqueWord = (stem: string) =>
+  `${stem}${randomBytes(4)
+    .toString('hex')
+    .replace(/[0-9]/g, (d) => 'ghijklmnop'[Number(d)]!)}`;
 
 /** Every completed run (or compaction), read from the queue's event stream: written atomically with each completion. */
 async function completedRuns(q: Queue = queue): Promise<SearchIndexRun[]> {
   const entries = await redis.xrange(q.keys.events!, '-', '+');
   return entries.flatMap(([, fields]) => {
-    const event = Object.fromEntries(Array.from({ length: fields.length / 2 }, (_, i) => [fields[2 * i], fields[2 * i + 1]]));
+    const event = Object.fromEntries(
+      Array.from({ length: fields.length / 2 }, (_, i) => [fields[2 * i], fields[2 * i + 1]]),
+    );
     return event.event === 'completed' ? [JSON.parse(event.returnvalue!) as SearchIndexRun] : [];
   });
 }
 
 /** Notes of rendered records that no index run has taken yet (tiers.ts). */
-const pendingNotes = async () => (await readdir(path.join(dir(), '.pagefind-pending')).catch(() => [] as string[])).filter((n) => n.endsWith('.json'));
+const pendingNotes = async () =>
+  (await readdir(path.join(dir(), '.pagefind-pending')).catch(() => [] as string[])).filter((n) => n.endsWith('.json'));
 
-const idle = async (q: Queue) => Object.values(await q.getJobCounts('waiting', 'delayed', 'active', 'prioritized')).every((n) => n === 0);
+const idle = async (q: Queue) =>
+  Object.values(await q.getJobCounts('waiting', 'delayed', 'active', 'prioritized')).every((n) => n === 0);
 
 /**
  * Waits until nothing is waiting, delayed or running in the index queue, and
@@ -68,13 +85,22 @@ async function settled(q: Queue = queue, { compactions = true } = {}): Promise<v
     if (!(await idle(q))) return false;
     if (q !== queue) return true;
     if (compactions && !(await idle(compactQueue))) return false;
-    return (await countUnrenderedChanges(stack.pool)) === 0 && (await pendingNotes()).length === 0
-      && (await exists('pagefind/pagefind-entry.json'));
+    return (
+      (await countUnrenderedChanges(stack.pool)) === 0 &&
+      (await pendingNotes()).length === 0 &&
+      (await exists('pagefind/pagefind-entry.json'))
+    );
   }, 20_000);
 }
 
 async function createProblem(word: string): Promise<string> {
-  const res = await send(stack.base, agent, 'POST', '/api/problems', problemBody({ title: `Failure mentioning ${word}`, body: `The log says ${word} twice.` }));
+  const res = await send(
+    stack.base,
+    agent,
+    'POST',
+    '/api/problems',
+    problemBody({ title: `Failure mentioning ${word}`, body: `The log says ${word} twice.` }),
+  );
   expect(res.status).toBe(201);
   return res.body.resource.id;
 }
@@ -114,7 +140,8 @@ describe('search index batching', () => {
     }
     await settled();
     expect(await searchPublished(stack.base, dir(), words.at(-1)!)).toEqual([`/problems/${ids.at(-1)}`]);
-    for (const [i, word] of words.entries()) expect(await searchPublished(stack.base, dir(), word)).toEqual([`/problems/${ids[i]}`]);
+    for (const [i, word] of words.entries())
+      expect(await searchPublished(stack.base, dir(), word)).toEqual([`/problems/${ids[i]}`]);
   });
 });
 
@@ -128,7 +155,9 @@ async function compact(): Promise<void> {
 
 async function editProblem(id: string, revision: number, word: string): Promise<void> {
   const res = await send(stack.base, agent, 'PATCH', `/api/problems/${id}`, {
-    base_revision: revision, title: `Failure mentioning ${word}`, body: `The log now says ${word}.`,
+    base_revision: revision,
+    title: `Failure mentioning ${word}`,
+    body: `The log now says ${word}.`,
   });
   expect(res.status).toBe(201);
 }
@@ -183,7 +212,10 @@ describe('two tiers', () => {
     const before = (await completedRuns(compactQueue)).length;
     await compact();
     expect((await completedRuns(compactQueue)).length).toBe(before + 1);
-    expect(await (await fetch(`${stack.base}/pagefind/tiers.json`)).json()).toMatchObject({ recent: false, superseded: [] });
+    expect(await (await fetch(`${stack.base}/pagefind/tiers.json`)).json()).toMatchObject({
+      recent: false,
+      superseded: [],
+    });
     expect(await searchPublished(stack.base, dir(), word)).toEqual([`/problems/${id}`]);
   });
 
@@ -206,7 +238,10 @@ describe('two tiers', () => {
       await settled();
       expect((await completedRuns(compactQueue)).length).toBe(before + 1);
       // The new base read the page (its note was taken before the compaction started): the recent tier is empty again.
-      expect(await (await fetch(`${stack.base}/pagefind/tiers.json`)).json()).toMatchObject({ recent: false, superseded: [] });
+      expect(await (await fetch(`${stack.base}/pagefind/tiers.json`)).json()).toMatchObject({
+        recent: false,
+        superseded: [],
+      });
       expect(await searchPublished(stack.base, dir(), word)).toEqual([`/problems/${id}`]);
     } finally {
       await compactQueue.resume();
@@ -223,11 +258,15 @@ describe('index request options (real BullMQ, a processor the test holds open)',
     const seen: number[] = [];
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const worker = new Worker(name, async (job) => {
-      seen.push(job.data.n);
-      if (seen.length === 1) await held;
-      return {};
-    }, { connection, prefix });
+    const worker = new Worker(
+      name,
+      async (job) => {
+        seen.push(job.data.n);
+        if (seen.length === 1) await held;
+        return {};
+      },
+      { connection, prefix },
+    );
     try {
       const options = searchIndexJobOptions(100);
       for (let n = 0; n < 3; n++) await q.add('rebuild', { n }, options);
@@ -287,7 +326,10 @@ describe('the published bundle', () => {
     const etag = res.headers.get('etag')!;
     expect((await fetch(`${stack.base}/pagefind/${file}`, { headers: { 'if-none-match': etag } })).status).toBe(304);
     // Lengths of the bytes read: uncompressed (test/api/compression.test.ts covers encodings).
-    const head = await fetch(`${stack.base}/pagefind/${file}`, { method: 'HEAD', headers: { 'accept-encoding': 'identity' } });
+    const head = await fetch(`${stack.base}/pagefind/${file}`, {
+      method: 'HEAD',
+      headers: { 'accept-encoding': 'identity' },
+    });
     expect(head.headers.get('content-length')).toBe(String(body.length));
   });
 

@@ -23,13 +23,18 @@ async function admitAt(address: string, when: Date): Promise<{ id: string; group
   const id = newId('agent');
   const group = await withTransaction(pool, async (tx) => {
     await insertIdentity(tx, { id, kind: 'guest', handle: null, display_name: null });
-    return recordAdmission(tx, { identityId: id, addressKey: clientAddressKey(address), at: when, windowSeconds: WINDOW });
+    return recordAdmission(tx, {
+      identityId: id,
+      addressKey: clientAddressKey(address),
+      at: when,
+      windowSeconds: WINDOW,
+    });
   });
   return { id, group };
 }
 
 describe('admission groups', () => {
-  it('puts identities admitted from one address within the window in the first one\'s group', async () => {
+  it("puts identities admitted from one address within the window in the first one's group", async () => {
     const first = await admitAt('192.0.2.10', at(0));
     const second = await admitAt('192.0.2.10', at(60));
     // Chained: each admission is within the window of the previous one.
@@ -57,7 +62,9 @@ describe('admission groups', () => {
   });
 
   it('serialises concurrent admissions from one address into one group', async () => {
-    const results = await Promise.all(Array.from({ length: 6 }, () => admitAt('192.0.2.40', new Date('2026-03-02T00:00:00Z'))));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => admitAt('192.0.2.40', new Date('2026-03-02T00:00:00Z'))),
+    );
     expect(new Set(results.map((r) => r.group)).size).toBe(1);
   });
 

@@ -15,24 +15,43 @@ let stack: Stack;
 let solutionId: string;
 let nextAddress = 1;
 
-const agentFrom = (): Promise<Agent> => admit(stack.base, 'pseudonymous', {}, { 'x-forwarded-for': `192.0.2.${nextAddress++}` });
+const agentFrom = (): Promise<Agent> =>
+  admit(stack.base, 'pseudonymous', {}, { 'x-forwarded-for': `192.0.2.${nextAddress++}` });
 
 beforeAll(async () => {
   stack = await startStack({ TRUST_PROXY: 'true' });
   const author = await agentFrom();
-  const problem = await send(stack.base, author, 'POST', '/api/problems', problemBody({ title: 'Trust refresh target' }));
-  const solution = await send(stack.base, author, 'POST', '/api/solutions', { problem_id: problem.body.resource.id, body: 'Refresh me' });
+  const problem = await send(
+    stack.base,
+    author,
+    'POST',
+    '/api/problems',
+    problemBody({ title: 'Trust refresh target' }),
+  );
+  const solution = await send(stack.base, author, 'POST', '/api/solutions', {
+    problem_id: problem.body.resource.id,
+    body: 'Refresh me',
+  });
   solutionId = solution.body.resource.id;
   for (let i = 0; i < 2; i++) {
-    await send(stack.base, await agentFrom(), 'POST', `/api/solutions/${solutionId}/outcomes`, { signal: 'did_not_work' });
+    await send(stack.base, await agentFrom(), 'POST', `/api/solutions/${solutionId}/outcomes`, {
+      signal: 'did_not_work',
+    });
   }
 });
 afterAll(() => stack.close());
 
 const stored = async () =>
-  (await stack.pool.query('SELECT record_type, disputed, bound FROM record_trust WHERE record_id = $1', [solutionId])).rows[0];
+  (await stack.pool.query('SELECT record_type, disputed, bound FROM record_trust WHERE record_id = $1', [solutionId]))
+    .rows[0];
 const disputeChanges = async () =>
-  Number((await stack.pool.query(`SELECT count(*) FROM changes WHERE resource_id = $1 AND kind = 'solution.disputed'`, [solutionId])).rows[0].count);
+  Number(
+    (
+      await stack.pool.query(`SELECT count(*) FROM changes WHERE resource_id = $1 AND kind = 'solution.disputed'`, [
+        solutionId,
+      ])
+    ).rows[0].count,
+  );
 
 describe('refresh-trust', () => {
   it('stores the trust of records that have none, logging a dispute it finds', async () => {

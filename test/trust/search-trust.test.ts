@@ -18,10 +18,13 @@ let author: Agent;
 let nextAddress = 1;
 const ids: Record<string, string> = {};
 
-const agentFrom = (address = `198.51.100.${nextAddress++}`) => admit(stack.base, 'pseudonymous', {}, { 'x-forwarded-for': address });
+const agentFrom = (address = `198.51.100.${nextAddress++}`) =>
+  admit(stack.base, 'pseudonymous', {}, { 'x-forwarded-for': address });
 
 async function report(solutionId: string, signal: string, agent?: Agent) {
-  const res = await send(stack.base, agent ?? (await agentFrom()), 'POST', `/api/solutions/${solutionId}/outcomes`, { signal });
+  const res = await send(stack.base, agent ?? (await agentFrom()), 'POST', `/api/solutions/${solutionId}/outcomes`, {
+    signal,
+  });
   expect(res.status).toBe(201);
 }
 
@@ -35,10 +38,17 @@ async function search(params: Record<string, string>) {
 beforeAll(async () => {
   stack = await startStack({ TRUST_PROXY: 'true' });
   author = await agentFrom();
-  const problem = await send(stack.base, author, 'POST', '/api/problems', problemBody({ title: 'Frobnicator crashes on start' }));
+  const problem = await send(
+    stack.base,
+    author,
+    'POST',
+    '/api/problems',
+    problemBody({ title: 'Frobnicator crashes on start' }),
+  );
   ids.problem = problem.body.resource.id;
   const solution = async (body: string) =>
-    (await send(stack.base, author, 'POST', '/api/solutions', { problem_id: ids.problem, body })).body.resource.id as string;
+    (await send(stack.base, author, 'POST', '/api/solutions', { problem_id: ids.problem, body })).body.resource
+      .id as string;
   // Same words, so they tie on match kind and coverage; only trust and signals tell them apart.
   ids.burst = await solution('zebrafrob fix one: pin the frobnicator version');
   ids.independent = await solution('zebrafrob fix two: pin the frobnicator version');
@@ -61,11 +71,20 @@ describe('trust in search', () => {
     expect(body.items.map((c: { id: string }) => c.id)).toEqual([ids.independent, ids.burst, ids.disputed]);
     const [independent, burst, disputed] = body.items;
     expect(independent.trust).toMatchObject({ disputed: false, confirmations: { independent: 2, worked: 2 } });
-    expect(burst.trust).toMatchObject({ disputed: false, confirmations: { distinct_identities: 3, independent: 1, worked: 1 } });
+    expect(burst.trust).toMatchObject({
+      disputed: false,
+      confirmations: { distinct_identities: 3, independent: 1, worked: 1 },
+    });
     expect(burst.signals.worked).toBe(3);
     expect(independent.trust.confidence).toBeGreaterThan(burst.trust.confidence);
     expect(disputed.trust.disputed).toBe(true);
-    expect(Object.keys(independent.trust).sort()).toEqual(['basis', 'confidence', 'confirmations', 'disputed', 'last_confirmed_at']);
+    expect(Object.keys(independent.trust).sort()).toEqual([
+      'basis',
+      'confidence',
+      'confirmations',
+      'disputed',
+      'last_confirmed_at',
+    ]);
   });
 
   it('filters with disputed=false and disputed=true, leaving the status enum as it is', async () => {
@@ -87,7 +106,9 @@ describe('trust in search', () => {
       expect(found.items.map((c) => c.trust)).toEqual(found.items.map((c) => loaded.get(c.id) ?? null));
     }
     const solutions = await runSearch(stack.pool, SearchParamsSchema.parse({ q: 'zebrafrob', type: 'solution' }), now);
-    expect(solutions.items.map((c) => (c.trust as { confirmations?: { worked: number } }).confirmations?.worked)).toEqual([2, 1, 3]);
+    expect(
+      solutions.items.map((c) => (c.trust as { confirmations?: { worked: number } }).confirmations?.worked),
+    ).toEqual([2, 1, 3]);
   });
 
   it('refuses a disputed value other than true or false with 400 naming the field', async () => {
@@ -103,8 +124,19 @@ describe('trust in search', () => {
 
   it('ranks by the same decayed confidence in SQL as the projections compute', async () => {
     const at = new Date(Date.now() - 200 * 86_400_000);
-    const reports = ['a', 'b', 'c'].map((id) => ({ identityId: `agt_${id}`, group: null, signal: 'worked' as const, note: null, at }));
-    const summary = summarizeTrust({ revision: 1, author: { identityId: 'agt_x', group: null }, outcomes: reports, feedback: [] });
+    const reports = ['a', 'b', 'c'].map((id) => ({
+      identityId: `agt_${id}`,
+      group: null,
+      signal: 'worked' as const,
+      note: null,
+      at,
+    }));
+    const summary = summarizeTrust({
+      revision: 1,
+      author: { identityId: 'agt_x', group: null },
+      outcomes: reports,
+      feedback: [],
+    });
     const r = await stack.pool.query(
       `SELECT ${decayedConfidenceSql('t')} AS c FROM (SELECT $1::float8 AS bound, $2::timestamptz AS decay_from) t`,
       [summary.bound, summary.decay_from],

@@ -30,7 +30,10 @@ const feedback = async (agent: Agent, kind: string, target: { type: string; id: 
 
 async function newSolution(title: string): Promise<{ problemId: string; solutionId: string }> {
   const problem = await send(stack.base, author, 'POST', '/api/problems', problemBody({ title }));
-  const solution = await send(stack.base, author, 'POST', '/api/solutions', { problem_id: problem.body.resource.id, body: `Fix for ${title}` });
+  const solution = await send(stack.base, author, 'POST', '/api/solutions', {
+    problem_id: problem.body.resource.id,
+    body: `Fix for ${title}`,
+  });
   return { problemId: problem.body.resource.id, solutionId: solution.body.resource.id };
 }
 
@@ -44,7 +47,9 @@ async function projection(path: string): Promise<Response> {
 const json = async (path: string) => (await projection(path)).json();
 
 const feedKinds = async (id: string) =>
-  (await stack.pool.query('SELECT kind FROM changes WHERE resource_id = $1 ORDER BY cursor', [id])).rows.map((r) => r.kind);
+  (await stack.pool.query('SELECT kind FROM changes WHERE resource_id = $1 ORDER BY cursor', [id])).rows.map(
+    (r) => r.kind,
+  );
 
 beforeAll(async () => {
   stack = await startStack({ TRUST_PROXY: 'true' });
@@ -64,7 +69,13 @@ describe('confidence from independent confirmations', () => {
     await report(a, solutionId, { signal: 'worked' });
     await report(a, solutionId, { signal: 'worked' });
     const view = await json(`/solutions/${solutionId}.json`);
-    expect(view.trust.confirmations).toEqual({ distinct_identities: 1, independent: 1, worked: 1, partially_worked: 0, did_not_work: 0 });
+    expect(view.trust.confirmations).toEqual({
+      distinct_identities: 1,
+      independent: 1,
+      worked: 1,
+      partially_worked: 0,
+      did_not_work: 0,
+    });
     expect(view.signals).toEqual({ worked: 1, partially_worked: 0, did_not_work: 0 });
     expect(view.trust.confidence).toBeGreaterThan(0);
     expect(view.trust.disputed).toBe(false);
@@ -93,7 +104,8 @@ describe('confidence from independent confirmations', () => {
   });
 
   it('keeps admission addresses private: only a keyed hash, never in a projection', async () => {
-    const rows = (await stack.pool.query('SELECT address_hash FROM identity_admissions WHERE address_hash IS NOT NULL')).rows;
+    const rows = (await stack.pool.query('SELECT address_hash FROM identity_admissions WHERE address_hash IS NOT NULL'))
+      .rows;
     expect(rows.length).toBeGreaterThan(0);
     for (const r of rows) expect(r.address_hash).toMatch(/^[0-9a-f]{64}$/);
     const all = JSON.stringify((await stack.pool.query('SELECT * FROM identity_admissions')).rows);
@@ -112,8 +124,12 @@ describe('confidence from independent confirmations', () => {
     expect(md).toContain(`- basis: ${trust.basis}`);
     const html = await (await projection(`/solutions/${solutionId}`)).text();
     expect(html).toContain(`<dt>confidence</dt><dd>${trust.confidence}</dd>`);
-    expect(html).toContain(`Confidence is ${trust.confidence.toFixed(2)} of 1: ${trust.confirmations.worked} of ${trust.confirmations.independent} independent agents said it worked`);
-    expect(html).toContain(`${trust.confirmations.independent} (of ${trust.confirmations.distinct_identities} identities)`);
+    expect(html).toContain(
+      `Confidence is ${trust.confidence.toFixed(2)} of 1: ${trust.confirmations.worked} of ${trust.confirmations.independent} independent agents said it worked`,
+    );
+    expect(html).toContain(
+      `${trust.confirmations.independent} (of ${trust.confirmations.distinct_identities} identities)`,
+    );
   });
 
   it('decays confidence with the days since the last independent worked report (injected clock)', async () => {
@@ -133,16 +149,32 @@ describe('disputed, not deleted', () => {
   beforeAll(async () => {
     ({ problemId, solutionId } = await newSolution('A fix that stopped working'));
     await report(await agentFrom(), solutionId, { signal: 'worked', environment: { version: '3.2', os: 'linux' } });
-    await report(await agentFrom(), solutionId, { signal: 'did_not_work', note: 'Fails on 4.0', environment: { version: '4.0', os: 'linux' } });
-    await report(await agentFrom(), solutionId, { signal: 'did_not_work', note: 'Also broken on 4.1', environment: { version: '4.1' } });
+    await report(await agentFrom(), solutionId, {
+      signal: 'did_not_work',
+      note: 'Fails on 4.0',
+      environment: { version: '4.0', os: 'linux' },
+    });
+    await report(await agentFrom(), solutionId, {
+      signal: 'did_not_work',
+      note: 'Also broken on 4.1',
+      environment: { version: '4.1' },
+    });
   });
 
   it('marks the solution disputed, keeps it readable and shows the counter-evidence', async () => {
     const view = await json(`/solutions/${solutionId}.json`);
     expect(view.body).toBe('Fix for A fix that stopped working');
     expect(view.trust.disputed).toBe(true);
-    expect(view.trust.counter_evidence).toMatchObject({ independent: 2, did_not_work: 2, report_failure: 0, report_outdated: 0 });
-    expect(view.trust.counter_evidence.latest.map((n: { note: string }) => n.note)).toEqual(['Also broken on 4.1', 'Fails on 4.0']);
+    expect(view.trust.counter_evidence).toMatchObject({
+      independent: 2,
+      did_not_work: 2,
+      report_failure: 0,
+      report_outdated: 0,
+    });
+    expect(view.trust.counter_evidence.latest.map((n: { note: string }) => n.note)).toEqual([
+      'Also broken on 4.1',
+      'Fails on 4.0',
+    ]);
     expect(await feedKinds(solutionId)).toContain('solution.disputed');
     const problem = await json(`/problems/${problemId}.json`);
     expect(problem.solutions.items[0].trust.disputed).toBe(true);
@@ -151,7 +183,11 @@ describe('disputed, not deleted', () => {
   it('breaks outcomes down by the environment reporters gave', async () => {
     const view = await json(`/solutions/${solutionId}.json`);
     const [current] = view.outcomes_by_revision;
-    expect(current).toMatchObject({ revision: 1, current: true, signals: { worked: 1, partially_worked: 0, did_not_work: 2 } });
+    expect(current).toMatchObject({
+      revision: 1,
+      current: true,
+      signals: { worked: 1, partially_worked: 0, did_not_work: 2 },
+    });
     const version = current.environments.find((e: { key: string }) => e.key === 'version');
     expect(version.values).toEqual([
       { value: '3.2', worked: 1, partially_worked: 0, did_not_work: 0 },
@@ -173,13 +209,18 @@ describe('disputed, not deleted', () => {
   });
 
   it('starts a new revision clean, keeping the old revision and its outcomes apart', async () => {
-    const edit = await send(stack.base, author, 'PATCH', `/api/solutions/${solutionId}`, { base_revision: 1, body: 'Fix that works on 4.x too' });
+    const edit = await send(stack.base, author, 'PATCH', `/api/solutions/${solutionId}`, {
+      base_revision: 1,
+      body: 'Fix that works on 4.x too',
+    });
     expect(edit.status).toBe(201);
     const view = await json(`/solutions/${solutionId}.json`);
     expect(view.revision).toBe(2);
     expect(view.trust).toMatchObject({ disputed: false, revision: 2, confidence: 0 });
     expect(view.signals).toEqual({ worked: 0, partially_worked: 0, did_not_work: 0 });
-    expect(view.outcomes_by_revision.map((r: { revision: number; current: boolean }) => [r.revision, r.current])).toEqual([[1, false]]);
+    expect(
+      view.outcomes_by_revision.map((r: { revision: number; current: boolean }) => [r.revision, r.current]),
+    ).toEqual([[1, false]]);
     const kinds = await feedKinds(solutionId);
     expect(kinds.slice(-2)).toEqual(['solution.revised', 'solution.undisputed']);
     // The history stays: the old revision, pinned, is still disputed.
@@ -193,7 +234,9 @@ describe('disputed, not deleted', () => {
       const seen: string[] = [];
       let since = '';
       for (;;) {
-        const feed = await (await fetch(`${stack.base}/api/v1/changes?limit=100${since ? `&since=${since}` : ''}`)).json();
+        const feed = await (
+          await fetch(`${stack.base}/api/v1/changes?limit=100${since ? `&since=${since}` : ''}`)
+        ).json();
         for (const c of feed.changes) if (c.resource.id === solutionId) seen.push(c.kind);
         if (!feed.has_more) break;
         since = feed.next_cursor;
@@ -204,17 +247,37 @@ describe('disputed, not deleted', () => {
   });
 
   it('disputes a problem on report_failure and report_outdated from distinct identities, with the feedback as evidence', async () => {
-    await feedback(await agentFrom(), 'report_failure', { type: 'problem', id: problemId }, 'The error text changed in 4.x');
+    await feedback(
+      await agentFrom(),
+      'report_failure',
+      { type: 'problem', id: problemId },
+      'The error text changed in 4.x',
+    );
     let problem = await json(`/problems/${problemId}.json`);
     expect(problem.trust.disputed).toBe(false);
     const outdating = await agentFrom();
     await feedback(outdating, 'report_outdated', { type: 'problem', id: problemId }, 'Obsolete since 5.0');
     await feedback(outdating, 'report_outdated', { type: 'problem', id: problemId }, 'Still obsolete');
     problem = await json(`/problems/${problemId}.json`);
-    expect(problem.trust).toMatchObject({ disputed: true, revision: 1, counter_evidence: { independent: 2, report_failure: 1, report_outdated: 1 } });
+    expect(problem.trust).toMatchObject({
+      disputed: true,
+      revision: 1,
+      counter_evidence: { independent: 2, report_failure: 1, report_outdated: 1 },
+    });
     expect(problem.feedback).toEqual([
-      { kind: 'report_failure', count: 1, latest: expect.objectContaining({ body: 'The error text changed in 4.x', revision: 1 }) },
-      { kind: 'report_outdated', count: 1, latest: expect.objectContaining({ body: 'Still obsolete', reporter: { id: outdating.id, handle: outdating.handle } }) },
+      {
+        kind: 'report_failure',
+        count: 1,
+        latest: expect.objectContaining({ body: 'The error text changed in 4.x', revision: 1 }),
+      },
+      {
+        kind: 'report_outdated',
+        count: 1,
+        latest: expect.objectContaining({
+          body: 'Still obsolete',
+          reporter: { id: outdating.id, handle: outdating.handle },
+        }),
+      },
     ]);
     expect(await feedKinds(problemId)).toContain('problem.disputed');
     const md = await (await projection(`/problems/${problemId}.md`)).text();
@@ -236,24 +299,39 @@ describe('disputed, not deleted', () => {
 
 describe('feedback becomes evidence', () => {
   it('shows feedback on a discussion and on its replies by kind, count and latest, with nothing private', async () => {
-    const created = await send(stack.base, author, 'POST', '/api/discussions', { title: 'Which frobnicator version?', body: 'Asking around.' });
+    const created = await send(stack.base, author, 'POST', '/api/discussions', {
+      title: 'Which frobnicator version?',
+      body: 'Asking around.',
+    });
     const discussionId = created.body.resource.id;
-    const replied = await send(stack.base, author, 'POST', `/api/discussions/${discussionId}/replies`, { body: 'Use 4.x.' });
+    const replied = await send(stack.base, author, 'POST', `/api/discussions/${discussionId}/replies`, {
+      body: 'Use 4.x.',
+    });
     const replyId = replied.body.resource.id;
     const reporter = await agentFrom();
     const evidence = await send(stack.base, reporter, 'POST', '/api/feedback-reports', {
-      kind: 'add_evidence', target: { type: 'discussion', id: discussionId }, body: 'Changelog says 4.2', evidence: ['https://example.org/changelog'],
+      kind: 'add_evidence',
+      target: { type: 'discussion', id: discussionId },
+      body: 'Changelog says 4.2',
+      evidence: ['https://example.org/changelog'],
     });
     expect(evidence.status).toBe(201);
     await feedback(reporter, 'report_outdated', { type: 'reply', id: replyId }, '4.x is end of life');
     const view = await json(`/discussions/${discussionId}.json`);
-    expect(view.feedback).toEqual([{
-      kind: 'add_evidence', count: 1,
-      latest: {
-        id: evidence.body.resource.id, body: 'Changelog says 4.2', evidence: ['https://example.org/changelog'],
-        reporter: { id: reporter.id, handle: reporter.handle }, revision: null, reported_at: expect.any(String),
+    expect(view.feedback).toEqual([
+      {
+        kind: 'add_evidence',
+        count: 1,
+        latest: {
+          id: evidence.body.resource.id,
+          body: 'Changelog says 4.2',
+          evidence: ['https://example.org/changelog'],
+          reporter: { id: reporter.id, handle: reporter.handle },
+          revision: null,
+          reported_at: expect.any(String),
+        },
       },
-    }]);
+    ]);
     const reply = view.replies.items.find((r: { id: string }) => r.id === replyId);
     expect(reply.feedback).toEqual([expect.objectContaining({ kind: 'report_outdated', count: 1 })]);
     const md = await (await projection(`/discussions/${discussionId}.md`)).text();

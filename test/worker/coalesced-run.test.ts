@@ -9,10 +9,11 @@ function controlledRun() {
     get started() {
       return started;
     },
-    run: () => new Promise<void>((resolve) => {
-      started++;
-      finishes.push(resolve);
-    }),
+    run: () =>
+      new Promise<void>((resolve) => {
+        started++;
+        finishes.push(resolve);
+      }),
     finishNext() {
       finishes.shift()?.();
     },
@@ -24,7 +25,9 @@ const turn = () => new Promise((resolve) => setTimeout(resolve, 0));
 describe('a coalesced run (the sitemap update after render passes)', () => {
   it('runs once for many requests made before it starts', async () => {
     const task = controlledRun();
-    const runner = createCoalescedRun(task.run, 0, (e) => { throw e; });
+    const runner = createCoalescedRun(task.run, 0, (e) => {
+      throw e;
+    });
     for (let i = 0; i < 50; i++) runner.request();
     await turn();
     expect(task.started).toBe(1);
@@ -35,7 +38,9 @@ describe('a coalesced run (the sitemap update after render passes)', () => {
 
   it('runs again after the one in flight for requests made while it ran, never two at once', async () => {
     const task = controlledRun();
-    const runner = createCoalescedRun(task.run, 0, (e) => { throw e; });
+    const runner = createCoalescedRun(task.run, 0, (e) => {
+      throw e;
+    });
     runner.request();
     await turn();
     runner.request();
@@ -53,7 +58,9 @@ describe('a coalesced run (the sitemap update after render passes)', () => {
 
   it('flush runs what was asked for now, and a forced flush runs even when nothing was', async () => {
     const task = controlledRun();
-    const runner = createCoalescedRun(task.run, 60_000, (e) => { throw e; });
+    const runner = createCoalescedRun(task.run, 60_000, (e) => {
+      throw e;
+    });
     const flushed = runner.flush(true);
     await turn();
     expect(task.started).toBe(1);
@@ -76,10 +83,14 @@ describe('a coalesced run (the sitemap update after render passes)', () => {
   it('reports a failed run and runs again on the next request', async () => {
     const errors: unknown[] = [];
     let calls = 0;
-    const runner = createCoalescedRun(async () => {
-      calls++;
-      if (calls === 1) throw new Error('database away');
-    }, 0, (e) => errors.push(e));
+    const runner = createCoalescedRun(
+      async () => {
+        calls++;
+        if (calls === 1) throw new Error('database away');
+      },
+      0,
+      (e) => errors.push(e),
+    );
     runner.request();
     await turn();
     await turn();

@@ -56,7 +56,10 @@ async function snapshot(dir: string, folder: string): Promise<Record<string, { b
 describe('a rebuild staging an empty folder', () => {
   it('shows nothing until the folder is whole, then the same files and stamps as writes in place', async () => {
     const dir = await tempDir();
-    const staging = prepareStaging(dir, problems.map((r) => r.type))!;
+    const staging = prepareStaging(
+      dir,
+      problems.map((r) => r.type),
+    )!;
     expect([...staging.folders]).toEqual(['problems']);
     const counts = emptyCounts();
     await renderRecords(stack.pool, html, dir, problems, counts, stagingWriter(inlineWriter, staging));
@@ -80,7 +83,10 @@ describe('a rebuild staging an empty folder', () => {
     // 0: the sender compresses every file; Infinity: the thread compresses every file.
     for (const compressWhenQueued of [0, Infinity]) {
       const dir = await tempDir();
-      const staging = prepareStaging(dir, all.map((r) => r.type))!;
+      const staging = prepareStaging(
+        dir,
+        all.map((r) => r.type),
+      )!;
       const counts = emptyCounts();
       const writer = stagingWriter(createThreadedWriter(1, { compressWhenQueued }), staging);
       try {
@@ -90,7 +96,8 @@ describe('a rebuild staging an empty folder', () => {
       }
       await finishStaging(stack.pool, html, dir, staging, counts);
       expect(counts).toEqual({ written: 3 * all.length, unchanged: 0, removed: 0 });
-      for (const folder of folders) expect(await snapshot(dir, folder), folder).toEqual(await snapshot(reference, folder));
+      for (const folder of folders)
+        expect(await snapshot(dir, folder), folder).toEqual(await snapshot(reference, folder));
     }
   });
 

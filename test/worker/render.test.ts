@@ -20,7 +20,11 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 const projectionPath = (file: string) => path.join(stack.config.PROJECTIONS_DIR, file);
-const exists = (file: string) => readFile(projectionPath(file)).then(() => true, () => false);
+const exists = (file: string) =>
+  readFile(projectionPath(file)).then(
+    () => true,
+    () => false,
+  );
 
 async function listFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -37,7 +41,11 @@ describe('a write while no worker runs', () => {
     const first = await send(stack.base, agent, 'POST', '/api/problems', body, { key });
     expect(first.status).toBe(503);
     expect(first.headers.get('retry-after')).toMatch(/^\d+$/);
-    expect(errorOf(first.body)).toMatchObject({ code: 'temporarily_unavailable', reason: 'commit_pending', retryable: true });
+    expect(errorOf(first.body)).toMatchObject({
+      code: 'temporarily_unavailable',
+      reason: 'commit_pending',
+      retryable: true,
+    });
     expect((await stack.pool.query('SELECT count(*) FROM problems')).rows[0].count).toBe('0');
 
     await stack.startWorker();
@@ -57,8 +65,15 @@ describe('a worker killed between commit and render', () => {
     // transaction committed, no render ran and no render job was queued.
     const body = problemBody({ title: 'Committed, never rendered' });
     const result = await commitOperation(stack.pool, {
-      operation: 'create_problem', identityId: agent.id, credentialId: agent.credentialId, scopes: ['knowledge'],
-      idempotencyKey: newKey(), requestHash: requestHashOf('create_problem', undefined, body), requestId: 'req_test', body, redacted: [],
+      operation: 'create_problem',
+      identityId: agent.id,
+      credentialId: agent.credentialId,
+      scopes: ['knowledge'],
+      idempotencyKey: newKey(),
+      requestHash: requestHashOf('create_problem', undefined, body),
+      requestId: 'req_test',
+      body,
+      redacted: [],
     });
     if (!result.ok) throw new Error('commit failed');
     const id = result.receipt.resource.id;
@@ -77,10 +92,19 @@ describe('full rebuild', () => {
   it('produces byte-identical files to the incremental renders, and rewrites nothing when current', async () => {
     if (!stack.worker) await stack.startWorker();
     const p = await send(stack.base, agent, 'POST', '/api/problems', problemBody({ title: 'Rebuild me please' }));
-    const s = await send(stack.base, agent, 'POST', '/api/solutions', { problem_id: p.body.resource.id, body: 'Do the thing' });
-    await send(stack.base, agent, 'POST', `/api/solutions/${s.body.resource.id}/outcomes`, { signal: 'partially_worked' });
+    const s = await send(stack.base, agent, 'POST', '/api/solutions', {
+      problem_id: p.body.resource.id,
+      body: 'Do the thing',
+    });
+    await send(stack.base, agent, 'POST', `/api/solutions/${s.body.resource.id}/outcomes`, {
+      signal: 'partially_worked',
+    });
     await eventually(async () => (await countUnrenderedChanges(stack.pool)) === 0);
-    await eventually(async () => (await readFile(projectionPath(`solutions/${s.body.resource.id}.json`), 'utf8').catch(() => '')).includes('"partially_worked": 1'));
+    await eventually(async () =>
+      (await readFile(projectionPath(`solutions/${s.body.resource.id}.json`), 'utf8').catch(() => '')).includes(
+        '"partially_worked": 1',
+      ),
+    );
 
     const fresh = await mkdtemp(path.join(tmpdir(), 'ak-rebuild-'));
     const html = await loadHtmlRenderer(stack.config.ASTRO_ENTRY);

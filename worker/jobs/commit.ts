@@ -10,7 +10,7 @@ import { errorInfo, type ErrorInfo } from '../../core/errors.ts';
 import { idempotencyMismatch } from '../../core/idempotency.ts';
 import type { CommitJob, CommitResult } from '../../core/queue-contract.ts';
 import type { OperationReceipt } from '../../core/types.ts';
-import { withNamedStatements, withTransaction, type Queryable } from '../../db/pool.ts';
+import { withNamedStatements, withTransaction } from '../../db/pool.ts';
 import { appendChange } from '../../db/queries/changes.ts';
 import { appendChangeAndSaveReceipt, claimOperation, findOperation, saveReceipt } from '../../db/queries/operations.ts';
 import { operationNamed } from '../../operations/registry.ts';
@@ -41,7 +41,11 @@ export interface CommitOptions {
   prepared?: boolean;
 }
 
-export async function commitOperation(pool: pg.Pool, job: CommitJob, options: CommitOptions = {}): Promise<CommitResult> {
+export async function commitOperation(
+  pool: pg.Pool,
+  job: CommitJob,
+  options: CommitOptions = {},
+): Promise<CommitResult> {
   const { requestHash } = job;
   const operation = operationNamed(job.operation);
   // Queued by code that knew an operation this code does not: retrying cannot help.
@@ -51,12 +55,22 @@ export async function commitOperation(pool: pg.Pool, job: CommitJob, options: Co
       const tx = options.prepared ? withNamedStatements(client) : client;
       const at = new Date();
       const claimed = await claimOperation(tx, {
-        identityId: job.identityId, key: job.idempotencyKey, operation: job.operation, requestHash, at,
+        identityId: job.identityId,
+        key: job.idempotencyKey,
+        operation: job.operation,
+        requestHash,
+        at,
       });
       if (!claimed) {
         const prior = (await findOperation(tx, job.identityId, job.idempotencyKey))!;
         if (prior.request_hash !== requestHash) return { ok: false, error: idempotencyMismatch(), requestHash };
-        return { ok: true, receipt: { ...prior.receipt, replayed: true }, requestHash, requestId: job.requestId, replayed: true };
+        return {
+          ok: true,
+          receipt: { ...prior.receipt, replayed: true },
+          requestHash,
+          requestId: job.requestId,
+          replayed: true,
+        };
       }
       const outcome = await operation.handler(tx, job, at);
       if (!outcome.ok) throw new Rollback(outcome.error);
@@ -75,7 +89,13 @@ export async function commitOperation(pool: pg.Pool, job: CommitJob, options: Co
       let cursor: string | null;
       if (outcome.change && followUps.length === 0) {
         // The common case, one change: appended with the receipt in one statement, which sets the cursor.
-        cursor = await appendChangeAndSaveReceipt(tx, job.identityId, job.idempotencyKey, { ...outcome.change, ...operation.change, at }, receiptWith(null));
+        cursor = await appendChangeAndSaveReceipt(
+          tx,
+          job.identityId,
+          job.idempotencyKey,
+          { ...outcome.change, ...operation.change, at },
+          receiptWith(null),
+        );
       } else {
         // An edit that changes nothing logs no change: nothing to render, no cursor.
         cursor = outcome.change ? await appendChange(tx, { ...outcome.change, ...operation.change, at }) : null;

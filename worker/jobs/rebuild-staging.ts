@@ -77,8 +77,9 @@ function removeStaleStaging(dir: string, now = Date.now()): void {
   }
   for (const name of names) {
     const root = pathInside(dir, name);
-    const touched = [root, ...readdirSync(root).map((f) => path.join(root, f))]
-      .map((p) => statSync(p, { throwIfNoEntry: false })?.mtimeMs ?? 0);
+    const touched = [root, ...readdirSync(root).map((f) => path.join(root, f))].map(
+      (p) => statSync(p, { throwIfNoEntry: false })?.mtimeMs ?? 0,
+    );
     if (now - Math.max(...touched) > STALE_STAGING_MS) rmSync(root, { recursive: true, force: true });
   }
 }
@@ -90,7 +91,9 @@ function removeStaleStaging(dir: string, now = Date.now()): void {
  */
 export function prepareStaging(dir: string, types: Iterable<RecordRef['type']>): Staging | null {
   removeStaleStaging(dir);
-  const folders = new Set([...new Set(types)].map((type) => COLLECTION[type]).filter((folder) => isEmptyOrMissing(pathInside(dir, folder))));
+  const folders = new Set(
+    [...new Set(types)].map((type) => COLLECTION[type]).filter((folder) => isEmptyOrMissing(pathInside(dir, folder))),
+  );
   if (folders.size === 0) return null;
   const root = pathInside(dir, `${STAGING_PREFIX}${randomBytes(6).toString('hex')}`);
   for (const folder of folders) mkdirSync(path.join(root, folder), { recursive: true });
@@ -102,7 +105,8 @@ export function stagingWriter(writer: ProjectionWriter, staging: Staging): Proje
   const staged = (relative: string) => staging.folders.has(relative.slice(0, relative.indexOf('/')));
   return {
     async write(dir, files, options) {
-      if (files.length > 0 && files.every((f) => staged(f.relative))) return writer.write(staging.root, files, { ...options, fresh: true });
+      if (files.length > 0 && files.every((f) => staged(f.relative)))
+        return writer.write(staging.root, files, { ...options, fresh: true });
       return writer.write(dir, files, options);
     },
     // A staged folder held nothing of any record to remove.
@@ -125,7 +129,11 @@ const idOf = (name: string) => name.split('.')[0]!;
  * the staging folder. Counts what the merge renders again.
  */
 export async function finishStaging(
-  pool: pg.Pool, html: HtmlRenderer, dir: string, staging: Staging, counts: RenderCounts,
+  pool: pg.Pool,
+  html: HtmlRenderer,
+  dir: string,
+  staging: Staging,
+  counts: RenderCounts,
 ): Promise<void> {
   for (const folder of staging.folders) {
     const staged = path.join(staging.root, folder);
@@ -144,7 +152,12 @@ export async function finishStaging(
 
 /** Moves a staged folder's files into a live folder that others wrote to meanwhile. */
 async function mergeFolder(
-  pool: pg.Pool, html: HtmlRenderer, dir: string, folder: string, staged: string, counts: RenderCounts,
+  pool: pg.Pool,
+  html: HtmlRenderer,
+  dir: string,
+  folder: string,
+  staged: string,
+  counts: RenderCounts,
 ): Promise<void> {
   const type = TYPE_OF_FOLDER.get(folder)!;
   const byId = new Map<string, string[]>();

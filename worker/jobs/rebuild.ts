@@ -41,7 +41,10 @@ export interface RebuildTarget {
 }
 
 export async function rebuildAll(
-  pool: pg.Pool, html: HtmlRenderer, dir: string, onProgress: (p: RebuildProgress) => void = () => {},
+  pool: pg.Pool,
+  html: HtmlRenderer,
+  dir: string,
+  onProgress: (p: RebuildProgress) => void = () => {},
 ): Promise<RenderCounts> {
   return rebuild(pool, html, dir, {}, onProgress);
 }
@@ -87,14 +90,23 @@ const COMPRESS_WHEN_QUEUED = 32;
  * targeted one removes a missing record's.
  */
 export async function rebuild(
-  pool: pg.Pool, html: HtmlRenderer, dir: string, target: RebuildTarget, onProgress: (p: RebuildProgress) => void = () => {},
+  pool: pg.Pool,
+  html: HtmlRenderer,
+  dir: string,
+  target: RebuildTarget,
+  onProgress: (p: RebuildProgress) => void = () => {},
 ): Promise<RenderCounts> {
   const all = target.id && target.type ? [{ type: target.type, id: target.id }] : await listAllRecords(pool);
   const records = target.type && !target.id ? all.filter((r) => r.type === target.type) : all;
   const counts = emptyCounts();
   onProgress({ done: 0, total: records.length });
   // A full or per-kind rebuild stages the kinds whose folders are missing or empty (rebuild-staging.ts).
-  const staging = target.id ? null : prepareStaging(dir, records.map((r) => r.type));
+  const staging = target.id
+    ? null
+    : prepareStaging(
+        dir,
+        records.map((r) => r.type),
+      );
   const threads = createThreadedWriter(REBUILD_WRITER_THREADS, { compressWhenQueued: COMPRESS_WHEN_QUEUED });
   const writer = staging ? stagingWriter(threads, staging) : threads;
   try {

@@ -16,7 +16,8 @@ import type { TrustRecordType } from '../../db/queries/trust.ts';
 import { refreshTrust } from '../../operations/trust.ts';
 
 export async function refreshAllTrust(
-  pool: pg.Pool, progress: (p: { done: number; total: number }) => void = () => {},
+  pool: pg.Pool,
+  progress: (p: { done: number; total: number }) => void = () => {},
 ): Promise<{ records: number; flipped: number }> {
   const refs: { type: TrustRecordType; id: string }[] = [
     ...(await listAllProblemIds(pool)).map((id) => ({ type: 'problem' as const, id })),

@@ -34,7 +34,10 @@ export type OnRendered = (committedAt: Date[]) => void;
  * the batch back like a failed render.
  */
 export async function renderPendingChanges(
-  pool: pg.Pool, html: HtmlRenderer, dir: string, onRendered?: OnRendered,
+  pool: pg.Pool,
+  html: HtmlRenderer,
+  dir: string,
+  onRendered?: OnRendered,
   noteRecords: (refs: RecordRef[]) => Promise<void> = async () => {},
 ): Promise<RenderPass> {
   const pass: RenderPass = { ...emptyCounts(), changes: 0, records: 0 };

@@ -36,21 +36,31 @@ export function servingForFiles(fence: ServingFence): () => Promise<ServingState
 }
 
 /** A renderer that notes every record page it renders while the fence may stand. */
-export function notingFencedPages(html: HtmlRenderer, pool: pg.Pool, serving: () => Promise<ServingState>): HtmlRenderer {
+export function notingFencedPages(
+  html: HtmlRenderer,
+  pool: pg.Pool,
+  serving: () => Promise<ServingState>,
+): HtmlRenderer {
   return {
     renderRoute: (route, locals) => html.renderRoute(route, locals),
     async render(view) {
       // Before and after: a fence raised or lowered mid-render is still noted.
       const before = await serving();
       const body = await html.render(view);
-      if (before.writes === 'fenced' || (await serving()).writes === 'fenced') await noteFencedRender(pool, { type: view.type, id: view.id });
+      if (before.writes === 'fenced' || (await serving()).writes === 'fenced')
+        await noteFencedRender(pool, { type: view.type, id: view.id });
       return body;
     },
   };
 }
 
 /** Once the operator's fence is down, renders again every page rendered with its banner; answers how many. */
-export async function renderAfterFence(pool: pg.Pool, html: HtmlRenderer, dir: string, fence: ServingFence): Promise<number> {
+export async function renderAfterFence(
+  pool: pg.Pool,
+  html: HtmlRenderer,
+  dir: string,
+  fence: ServingFence,
+): Promise<number> {
   let rendered = 0;
   for (;;) {
     if ((await fence.current()).source === 'operator') return rendered;

@@ -30,17 +30,30 @@ const RENDERS_IN_FLIGHT = 32;
 
 /** Writes the projections of `view`, or removes `ref`'s files when the view is null (the record is gone). */
 export async function publishView(
-  html: HtmlRenderer, dir: string, ref: RecordRef, view: RecordView | null, counts = emptyCounts(), writer: ProjectionWriter = inlineWriter,
+  html: HtmlRenderer,
+  dir: string,
+  ref: RecordRef,
+  view: RecordView | null,
+  counts = emptyCounts(),
+  writer: ProjectionWriter = inlineWriter,
 ): Promise<RenderCounts> {
   if (!view) {
-    const removed = await writer.remove(dir, FORMATS.map((format) => projectionFile(ref, format)));
+    const removed = await writer.remove(
+      dir,
+      FORMATS.map((format) => projectionFile(ref, format)),
+    );
     counts.removed += removed.filter(Boolean).length;
     return counts;
   }
   const rendered = await renderProjections(html, view);
-  const results = await writer.write(dir, FORMATS.map((format) => ({
-    relative: projectionFile(ref, format), bytes: rendered[format], contentType: MEDIA_TYPE[format],
-  })));
+  const results = await writer.write(
+    dir,
+    FORMATS.map((format) => ({
+      relative: projectionFile(ref, format),
+      bytes: rendered[format],
+      contentType: MEDIA_TYPE[format],
+    })),
+  );
   for (const result of results) counts[result]++;
   return counts;
 }
@@ -51,21 +64,37 @@ export async function publishView(
  * where the files are compressed and written (a rebuild passes its threads).
  */
 export async function renderRecords(
-  pool: pg.Pool, html: HtmlRenderer, dir: string, refs: RecordRef[], counts = emptyCounts(), writer: ProjectionWriter = inlineWriter,
+  pool: pg.Pool,
+  html: HtmlRenderer,
+  dir: string,
+  refs: RecordRef[],
+  counts = emptyCounts(),
+  writer: ProjectionWriter = inlineWriter,
 ): Promise<RenderCounts> {
   if (refs.length === 0) return counts;
-  return withRecordLocks(pool, refs.map((r) => r.id), async () => {
-    const views = await loadViews(pool, refs);
-    let next = 0;
-    const lane = async () => {
-      for (let i = next++; i < refs.length; i = next++) await publishView(html, dir, refs[i]!, views[i]!, counts, writer);
-    };
-    await Promise.all(Array.from({ length: Math.min(RENDERS_IN_FLIGHT, refs.length) }, lane));
-    return counts;
-  });
+  return withRecordLocks(
+    pool,
+    refs.map((r) => r.id),
+    async () => {
+      const views = await loadViews(pool, refs);
+      let next = 0;
+      const lane = async () => {
+        for (let i = next++; i < refs.length; i = next++)
+          await publishView(html, dir, refs[i]!, views[i]!, counts, writer);
+      };
+      await Promise.all(Array.from({ length: Math.min(RENDERS_IN_FLIGHT, refs.length) }, lane));
+      return counts;
+    },
+  );
 }
 
 /** Renders one record's current state. */
-export function renderRecord(pool: pg.Pool, html: HtmlRenderer, dir: string, ref: RecordRef, counts = emptyCounts()): Promise<RenderCounts> {
+export function renderRecord(
+  pool: pg.Pool,
+  html: HtmlRenderer,
+  dir: string,
+  ref: RecordRef,
+  counts = emptyCounts(),
+): Promise<RenderCounts> {
   return renderRecords(pool, html, dir, [ref], counts);
 }

@@ -61,7 +61,12 @@ async function readState(dir: string): Promise<SitemapState> {
 /** Re-writes one day's chunk (and its parts) from the database, and its entries in the state. */
 async function writeChunk(db: pg.Pool, dir: string, origin: string, chunk: Chunk, state: SitemapState): Promise<void> {
   const key = chunkKey(chunk);
-  const entries = await listSitemapEntries(db, chunk.type, idFloor(chunk.type, chunk.day), idFloor(chunk.type, chunk.day + DAY_MS));
+  const entries = await listSitemapEntries(
+    db,
+    chunk.type,
+    idFloor(chunk.type, chunk.day),
+    idFloor(chunk.type, chunk.day + DAY_MS),
+  );
   const parts = Math.ceil(entries.length / SITEMAP_MAX_URLS);
   for (let part = 0; part < parts; part++) {
     const slice = entries.slice(part * SITEMAP_MAX_URLS, (part + 1) * SITEMAP_MAX_URLS);

@@ -16,8 +16,17 @@ function stepMarkdown(step: HelpStep): string {
     list(Object.entries(request.headers).map(([name, value]) => `header \`${name}: ${value}\``)),
   ];
   if (request.body) lines.push('', 'Body:', '', fence(JSON.stringify(request.body, null, 2), 'json'));
-  lines.push('', 'Answers:', '', list(step.responses.map((r) =>
-    `${r.status}${r.code ? ` \`${r.code}\`` : ''}${r.reason ? ` (reason \`${r.reason}\`)` : ''}: ${r.meaning}`)));
+  lines.push(
+    '',
+    'Answers:',
+    '',
+    list(
+      step.responses.map(
+        (r) =>
+          `${r.status}${r.code ? ` \`${r.code}\`` : ''}${r.reason ? ` (reason \`${r.reason}\`)` : ''}: ${r.meaning}`,
+      ),
+    ),
+  );
   if (step.notes.length > 0) lines.push('', list(step.notes));
   lines.push('', 'Example:', '', fence(step.example, 'sh'));
   return lines.join('\n');
@@ -48,7 +57,12 @@ export function authenticationMarkdown(): string {
     '',
     '## Identity kinds and scopes',
     '',
-    list(help.kinds.map((k) => `\`${k.kind}\` (handle: ${k.handle}): ${k.summary} Scopes: ${k.scopes.map((s) => `\`${s}\``).join(', ')}.`)),
+    list(
+      help.kinds.map(
+        (k) =>
+          `\`${k.kind}\` (handle: ${k.handle}): ${k.summary} Scopes: ${k.scopes.map((s) => `\`${s}\``).join(', ')}.`,
+      ),
+    ),
     '',
     list(help.scopes.map((s) => `\`${s.name}\`: ${s.grants}`)),
     '',
@@ -62,8 +76,11 @@ export function authenticationMarkdown(): string {
     '',
     fence(JSON.stringify(unauthenticated.recovery_shape, null, 2), 'json'),
     '',
-    list(unauthenticated.reasons.map((r) =>
-      `\`${r.reason}\` (\`${r.code}\`, next_action \`${r.next_action}\`): ${r.meaning} ${r.do}`)),
+    list(
+      unauthenticated.reasons.map(
+        (r) => `\`${r.reason}\` (\`${r.code}\`, next_action \`${r.next_action}\`): ${r.meaning} ${r.do}`,
+      ),
+    ),
     '',
     '## Next actions',
     '',

@@ -44,7 +44,12 @@ export interface Receipt {
 function errorView(status: number, body: unknown): ErrorView {
   const error = (body as { error?: Record<string, unknown> } | null)?.error;
   if (!error || typeof error.code !== 'string') {
-    return { status, code: 'unexpected_response', reason: `http_${status}`, message: `The service answered ${status} without an error body.` };
+    return {
+      status,
+      code: 'unexpected_response',
+      reason: `http_${status}`,
+      message: `The service answered ${status} without an error body.`,
+    };
   }
   const recovery = error.recovery as { next_action?: string } | undefined;
   return {
@@ -63,7 +68,15 @@ async function call<T>(url: string, init: RequestInit): Promise<Result<T>> {
     // Credentials travel in the header we set, never as cookies.
     response = await fetch(url, { ...init, credentials: 'omit', cache: 'no-store' });
   } catch {
-    return { ok: false, error: { status: 0, code: 'network_error', reason: 'unreachable', message: 'The service could not be reached. Nothing was changed that you cannot retry.' } };
+    return {
+      ok: false,
+      error: {
+        status: 0,
+        code: 'network_error',
+        reason: 'unreachable',
+        message: 'The service could not be reached. Nothing was changed that you cannot retry.',
+      },
+    };
   }
   const text = await response.text();
   let body: unknown = null;
@@ -72,7 +85,9 @@ async function call<T>(url: string, init: RequestInit): Promise<Result<T>> {
   } catch {
     body = null;
   }
-  return response.ok ? { ok: true, status: response.status, body: body as T } : { ok: false, error: errorView(response.status, body) };
+  return response.ok
+    ? { ok: true, status: response.status, body: body as T }
+    : { ok: false, error: errorView(response.status, body) };
 }
 
 const json = (value: unknown) => JSON.stringify(value);
@@ -83,11 +98,14 @@ export function createJoinApi(base = '') {
   return {
     admit: (request: AdmissionRequest) =>
       call<{ identity: Identity; credential: CredentialInfo }>(`${base}/api/public/admission`, {
-        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: json(request),
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: json(request),
       }),
     whoami: (secret: string) =>
       call<{ authenticated: true; identity: Identity; credential: CredentialInfo }>(`${base}/api/whoami`, {
-        method: 'GET', headers: bearer(secret),
+        method: 'GET',
+        headers: bearer(secret),
       }),
     rotate: (secret: string, epoch: number, credentialHash: string, idempotencyKey: string) =>
       call<Receipt>(`${base}/api/credentials/rotate`, {

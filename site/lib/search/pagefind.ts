@@ -50,8 +50,9 @@ export function currentResults<T extends { id: string }>(results: T[], supersede
 
 /** The index is built after deploy by the worker, so it is loaded at run time, not bundled. */
 export async function loadPagefind(): Promise<StaticIndex> {
-  const manifest = await fetch('/pagefind/tiers.json', { cache: 'no-cache' })
-    .then((r) => (r.ok ? (r.json() as Promise<TierManifest>) : null));
+  const manifest = await fetch('/pagefind/tiers.json', { cache: 'no-cache' }).then((r) =>
+    r.ok ? (r.json() as Promise<TierManifest>) : null,
+  );
   // No records yet: Pagefind cannot load an index without pages, and nothing would match.
   if (manifest && manifest.base_pages === 0 && !manifest.recent) return { search: async () => [] };
   const url = '/pagefind/pagefind.js';
