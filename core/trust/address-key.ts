@@ -7,12 +7,25 @@
  * A key given again is its own key, so keying twice changes nothing.
  */
 import ipaddr from 'ipaddr.js';
+import { LRUCache } from 'lru-cache';
 import { TRUST_RULES } from './rules.ts';
 
 const KEYED = /^(ipv4|ipv6|other):/;
 
+/** Every read keys its client; the same few addresses repeat, so their keys are remembered, not parsed per request. */
+const KEYS = new LRUCache<string, string>({ max: 10_000 });
+
 export function clientAddressKey(address: string): string {
   if (KEYED.test(address)) return address;
+  let key = KEYS.get(address);
+  if (key === undefined) {
+    key = keyOf(address);
+    KEYS.set(address, key);
+  }
+  return key;
+}
+
+function keyOf(address: string): string {
   const bare = address.replace(/%.*$/, '');
   if (!ipaddr.isValid(bare)) return `other:${address}`;
   const parsed = ipaddr.process(bare);
