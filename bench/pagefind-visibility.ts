@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { searchPublished } from '../test/helpers/pagefind.ts';
 import { admit, send } from '../test/helpers/client.ts';
-import { rebuildSearchIndex } from '../static-search/indexer.ts';
+import { rebuildSearchIndex } from '../static-search/tiers.ts';
 import { problemContent } from './lib/seed.ts';
 import { round, roundAll, summarize } from './lib/stats.ts';
 import type { Bench } from './lib/types.ts';

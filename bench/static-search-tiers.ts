@@ -10,8 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { loadHtmlRenderer } from '../projections/html.ts';
-import { rebuildSearchIndex } from '../static-search/indexer.ts';
-import { notePendingRecords } from '../static-search/tiers.ts';
+import { notePendingRecords, rebuildSearchIndex } from '../static-search/tiers.ts';
 import { admit, send } from '../test/helpers/client.ts';
 import { searchPublished } from '../test/helpers/pagefind.ts';
 import { rebuildAll } from '../worker/jobs/rebuild.ts';

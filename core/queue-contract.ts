@@ -23,6 +23,10 @@ export const SEARCH_COMPACT_JOB = 'compact-search-index';
 /** One deduplication id for every compaction request: one compaction at a time, requests meanwhile dropped (the next run asks again). */
 export const SEARCH_COMPACT_DEDUPLICATION_ID = 'search-compact';
 
+/** Every queue: each has exactly one processor in the worker's job table (worker/jobs/table.ts). */
+export const QUEUES = [COMMIT_QUEUE, RENDER_QUEUE, SEARCH_INDEX_QUEUE, SEARCH_COMPACT_QUEUE] as const;
+export type QueueName = (typeof QUEUES)[number];
+
 export const CommitJobSchema = z.object({
   /** A name in the operation registry (operations/registry.ts); the worker refuses one it does not know. */
   operation: z.string().min(1),

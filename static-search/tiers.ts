@@ -3,9 +3,10 @@
  * not grow with the corpus:
  *
  * - the base tier (`/pagefind/`): every record page, rebuilt in the
- *   background (a compaction, `compactSearchIndex`, in its own queue) when the
- *   recent tier passes COMPACT_AT pages or after a full rebuild; built by the
- *   index run itself only when there is none;
+ *   background (a compaction, `compactSearchIndex`, a job of its own in the
+ *   worker: worker/jobs/search-index.ts) when the recent tier passes
+ *   COMPACT_AT pages or after a full rebuild; built by the index run itself
+ *   only when there is none;
  * - the recent tier (`/pagefind/recent/`): the pages of records rendered since
  *   the base was built, rebuilt by every run, so a run costs what changed.
  *
@@ -192,6 +193,17 @@ export async function updateSearchIndex(dir: string, compactAt = COMPACT_AT): Pr
   await Promise.all(pending.files.map((file) => rm(file, { force: true })));
   const compact = state.wantBaseRun !== null || urls.length > compactAt;
   return tier === 'base' ? { tier, pages: info.pages, ...baseCounts!, compact } : { tier, pages, ...counts, compact };
+}
+
+export interface SearchIndexRun extends TierRun {
+  ms: number;
+}
+
+/** One index run, timed: what the worker's search-index job (worker/jobs/search-index.ts) and the benches run. */
+export async function rebuildSearchIndex(dir: string, compactAt?: number): Promise<SearchIndexRun> {
+  const started = performance.now();
+  const run = await updateSearchIndex(dir, compactAt);
+  return { ...run, ms: Math.round(performance.now() - started) };
 }
 
 /** A new base is published: pages whose notes it covers are in it, and so is a full rebuild it covers. */

@@ -1,52 +1,29 @@
 /**
- * The worker's moving parts, built from explicit dependencies so that the
- * entry file and the tests start the same thing: the commit worker, the
- * render worker, a periodic catch-up sweep of unrendered changes, and, where
- * commits are made, the search catch-up that brings the search documents up
- * to date with them (docs/design-writes.md).
- *
- * While the serving fence stands (core/serving-fence.ts) queued writes stay
- * queued: the commit worker puts each job it takes back, delayed by the
- * fence's refresh interval and without spending an attempt, and commits it
- * once the fence is lowered. A write the database refuses as read-only is
- * put back the same way, never failed. Pages rendered under the fence carry
- * its banner; the catch-up sweep renders them again once it is lowered.
+ * The worker's wiring, built from explicit dependencies so that the entry
+ * file and the tests start the same thing. What the worker does is the job
+ * table (jobs/table.ts); this file only reads it: for each entry its roles
+ * take on, it creates a BullMQ worker (on-demand), a coalesced run
+ * (coalesced) or a timer (repeating), and answers each job's requests for
+ * another as that one's entry says. Closing is as generic: timers stop,
+ * BullMQ workers finish their active jobs, the last requests are flushed,
+ * then the queues close.
  */
-import { DelayedError, type Job } from 'bullmq';
+import type { Queue, Worker } from 'bullmq';
 import type pg from 'pg';
 import type { Config } from '../core/config.ts';
+import type { CommitJob, CommitResult, QueueName } from '../core/queue-contract.ts';
+import { createServingFence, type ServingFence } from '../core/serving-fence.ts';
+import { readServingFence } from '../db/queries/serving-fence.ts';
 import type { Logger } from '../infra/logger.ts';
 import { createWorkerMetrics, type WorkerMetrics } from '../infra/metrics.ts';
-import {
-  COMMIT_QUEUE,
-  CommitJobSchema,
-  REBUILD_JOB,
-  RebuildJobSchema,
-  RENDER_DEDUPLICATION_ID,
-  RENDER_JOB,
-  RENDER_QUEUE,
-  type CommitJob,
-  type CommitResult,
-} from '../core/queue-contract.ts';
 import { createQueue, createWorker, queueBackendOf } from '../infra/queues.ts';
 import { loadHtmlRenderer } from '../projections/html.ts';
-import { notePendingRecords } from '../static-search/tiers.ts';
-import { createServingFence, FENCE_MAX_AGE_MS, type ServingFence } from '../core/serving-fence.ts';
-import { createPool, isReadOnlyError } from '../db/pool.ts';
-import { readServingFence } from '../db/queries/serving-fence.ts';
-import {
-  CHAMPION_COMPACT_AT,
-  catchUpSearchDocuments,
-  compactSearchChampions,
-  SEARCH_CATCH_UP_BATCH,
-} from '../db/queries/search.ts';
-import { createCoalescedRun } from './coalesced-run.ts';
-import { commitOperation } from './jobs/commit.ts';
-import { rebuild } from './jobs/rebuild.ts';
-import { renderPendingChanges } from './jobs/render.ts';
-import { notingFencedPages, renderAfterFence, servingForFiles } from './render/fence-banner.ts';
-import { startSearchIndexer } from '../static-search/indexer.ts';
-import { resetSitemaps, updateSitemaps } from './sitemap/sitemaps.ts';
+import { createCoalescedRun, type CoalescedRun } from './coalesced-run.ts';
+import { commitWrite } from './jobs/commit-job.ts';
+import type { JobContext, JobName } from './jobs/context.ts';
+import { consumes, JOBS, jobsFor, rolesOf, type CoalescedJob } from './jobs/table.ts';
+import type { InProcessTask } from './jobs/upkeep.ts';
+import { notingFencedPages, servingForFiles } from './render/fence-banner.ts';
 
 export interface WorkerDeps {
   config: Config;
@@ -56,7 +33,7 @@ export interface WorkerDeps {
    * Take commit jobs from the commit queue (default). False when the process
    * that accepts writes calls `commit` itself (the embedded mode, one process):
    * then nothing polls the commit queue, and each commit starts a render pass
-   * here instead of queueing a render job.
+   * here instead of queueing a render job (the table's `inProcess`).
    */
   commitQueue?: boolean;
   /** The serving fence, when this process has one already (the embedded mode shares it with the API). */
@@ -67,35 +44,11 @@ export interface WorkerRuntime {
   metrics: WorkerMetrics;
   /** Commits one write and has it rendered: what a commit job does. */
   commit(job: CommitJob): Promise<CommitResult>;
-  /** Renders every unrendered change now (used at start, by the sweep and by tests). */
+  /** Renders every unrendered change now: the catch-up sweep, where this worker renders. */
   catchUp(): Promise<void>;
+  /** The queues this worker takes jobs from. */
+  queues: QueueName[];
   close(): Promise<void>;
-}
-
-// Cheap when nothing is pending (one indexed query); bounds how long a lapsed lease waits.
-const SWEEP_MS = 10_000;
-/**
- * The sitemap follows the change log on its own cursor, so one update covers
- * any number of render passes; each re-lists and re-writes the whole day's
- * chunk of every record kind touched, which per pass was most of a small
- * pass's time under a burst of writes. Crawlers do not notice 2 s.
- */
-const SITEMAP_INTERVAL_MS = 2_000;
-
-/**
- * How often at most the search catch-up starts (each run takes everything noted by then): under a
- * steady write load a change waits at most this plus a run before search finds it.
- */
-const SEARCH_CATCH_UP_INTERVAL_MS = 100;
-
-/** How often at most the champion lists are compacted (CHAMPION_COMPACT_AT, db/queries/search.ts, says when). */
-const CHAMPION_INTERVAL_MS = 2_000;
-
-/** Puts a commit job back in the queue, to be looked at again once the fence may have changed. */
-async function holdWhileFenced(job: Job, token: string | undefined): Promise<never> {
-  await job.moveToDelayed(Date.now() + FENCE_MAX_AGE_MS, token);
-  // Tells BullMQ the job was moved, not failed: no attempt is spent.
-  throw new DelayedError();
 }
 
 export async function startWorker({
@@ -105,233 +58,119 @@ export async function startWorker({
   commitQueue = true,
   fence: sharedFence,
 }: WorkerDeps): Promise<WorkerRuntime> {
-  // WORKER_ROLES splits commits and renders between processes, so that
-  // rendering (CPU-bound, on this event loop) never delays a commit's queries.
-  const commits = commitQueue && config.WORKER_ROLES !== 'render';
-  const renders = config.WORKER_ROLES !== 'commit';
+  const inProcess = !commitQueue;
+  const roles = rolesOf(config.WORKER_ROLES, inProcess);
+  const jobs = jobsFor(roles);
   const fence =
     sharedFence ?? createServingFence(() => readServingFence(pool), { retryAfterSeconds: config.RETRY_AFTER_SECONDS });
   // Files rendered under the operator's fence carry its banner and are noted, to be rendered again after it.
   const serving = servingForFiles(fence);
-  const renderer = renders
+  const renderer = roles.has('render')
     ? notingFencedPages(await loadHtmlRenderer(config.ASTRO_ENTRY, serving), pool, serving)
     : null;
-  const metrics = createWorkerMetrics();
   const backend = queueBackendOf(config);
-  const renderQueue = createQueue(backend, RENDER_QUEUE);
-  const searchIndex = renders ? await startSearchIndexer({ config, logger }) : null;
-  const sitemaps = createCoalescedRun(
-    () => updateSitemaps(pool, config.PROJECTIONS_DIR, config.PUBLIC_ORIGIN),
-    SITEMAP_INTERVAL_MS,
-    (error) => logger.warn({ err: error }, 'sitemap update failed; the next pass or sweep tries again'),
-  );
-  // Off the commit transaction: commits only stamp the documents they changed.
-  const champions = createCoalescedRun(
-    () => compactSearchChampions(pool, CHAMPION_COMPACT_AT),
-    CHAMPION_INTERVAL_MS,
-    (error) => logger.warn({ err: error }, 'search champion compaction failed; the next pass or sweep tries again'),
-  );
-  // Search documents follow the commits in batches (db/migrations/000021.sql): each run takes what
-  // commits noted since the last, so a burst of commits costs a few set-based refreshes, not one each.
-  // Run where commits are made: that event loop waits on queries, where a render worker's is busy
-  // rendering, and search's lag would wait for it.
-  const indexesSearch = commits || !commitQueue;
-  // One session of its own, named, so a catch-up never takes a commit's connection and its server
-  // CPU shows apart in pg_stat_activity; the embedded database is served by the one pool it has.
-  const searchPool =
-    indexesSearch && !config.EMBEDDED_DATABASE ? createPool(config.DATABASE_URL, 1, 'ak-search-catch-up') : pool;
-  const searchDocuments = createCoalescedRun(
-    async () => {
-      for (;;) {
-        const noted = await catchUpSearchDocuments(searchPool, SEARCH_CATCH_UP_BATCH);
-        const now = Date.now();
-        for (const at of noted) metrics.searchLag.observe(Math.max(0, now - at) / 1000);
-        if (noted.length < SEARCH_CATCH_UP_BATCH) return;
-      }
+
+  /** Queues to add requested jobs to, opened on first request. */
+  const queues = new Map<QueueName, Queue>();
+  const queueOf = (name: QueueName) => {
+    let queue = queues.get(name);
+    if (!queue) queues.set(name, (queue = createQueue(backend, name)));
+    return queue;
+  };
+  /** Each coalesced task, and each on-demand job whose requests are coalesced, by name. */
+  const coalesced = new Map<JobName, CoalescedRun>();
+  const tasks: InProcessTask[] = [];
+  const warn = (message: string) => (error: unknown) => logger.warn({ err: error }, message);
+
+  const ctx: JobContext = {
+    config,
+    pool,
+    logger,
+    metrics: createWorkerMetrics(),
+    fence,
+    renderer,
+    async request(name) {
+      const run = coalesced.get(name);
+      if (run) return run.request();
+      // Added to its queue whichever roles consume it; a task run in process without a run here is not this worker's.
+      const job = JOBS.find((j) => j.name === name);
+      if (job?.schedule !== 'on-demand' || !job.request) return;
+      await job.request.add(queueOf(job.name), ctx).catch(warn(job.request.failure));
     },
-    SEARCH_CATCH_UP_INTERVAL_MS,
-    (error) => logger.warn({ err: error }, 'search catch-up failed; the next pass or sweep tries again'),
-  );
-  const renderPass = async () => {
-    if (!renderer) throw new Error('this worker does not render (WORKER_ROLES=commit)');
-    const stop = metrics.renderLatency.startTimer();
-    const pass = await renderPendingChanges(
-      pool,
-      renderer,
-      config.PROJECTIONS_DIR,
-      (committedAt) => {
-        const now = Date.now();
-        for (const at of committedAt) metrics.commitPhase.observe({ phase: 'render' }, (now - at.getTime()) / 1000);
-      },
-      (refs) => notePendingRecords(config.PROJECTIONS_DIR, refs),
-    ).finally(stop);
-    metrics.renderedFiles.inc({ result: 'written' }, pass.written);
-    metrics.renderedFiles.inc({ result: 'unchanged' }, pass.unchanged);
-    metrics.renderedFiles.inc({ result: 'removed' }, pass.removed);
-    if (pass.changes > 0) logger.info(pass, 'rendered');
-    // Batched by the indexer: a burst of passes costs one re-index.
-    if (pass.written + pass.removed > 0) await searchIndex?.request();
-    // Only the day chunks of the records changed since its cursor, at most every SITEMAP_INTERVAL_MS.
-    if (pass.changes > 0) sitemaps.request();
-    if (pass.changes > 0) champions.request();
-    return pass;
+    async flush(name, force) {
+      await coalesced.get(name)?.flush(force);
+    },
   };
 
-  /** One render pass at a time here; commits during a pass ask for one more after it. */
-  let localPass: Promise<void> | null = null;
-  let passAgain = false;
-  const renderSoon = () => {
-    if (localPass) {
-      passAgain = true;
-      return;
-    }
-    localPass = (async () => {
-      do {
-        passAgain = false;
-        await renderPass().catch((error: unknown) =>
-          logger.warn({ err: error }, 'render pass failed; the sweep will render'),
-        );
-      } while (passAgain);
-    })().finally(() => {
-      localPass = null;
-    });
-  };
-
-  /**
-   * Render requests, one in flight at a time (createCoalescedRun): commits
-   * that finish while one is being queued get one more after it, which
-   * covers them all, so a stream of commits costs a Redis round trip per
-   * turn instead of one per commit. Not awaited by the commit: the receipt
-   * never waited for the render, nor need it wait for asking for it. If a
-   * request is lost (a crash right here), the sweep renders the change, as it
-   * would if the crash came before the request.
-   */
-  const renderRequests = createCoalescedRun(
-    async () => {
-      const enqueued = performance.now();
-      await renderQueue.add(
-        RENDER_JOB,
-        {},
-        {
-          deduplication: { id: RENDER_DEDUPLICATION_ID, keepLastIfActive: true },
-          removeOnComplete: true,
-          removeOnFail: 1000,
-        },
-      );
-      metrics.commitPhase.observe({ phase: 'render_enqueue' }, (performance.now() - enqueued) / 1000);
-    },
-    0,
-    (error) => logger.warn({ err: error }, 'render job not queued; the sweep will render'),
-  );
-  const requestRender = () => (commitQueue ? renderRequests.request() : renderSoon());
-
-  const commit = async (data: CommitJob): Promise<CommitResult> => {
-    const started = performance.now();
-    const result = await commitOperation(pool, data, { prepared: !config.EMBEDDED_DATABASE });
-    const seconds = (performance.now() - started) / 1000;
-    metrics.commitPhase.observe({ phase: 'transaction' }, seconds);
-    metrics.commitLatency.observe(
-      { operation: data.operation, result: result.ok ? 'committed' : result.error.code },
-      seconds,
+  /** On-demand jobs whose requests are coalesced: flushed at close before the tasks they may ask for. */
+  const requestRuns: { run: CoalescedRun; failure: string }[] = [];
+  for (const job of JOBS) {
+    if (job.schedule !== 'on-demand' || !job.request) continue;
+    const { add, failure } = job.request;
+    const here = inProcess && typeof job.inProcess === 'object' ? job.inProcess : null;
+    if (!here && !job.request.coalesced) continue;
+    const requests = here
+      ? createCoalescedRun(() => here.run(ctx), 0, warn(here.failure))
+      : createCoalescedRun(() => add(queueOf(job.name), ctx), 0, warn(failure));
+    coalesced.set(job.name, requests);
+    requestRuns.push({ run: requests, failure: here?.failure ?? failure });
+  }
+  for (const job of jobs) {
+    if (job.schedule !== 'coalesced') continue;
+    const task = job.open(ctx);
+    tasks.push(task);
+    coalesced.set(
+      job.name,
+      createCoalescedRun(() => task.run(), job.intervalMs, warn(job.failure)),
     );
-    if (result.ok && !result.replayed) {
-      const cursor = result.receipt.change_cursor;
-      logger.info({ operation: data.operation, cursor, ms: Math.round(seconds * 1000) }, 'committed');
-      // A write that changed nothing (cursor null) has nothing to render.
-      if (cursor !== null) requestRender();
-      if (cursor !== null) searchDocuments.request();
-    }
-    return result;
-  };
-
-  const commitWorker = commits
-    ? createWorker(
-        backend,
-        COMMIT_QUEUE,
-        async function processCommit(job, token): Promise<CommitResult> {
-          // Both clocks are this machine's (or NTP-close): the API stamped the job when it queued it.
-          metrics.commitPhase.observe({ phase: 'pickup' }, Math.max(0, Date.now() - job.timestamp) / 1000);
-          if ((await fence.current()).writes === 'fenced') return holdWhileFenced(job, token);
-          const data = CommitJobSchema.parse(job.data);
-          try {
-            return await commit(data);
-          } catch (error) {
-            if (!isReadOnlyError(error)) throw error;
-            // The database turned read-only before the fence was read again: keep the job, look again.
-            fence.invalidate();
-            logger.warn({ operation: data.operation }, 'commit refused by a read-only database; the job stays queued');
-            return holdWhileFenced(job, token);
-          }
-        },
-        config.WORKER_CONCURRENCY,
-      )
-    : null;
-
-  const renderWorker = !renders
-    ? null
-    : createWorker(
-        backend,
-        RENDER_QUEUE,
-        async function processRender(job) {
-          if (job.name !== REBUILD_JOB) return renderPass();
-          const target = RebuildJobSchema.parse(job.data);
-          const counts = await rebuild(pool, renderer!, config.PROJECTIONS_DIR, target, (p) => {
-            // Progress is for operators watching the job; losing an update is harmless.
-            if (p.done === p.total || p.done % 100 === 0) void job.updateProgress(p).catch(() => {});
-          });
-          if (!target.type && !target.id) await resetSitemaps(pool, config.PROJECTIONS_DIR, config.PUBLIC_ORIGIN);
-          logger.info({ target, ...counts }, 'rebuild finished');
-          if (counts.written + counts.removed > 0) await searchIndex?.request();
-          return counts;
-        },
-        2,
-      );
-
-  for (const worker of [commitWorker, renderWorker].filter((w) => w !== null)) {
-    worker.on('failed', (job, error) => logger.error({ err: error, queue: worker.name, job: job?.id }, 'job failed'));
-    worker.on('error', (error) => logger.error({ err: error, queue: worker.name }, 'worker error'));
   }
 
-  const catchUp = async () => {
-    if (!renders || !renderer) return;
-    await renderPass();
-    // Also what a pass's horizon left out, and what a previous process asked for and did not get to.
-    await sitemaps.flush(true);
-    champions.request();
-    const unfenced = await renderAfterFence(pool, renderer, config.PROJECTIONS_DIR, fence);
-    if (unfenced > 0) logger.info({ records: unfenced }, 'rendered again without the fence banner');
-  };
-  await catchUp().catch((error: unknown) => logger.error({ err: error }, 'start-up catch-up failed'));
-  // Also what commits before this process started noted, and what a failed catch-up left.
-  if (indexesSearch) searchDocuments.request();
-  const sweep = setInterval(() => {
-    catchUp().catch((error: unknown) => logger.warn({ err: error }, 'render sweep failed'));
-    if (indexesSearch) searchDocuments.request();
-  }, SWEEP_MS);
-  sweep.unref();
+  const workers: Worker[] = [];
+  const consumed: QueueName[] = [];
+  for (const job of jobs) {
+    if (!consumes(job, inProcess)) continue;
+    consumed.push(job.name);
+    const worker = createWorker(backend, job.name, job.processor(ctx), job.concurrency(config));
+    worker.on('failed', (j, error) => logger.error({ err: error, queue: job.name, job: j?.id }, 'job failed'));
+    worker.on('error', (error) => logger.error({ err: error, queue: job.name }, 'worker error'));
+    workers.push(worker);
+  }
+
+  // At start, in table order: requests a previous process may have lost, and the first sweep.
+  const timers: NodeJS.Timeout[] = [];
+  for (const job of jobs) {
+    if (job.schedule === 'on-demand' && job.requestAtStart) await ctx.request(job.name);
+    if (job.schedule === 'coalesced' && job.sweepMs) {
+      void ctx.request(job.name);
+      timers.push(setInterval(() => void ctx.request(job.name), job.sweepMs));
+    }
+    if (job.schedule === 'repeating') {
+      await job.run(ctx).catch((error: unknown) => logger.error({ err: error }, job.startFailure));
+      timers.push(setInterval(() => job.run(ctx).catch(warn(job.failure)), job.everyMs));
+    }
+  }
+  for (const timer of timers) timer.unref();
+
+  const repeating = jobs.filter((job) => job.schedule === 'repeating');
+  const flushedAtClose = jobs.filter((job): job is CoalescedJob => job.schedule === 'coalesced' && !!job.flushAtClose);
 
   return {
-    metrics,
-    commit,
-    catchUp,
+    metrics: ctx.metrics,
+    commit: (data) => commitWrite(ctx, data),
+    async catchUp() {
+      for (const job of repeating) await job.run(ctx);
+    },
+    queues: consumed,
     async close() {
-      clearInterval(sweep);
+      for (const timer of timers) clearInterval(timer);
       // Worker.close() waits for active jobs to finish: nothing is cut mid-way.
-      await Promise.all([commitWorker?.close(), renderWorker?.close()]);
-      await localPass;
-      // What the last commits asked for; if it fails, the next start's catch-up renders.
-      await renderRequests.flush().catch(() => {});
-      await renderRequests.close();
-      // What the last passes asked for; if it fails, the next start catches up.
-      await sitemaps
-        .flush()
-        .catch((error: unknown) => logger.warn({ err: error }, 'sitemap update failed at shutdown'));
-      await sitemaps.close();
-      await champions.close();
-      await searchDocuments.close();
-      if (searchPool !== pool) await searchPool.end();
-      await searchIndex?.close();
-      await renderQueue.close();
+      await Promise.all(workers.map((worker) => worker.close()));
+      // What the last jobs asked for; if it fails, the next start's catch-up does it.
+      for (const { run, failure } of requestRuns) await run.flush().catch(warn(failure));
+      for (const job of flushedAtClose) await coalesced.get(job.name)?.flush().catch(warn(job.flushAtClose!));
+      for (const run of coalesced.values()) await run.close();
+      for (const task of tasks) await task.close?.();
+      await Promise.all([...queues.values()].map((queue) => queue.close()));
     },
   };
 }
