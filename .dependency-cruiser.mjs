@@ -16,7 +16,7 @@ export const LAYERS = {
   'database-search': ['core', 'db', 'read-model'],
   operations: ['core', 'db', 'database-search'],
   projections: ['core', 'db', 'read-model'],
-  'static-search': ['core', 'infra', 'projections'],
+  'static-search': ['core', 'projections'],
   site: ['core'],
   api: ['core', 'infra', 'db', 'read-model', 'database-search', 'operations', 'projections'],
   worker: ['core', 'infra', 'db', 'read-model', 'database-search', 'operations', 'projections', 'static-search'],
@@ -96,6 +96,14 @@ export default {
       severity: 'error',
       from: { path: '^core/' },
       to: { path: `^(node:)?(${IO_PACKAGES.join('|')})$|node_modules/(${IO_PACKAGES.join('|')})/` },
+    },
+    {
+      name: 'static-search-has-no-queues',
+      comment:
+        "static-search/ builds and publishes the index; the jobs that run it, their queues and BullMQ workers are the worker's (worker/jobs/table.ts).",
+      severity: 'error',
+      from: { path: '^static-search/' },
+      to: { path: '^(bullmq|ioredis)$|node_modules/(bullmq|ioredis)/' },
     },
     {
       name: 'nothing-imports-the-harness',

@@ -93,6 +93,20 @@ describe('the dependency rules', () => {
     expect(result.output).toContain('no-cycles');
     expect(result.output).toContain('core-does-no-io: core/config.ts → fs');
   });
+
+  it("fail when static-search/ makes a queue or imports infra/: its jobs are the worker's", async () => {
+    const dir = await treeOf({
+      'static-search/indexer.ts':
+        "import { Queue } from 'bullmq';\nimport { createQueue } from '../infra/queues.ts';\nexport const q = [Queue, createQueue];\n",
+      'infra/queues.ts': 'export const createQueue = 1;\n',
+    });
+    const result = await cruise(dir, ['static-search', 'infra']);
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain('static-search-has-no-queues: static-search/indexer.ts → bullmq');
+    expect(result.output).toContain(
+      'static-search-imports-only-its-layers: static-search/indexer.ts → infra/queues.ts',
+    );
+  });
 });
 
 describe('the dependency rules for .astro files', () => {
