@@ -12,9 +12,8 @@ import { hostname, userInfo } from 'node:os';
 import { Command, Option } from 'commander';
 import { loadConfig } from '../core/config.ts';
 import {
-  COMMIT_QUEUE,
+  QUEUES,
   RebuildJobSchema,
-  RENDER_QUEUE,
   SEARCH_COMPACT_QUEUE,
   SEARCH_INDEX_QUEUE,
   withTypeFromId,
@@ -51,9 +50,7 @@ async function withPool<T>(
 async function printStatus(): Promise<void> {
   await withPool(async (pool, config) => {
     const backend = queueBackendOf(config);
-    const queues = [COMMIT_QUEUE, RENDER_QUEUE, SEARCH_INDEX_QUEUE, SEARCH_COMPACT_QUEUE].map((name) =>
-      createQueue(backend, name, true),
-    );
+    const queues = QUEUES.map((name) => createQueue(backend, name, true));
     try {
       console.log(
         JSON.stringify(
