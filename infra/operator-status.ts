@@ -20,7 +20,7 @@ export interface StatusOptions {
 
 const seconds = (value: number) => Math.round(value * 10) / 10;
 
-/** The static search index is kept by batched runs and compactions (static-search/indexer.ts): a queue's lag is how long its oldest unfinished job has waited. */
+/** The static search index is kept by batched runs and compactions (worker/jobs/search-index.ts): a queue's lag is how long its oldest unfinished job has waited. */
 async function readRunLag(
   queue: Queue | undefined,
   now: number,

@@ -5,7 +5,8 @@
  * chunk is one primary-key range).
  *
  * Kept current incrementally: after render passes (at most one update every
- * two seconds, however many passes ran, worker/runtime.ts) the worker reads
+ * two seconds, however many passes ran: the `sitemaps` job of
+ * worker/jobs/table.ts) the worker reads
  * the change log past its own cursor, re-writes only the chunks of the
  * records those changes affect, and the index (one line per chunk) from its
  * state file. Nothing is rebuilt whole per write. `resetSitemaps` (a full
