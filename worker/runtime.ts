@@ -34,12 +34,8 @@ import { notePendingRecords } from '../static-search/tiers.ts';
 import { createServingFence, FENCE_MAX_AGE_MS, type ServingFence } from '../core/serving-fence.ts';
 import { createPool, isReadOnlyError } from '../db/pool.ts';
 import { readServingFence } from '../db/queries/serving-fence.ts';
-import {
-  CHAMPION_COMPACT_AT,
-  catchUpSearchDocuments,
-  compactSearchChampions,
-  SEARCH_CATCH_UP_BATCH,
-} from '../db/queries/search.ts';
+import { CHAMPION_COMPACT_AT, compactSearchChampions, SEARCH_CATCH_UP_BATCH } from '../db/queries/search.ts';
+import { catchUpSearchDocumentsBuilt } from '../database-search/search-catch-up.ts';
 import { createCoalescedRun } from './coalesced-run.ts';
 import { commitOperation } from './jobs/commit.ts';
 import { rebuild } from './jobs/rebuild.ts';
@@ -143,7 +139,7 @@ export async function startWorker({
   const searchDocuments = createCoalescedRun(
     async () => {
       for (;;) {
-        const noted = await catchUpSearchDocuments(searchPool, SEARCH_CATCH_UP_BATCH);
+        const noted = await catchUpSearchDocumentsBuilt(searchPool, SEARCH_CATCH_UP_BATCH);
         const now = Date.now();
         for (const at of noted) metrics.searchLag.observe(Math.max(0, now - at) / 1000);
         if (noted.length < SEARCH_CATCH_UP_BATCH) return;
