@@ -12,9 +12,24 @@
 -- the snippet (its [[:space:]] class), the tsvectors, and the counts.
 --
 -- pair_keys stops being a generated column (000012.sql) so the worker writes it; the SQL refresh
--- functions, still used by bulk loads and kept as the reference, write it themselves.
+-- functions, still used by bulk loads and kept as the reference, write it themselves. Both builders
+-- write the key arrays in byte order (they are sets, read with && and @>; a fixed order makes the
+-- documents of the two builders equal to the byte).
 
 ALTER TABLE search_documents ALTER COLUMN pair_keys DROP EXPRESSION;
+
+-- A text changed in place without its keys (the redaction of stored records, cli/redact-stored.ts)
+-- takes its pair keys along, as the generated column did: no key outlives the text it came from.
+CREATE FUNCTION ak_search_pair_keys_follow() RETURNS trigger
+LANGUAGE plpgsql AS $fn$
+BEGIN
+  NEW.pair_keys := ak_search_pair_keys(NEW.text_norm);
+  RETURN NEW;
+END
+$fn$;
+CREATE TRIGGER search_documents_pair_keys BEFORE UPDATE OF text_norm ON search_documents FOR EACH ROW
+  WHEN (NEW.text_norm IS DISTINCT FROM OLD.text_norm AND NEW.pair_keys IS NOT DISTINCT FROM OLD.pair_keys)
+  EXECUTE FUNCTION ak_search_pair_keys_follow();
 
 -- Locks the families (ak_search_lock, sorted) and then reads, in a snapshot taken after the lock, what
 -- their documents are made of: for each problem of `families` its current revision, and its solutions
@@ -97,7 +112,20 @@ BEGIN
 END
 $fn$;
 
--- As in 000015.sql and 000003.sql, with pair_keys written now that it is no longer generated.
+-- The pair keys in byte order, as the worker writes them (000012.sql left them in the order of a hash).
+CREATE OR REPLACE FUNCTION ak_search_pair_keys(normalized text) RETURNS text[]
+  LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+  SELECT ARRAY(
+    SELECT DISTINCT key COLLATE "C" FROM (
+      SELECT right(m.word[1], 3) || ' ' || left(lead(m.word[1]) OVER (ORDER BY m.n), 3) AS key
+        FROM regexp_matches(normalized, '[a-z0-9]+', 'g') WITH ORDINALITY AS m(word, n)
+    ) pairs
+    WHERE key IS NOT NULL
+    ORDER BY 1)
+$$;
+
+-- As in 000015.sql and 000003.sql, with pair_keys written now that it is no longer generated, and the
+-- exact keys in byte order: the documents the two builders write are the same to the byte.
 CREATE OR REPLACE FUNCTION ak_search_refresh_families(families text[], only_solutions text[] DEFAULT NULL) RETURNS void
 LANGUAGE plpgsql AS $fn$
 BEGIN
@@ -107,8 +135,9 @@ BEGIN
     (id, type, family, title, snippet, product, status, text_norm, exact_keys, literal_key, pair_keys, tsv,
      created_at, updated_at)
   SELECT doc.id, doc.type, doc.family, doc.title, doc.snippet, doc.product, doc.status, doc.text_norm,
-         ARRAY(SELECT DISTINCT unnest(ak_search_keys(doc.title_n) || ak_search_keys(doc.literal_n)
-               || ak_search_keys(array_to_string((string_to_array(doc.body_n, E'\n'))[1:40], E'\n')))),
+         ARRAY(SELECT DISTINCT k COLLATE "C" FROM unnest(ak_search_keys(doc.title_n) || ak_search_keys(doc.literal_n)
+               || ak_search_keys(array_to_string((string_to_array(doc.body_n, E'\n'))[1:40], E'\n'))) AS k
+               ORDER BY 1),
          doc.literal_key, ak_search_pair_keys(doc.text_norm),
          to_tsvector('english'::regconfig, doc.text_norm), doc.created_at, doc.updated_at
     FROM (
@@ -170,8 +199,9 @@ BEGIN
   INSERT INTO search_documents AS d
     (id, type, family, title, snippet, product, status, text_norm, exact_keys, pair_keys, tsv, created_at, updated_at)
   SELECT doc.id, 'discussion', doc.id, doc.title, ak_search_snippet(doc.body), doc.product, doc.status, doc.text_norm,
-         ARRAY(SELECT DISTINCT unnest(ak_search_keys(doc.title_n)
-               || ak_search_keys(array_to_string((string_to_array(doc.body_n, E'\n'))[1:40], E'\n')))),
+         ARRAY(SELECT DISTINCT k COLLATE "C" FROM unnest(ak_search_keys(doc.title_n)
+               || ak_search_keys(array_to_string((string_to_array(doc.body_n, E'\n'))[1:40], E'\n'))) AS k
+               ORDER BY 1),
          ak_search_pair_keys(doc.text_norm),
          to_tsvector('english'::regconfig, doc.text_norm), doc.created_at, doc.updated_at
     FROM (

@@ -119,14 +119,10 @@ async function writeShapes(db: Queryable): Promise<{ problems: string[]; solutio
   return { problems, solutions, discussions };
 }
 
-/**
- * Every column of the documents, as text. The key arrays are sets (read by `&&` and `@>` through their
- * GIN indexes), in whatever order PostgreSQL's DISTINCT left them: compared sorted.
- */
+/** Every column of the documents, as text; the key arrays as stored (both builders write them in byte order). */
 async function documents(ids: string[]) {
   const r = await pool.query(
-    `SELECT id, type, family, title, snippet, product, status, text_norm, literal_key,
-            ARRAY(SELECT unnest(exact_keys) ORDER BY 1) AS exact_keys, ARRAY(SELECT unnest(pair_keys) ORDER BY 1) AS pair_keys,
+    `SELECT id, type, family, title, snippet, product, status, text_norm, exact_keys, literal_key, pair_keys,
             tsv::text AS tsv, title_tsv::text AS title_tsv, worked, partially_worked, did_not_work,
             created_at::text AS created_at, updated_at::text AS updated_at, changed_xid::text AS changed_xid
        FROM search_documents WHERE family = ANY($1::text[]) ORDER BY id`,
@@ -230,6 +226,15 @@ describe("the worker's search documents", () => {
     // What SQL makes of the same family.
     await pool.query('SELECT ak_search_refresh_families(ARRAY[$1::text])', [problemId]);
     expect(withoutXid(await documents([problemId!]))).toEqual(withoutXid(after));
+  });
+
+  it('keep pair keys with a text changed in place, as the stored-record redaction changes it', async () => {
+    const id = written.discussions[0]!;
+    await pool.query(`UPDATE search_documents SET text_norm = 'waiting for <redacted:password> here' WHERE id = $1`, [
+      id,
+    ]);
+    const r = await pool.query('SELECT pair_keys FROM search_documents WHERE id = $1', [id]);
+    expect(r.rows[0].pair_keys).toEqual(['ing for', 'ted pas', 'for red', 'ord her'].sort());
   });
 
   it('count reports committed while another catch-up holds the family, none lost', async () => {
