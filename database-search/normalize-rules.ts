@@ -5,10 +5,11 @@
  * with different paths, ports, line numbers, PIDs, addresses, ids, times and
  * versions. Each rule masks one such kind of noise with a placeholder.
  *
- * The rules run in two engines: JavaScript for queries (normalize.ts) and
- * PostgreSQL for stored documents (`ak_search_normalize` in
- * db/migrations/000003.sql, generated from this table by
- * `npm run search:normalize-sql`). So every pattern keeps to what both
+ * The rules run in two engines: JavaScript for queries and for the
+ * documents the worker builds (normalize.ts, document-text.ts), and
+ * PostgreSQL for the documents the SQL refresh functions build
+ * (`ak_search_normalize` in db/migrations/000003.sql, generated from this
+ * table by `npm run search:normalize-sql`). So every pattern keeps to what both
  * engines read the same way:
  * - explicit ASCII classes (`[0-9]`, `[a-z0-9_]`), never `\d`, `\w`, `\s`,
  *   `\b` or `.`, whose meaning differs between the engines;

@@ -4,12 +4,8 @@
  * cost nothing.
  */
 import { createPool } from '../../db/pool.ts';
-import {
-  CHAMPION_COMPACT_AT,
-  catchUpSearchDocuments,
-  compactSearchChampions,
-  SEARCH_CATCH_UP_BATCH,
-} from '../../db/queries/search.ts';
+import { catchUpSearchDocumentsBuilt } from '../../database-search/search-catch-up.ts';
+import { CHAMPION_COMPACT_AT, compactSearchChampions, SEARCH_CATCH_UP_BATCH } from '../../db/queries/search.ts';
 import { updateSitemaps } from '../sitemap/sitemaps.ts';
 import type { JobContext } from './context.ts';
 
@@ -46,7 +42,7 @@ export function searchDocumentTask({ config, pool, metrics }: JobContext): InPro
   return {
     async run() {
       for (;;) {
-        const noted = await catchUpSearchDocuments(searchPool, SEARCH_CATCH_UP_BATCH);
+        const noted = await catchUpSearchDocumentsBuilt(searchPool, SEARCH_CATCH_UP_BATCH);
         const now = Date.now();
         for (const at of noted) metrics.searchLag.observe(Math.max(0, now - at) / 1000);
         if (noted.length < SEARCH_CATCH_UP_BATCH) return;
