@@ -115,6 +115,17 @@ export interface MatchQuery {
    * the trust statement's round trip (database-search/candidate-trust.ts).
    */
   trust?: { from: number; to: number };
+  /**
+   * Keyword level: coverage in the score is the idf-weighted share of the terms a record holds (each term
+   * weighs as the second stage weighs it), not the plain share.
+   */
+  weightedCoverage?: boolean;
+  /** Keyword level: a record holding two of the terms is a match, though it holds fewer than `minTerms`. */
+  twoTermsMatch?: boolean;
+  /** Champion lists: candidates by their weighted sum alone, not by how many terms they hold first. */
+  championsByWeight?: boolean;
+  /** Champion lists: a document read through a rarer term's postings is credited with every other term it holds. */
+  championsHeld?: boolean;
 }
 
 export interface DocumentRow {
@@ -128,6 +139,8 @@ export interface DocumentRow {
   coverage: number;
   /** The weighted sum the statement ranked by (database-search/ranking.ts); the second stage adjusts it. */
   score: number;
+  /** The coverage the score counted: at the keyword level the idf-weighted share of terms held (`MatchQuery.weightedCoverage`), else `coverage`. */
+  scored_coverage: number;
   worked: number;
   partially_worked: number;
   did_not_work: number;
@@ -259,6 +272,7 @@ function toDocumentPage(rows: PageRow[]): DocumentPage {
           id: row.id!,
           coverage: Number(row.coverage),
           score: Number(row.score ?? 0),
+          scored_coverage: Number(row.scored_coverage ?? row.coverage),
           ...(tsv === null
             ? { in_text: null, in_title: null, length: null }
             : termCountsOf(tsv, title_tsv, termLexemes)),
@@ -428,6 +442,10 @@ export async function findMatchingDocuments(
     q.champions?.cap ?? 0,
     q.trust?.from ?? 0,
     q.trust?.to ?? 0,
+    q.twoTermsMatch ?? false,
+    q.championsByWeight ?? false,
+    q.weightedCoverage ?? false,
+    q.championsHeld ?? false,
   ];
   const run = async (shape: MatchShape) => {
     const statement = matchStatement(shape);
@@ -628,7 +646,14 @@ function matchStatementText(shape: MatchShape): string {
      -- The share of all documents holding each term (planner statistics): the second stage's weights, and
      -- which terms a long query's prefilter pairs: any m of them will do (keyword-query.ts), the rarest
      -- leave the fewest candidates (in query order without statistics).
-     share AS MATERIALIZED (SELECT ${termSharesSql('$10')} AS s),${
+     share AS MATERIALIZED (SELECT ${termSharesSql('$10')} AS s),
+     -- Each term's idf (as the second stage weighs it; 1 each without statistics): what weighted coverage sums.
+     term_idf AS MATERIALIZED (
+       SELECT q.t::tsquery AS q,
+              coalesce(ln(1 + (1 - (SELECT s FROM share)[q.n::int]) / (SELECT s FROM share)[q.n::int]), 1) AS idf
+         FROM unnest($10::text[]) WITH ORDINALITY AS q(t, n)
+     ),
+     idf_total AS MATERIALIZED (SELECT nullif(sum(idf), 0) AS total FROM term_idf),${
        !shape.gin || !shape.looser
          ? ''
          : `
@@ -696,17 +721,22 @@ function matchStatementText(shape: MatchShape): string {
         WHERE t.listed
        UNION ALL
        -- A rarer term's documents are not weighed one by one: its idf alone puts them first among equals.
-       SELECT d.id, t.n, 1.6 * t.idf
-         FROM champ_term t CROSS JOIN LATERAL (SELECT d.id FROM search_documents d WHERE d.tsv @@ t.q) d
+       -- For a symptom ($43) each is credited with every other term it holds too (a few hundred documents
+       -- at most, each a lookup per term): a common term's list stops at its top rows, and the record
+       -- holding 'redis' and 'refused' in a long text is not among them.
+       SELECT d.id, h.n, 1.6 * h.idf
+         FROM champ_term t CROSS JOIN LATERAL (SELECT d.id, d.tsv FROM search_documents d WHERE d.tsv @@ t.q) d
+        CROSS JOIN LATERAL (SELECT o.n, o.idf FROM champ_term o WHERE o.n = t.n AND o.lexeme = t.lexeme OR ($43::boolean AND o.n <> t.n AND d.tsv @@ o.q)) h
         WHERE NOT t.listed
        UNION ALL
        SELECT d.id, t.n, 1.6 * t.idf
          FROM champ_recent d JOIN champ_term t ON t.listed AND d.tsv @@ t.q
      ),
-     -- Known to hold the most terms first, then the largest weighted sum.
+     -- Known to hold the most terms first, then the largest weighted sum; for a symptom in words ($41) by the
+     -- weighted sum alone, as BM25 ranks: two rare terms outweigh three common ones.
      champ_top AS MATERIALIZED (
        SELECT id FROM (SELECT id, n, max(weight) AS weight FROM champ_hits GROUP BY id, n) x
-        GROUP BY id ORDER BY count(*) DESC, sum(weight) DESC, id LIMIT $37::int
+        GROUP BY id ORDER BY CASE WHEN $41::boolean THEN 0 ELSE count(*) END DESC, sum(weight) DESC, id LIMIT $37::int
      ),`
      }`;
   return `WITH term AS MATERIALIZED (${termLexemesSql('$10')}),
@@ -747,6 +777,14 @@ function matchStatementText(shape: MatchShape): string {
                          + ${groupsHeld('d.title_tsv')})::float8 / cardinality($10::text[])
                    ELSE 0 END`
               } AS title_share,
+              -- The idf-weighted share of the terms held (keyword level, $42): null where the plain share is scored.
+              ${
+                !shape.words
+                  ? 'NULL::float8'
+                  : `CASE WHEN $42::boolean AND l.n = 2 AND cardinality($10::text[]) > 0
+                   THEN (SELECT coalesce(sum(i.idf), 0) FROM term_idf i WHERE d.tsv @@ i.q) / (SELECT total FROM idf_total)
+                   END`
+              } AS weighted,
               -- Read from the family's head (a solution's problem): its snippet, the raw literal, and for a symptom
               -- in words ($33) its title too (a record titled 'waitress cannot bind port 80' carries port 80 though
               -- its literal names none); only when the query has such tokens (a generic plan would otherwise read
@@ -789,14 +827,17 @@ function matchStatementText(shape: MatchShape): string {
                  OR (NOT l.fell_back AND $9::text IS NOT NULL AND (l.n = 1 OR held.n >= cardinality($10::text[]) - 1)
                      AND strpos(d.text_norm, $28::text) > 0) AS contains) c
      ), matched AS MATERIALIZED (
-       SELECT id, type, updated_at, kind, coverage,
-              $17::float8 * exact + $18::float8 * contains::int + $19::float8 * coverage
+       SELECT id, type, updated_at, kind, coverage, scored_coverage,
+              $17::float8 * exact + $18::float8 * contains::int + $19::float8 * scored_coverage
                 + $20::float8 * title_share + $21::float8 * signature + $22::float8 * prior + $26::float8 * trust AS score
          FROM (SELECT f.*, CASE WHEN contains OR cardinality($10::text[]) = 0 THEN 1
-                                ELSE held::float8 / cardinality($10::text[]) END AS coverage
-                 FROM feature f WHERE kind <= (SELECT n FROM level_n) AND (kind < 2 OR held >= $23::int)) scored
+                                ELSE held::float8 / cardinality($10::text[]) END AS coverage,
+                      CASE WHEN contains OR cardinality($10::text[]) = 0 THEN 1
+                           ELSE coalesce(weighted, held::float8 / cardinality($10::text[])) END AS scored_coverage
+                 FROM feature f WHERE kind <= (SELECT n FROM level_n)
+                  AND (kind < 2 OR held >= $23::int OR ($40::boolean AND held >= 2))) scored
      )
-     SELECT totals.*, page.kind, page.coverage, page.score, ${DOCUMENT_COLUMNS}, ${
+     SELECT totals.*, page.kind, page.coverage, page.scored_coverage, page.score, ${DOCUMENT_COLUMNS}, ${
        shape.trust
          ? 'subject.author_id AS trust_author_id, subject.current_revision AS trust_current_revision, subject.confirmer_group AS trust_confirmer_group, subject.outcomes AS trust_outcomes, subject.feedback AS trust_feedback'
          : 'NULL::int AS trust_current_revision'
@@ -818,7 +859,7 @@ function matchStatementText(shape: MatchShape): string {
                     ${shape.words ? '(SELECT json_agg(t.lexemes ORDER BY t.n) FROM term t)::text' : 'NULL::text'} AS term_lexemes
                FROM matched) totals
        LEFT JOIN LATERAL (
-         SELECT id, kind, coverage, score, updated_at,
+         SELECT id, kind, coverage, scored_coverage, score, updated_at,
                 row_number() OVER (ORDER BY score DESC, updated_at DESC, id DESC) AS rn FROM matched
           ORDER BY score DESC, updated_at DESC, id DESC
           OFFSET $5::int LIMIT $6::int
