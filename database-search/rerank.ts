@@ -92,7 +92,8 @@ export function rerankByTermWeight<T extends KeywordRow>(
       const tf = (c.inText[i] ?? 0) / lengthNorm + titleField * inTitle;
       if (tf > 0) bm25 += idf[i]! * saturate(tf);
     }
-    const statementShares = weights.coverage * (row.scored_coverage ?? row.coverage) + weights.title * (titleHits / termCount);
+    const statementShares =
+      weights.coverage * (row.scored_coverage ?? row.coverage) + weights.title * (titleHits / termCount);
     const score = row.score - statementShares + (weights.coverage + weights.title) * (bm25 / best);
     return { row, position, score };
   });

@@ -240,7 +240,9 @@ export async function runSearch(
       // the idf-weighted share of its terms they hold, two of its terms make a match, and the champion
       // lists name the documents with the largest weighted sum, each credited with every term it holds.
       // A pasted text's keyword matches keep the plain share (the evaluation lost machine forms by weighting).
-      ...(isPasted(message) ? {} : { weightedCoverage: true, twoTermsMatch: true, championsByWeight: true, championsHeld: true }),
+      ...(isPasted(message)
+        ? {}
+        : { weightedCoverage: true, twoTermsMatch: true, championsByWeight: true, championsHeld: true }),
     };
     const symptom = !isPasted(message);
     const plainWords = isPlainWords(message);
