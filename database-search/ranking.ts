@@ -56,18 +56,25 @@ export type RankingWeights = { readonly [K in keyof typeof RANKING_WEIGHTS]: num
  */
 export const TERM_WEIGHTING = { k1: 0.6, b: 0.3, titleField: 2 } as const;
 
-/** Beyond this many words a query is a pasted literal, not a symptom in words. */
+/** Beyond this many words a query with any word of code is a pasted literal, not a symptom in words. */
 export const SYMPTOM_MAX_WORDS = 12;
 
 /** A word only code and log lines have: punctuation inside it (`ts2339:`, `<path>(60,22):`, `os.path.join()`), or letters and digits together. */
 const CODE_WORD = /[:()[\]{}=_\\/]|[a-z][0-9]|[0-9][a-z]/;
 const PLACEHOLDER = /^<[a-z]+>[,.]?$/;
 
-/** Whether a normalized query is pasted text (a literal or part of one) rather than a symptom in words. */
+/**
+ * Whether a normalized query is pasted text (a literal or part of one) rather than a symptom in words:
+ * more than one line, two words of code, or more than SYMPTOM_MAX_WORDS words with any word of code. A
+ * long sentence of plain words (`everything works fine on localhost but when deployed redis fails`) is
+ * a symptom however long: a pasted message of that length names something in code.
+ */
 export function isPasted(normalizedQuery: string): boolean {
-  if (normalizedQuery.includes('\n') || keyWords(normalizedQuery) > SYMPTOM_MAX_WORDS) return true;
+  if (normalizedQuery.includes('\n')) return true;
   const words = normalizedQuery.split(' ').filter((word) => word !== '' && !PLACEHOLDER.test(word));
-  return words.filter((word) => CODE_WORD.test(word)).length >= 2;
+  const code = words.filter((word) => CODE_WORD.test(word)).length;
+  if (keyWords(normalizedQuery) > SYMPTOM_MAX_WORDS) return code >= 1;
+  return code >= 2;
 }
 
 /**

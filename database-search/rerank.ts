@@ -30,6 +30,8 @@ export function rerankByLiteral<T extends Rerankable>(rows: T[], literalEquals: 
 export interface KeywordRow extends Rerankable {
   kind: number;
   coverage: number;
+  /** The coverage the statement's score counted (plain or idf-weighted share of terms held). */
+  scored_coverage?: number;
   score: number;
 }
 
@@ -90,7 +92,8 @@ export function rerankByTermWeight<T extends KeywordRow>(
       const tf = (c.inText[i] ?? 0) / lengthNorm + titleField * inTitle;
       if (tf > 0) bm25 += idf[i]! * saturate(tf);
     }
-    const statementShares = weights.coverage * row.coverage + weights.title * (titleHits / termCount);
+    const statementShares =
+      weights.coverage * (row.scored_coverage ?? row.coverage) + weights.title * (titleHits / termCount);
     const score = row.score - statementShares + (weights.coverage + weights.title) * (bm25 / best);
     return { row, position, score };
   });

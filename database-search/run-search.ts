@@ -235,6 +235,14 @@ export async function runSearch(
       limit: offset + params.limit + RERANK_WINDOW,
       // The page before the second stage, which keeps it in most searches (every exact and substring one).
       trust: { from: offset, to: offset + params.limit },
+      // A symptom in words shares few of its words with the record it describes, and the telling ones are
+      // its rarer ones (`redis` and `refused`, not `server` and `error`): its keyword matches are ranked by
+      // the idf-weighted share of its terms they hold, two of its terms make a match, and the champion
+      // lists name the documents with the largest weighted sum, each credited with every term it holds.
+      // A pasted text's keyword matches keep the plain share (the evaluation lost machine forms by weighting).
+      ...(isPasted(message)
+        ? {}
+        : { weightedCoverage: true, twoTermsMatch: true, championsByWeight: true, championsHeld: true }),
     };
     const symptom = !isPasted(message);
     const plainWords = isPlainWords(message);

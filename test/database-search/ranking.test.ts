@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { withoutLogPrefix } from '../../database-search/log-prefix.ts';
 import { normalizeLiteral, queryKeys } from '../../database-search/normalize.ts';
 import {
+  isPasted,
   isPlainWords,
   signatureOf,
   signatureReadsTitle,
@@ -132,6 +133,26 @@ describe('isPlainWords', () => {
   });
 });
 
+describe('isPasted', () => {
+  it('takes a long sentence of plain words for a symptom, and a long line naming something in code for pasted text', () => {
+    expect(
+      isPasted(
+        normalizeLiteral(
+          'everything works fine on localhost but when I deploy it to the server I keep getting these errors from redis',
+        ),
+      ),
+    ).toBe(false);
+    expect(
+      isPasted(
+        normalizeLiteral(
+          'node_redis reports that the connection to the server at the default address failed as nothing listens',
+        ),
+      ),
+    ).toBe(true);
+    expect(isPasted(normalizeLiteral('connection refused\nis the server running'))).toBe(true);
+  });
+});
+
 describe('rerankByLiteral', () => {
   it('puts the records whose literal equals the message before the others, each group in its order', () => {
     const rows = [{ id: 'trace' }, { id: 'other' }, { id: 'exact' }, { id: 'exact2' }];
@@ -177,6 +198,21 @@ describe('rerankByTermWeight', () => {
       weights.coverage * coverage + weights.title * (c.inTitle.filter((tf) => tf > 0).length / n) + rest,
     );
   };
+
+  it('replaces the coverage the statement scored, weighted or plain, by the BM25F score', () => {
+    // Both hold the same terms; the statement scored one by its idf-weighted share (0.9), the other by the
+    // plain share (0.5): once each is replaced, the two tie and keep their order.
+    const c = counts([1, 1], [0, 0]);
+    const rows = [
+      { id: 'plain', kind: 2, coverage: 0.5, scored_coverage: 0.5, score: weights.coverage * 0.5 },
+      { id: 'weighted', kind: 2, coverage: 0.5, scored_coverage: 0.9, score: weights.coverage * 0.9 },
+    ];
+    const byId = new Map([
+      ['plain', c],
+      ['weighted', c],
+    ]);
+    expect(rerankByTermWeight(rows, 2, byId, [0.1, 0.2], weights).map((r) => r.id)).toEqual(['plain', 'weighted']);
+  });
 
   it('weighs terms by their share of all documents, not by how many of the few candidates hold them', () => {
     // "git index lock file exists another git process running": both hold "git" and "file"; the near duplicate
