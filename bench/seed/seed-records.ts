@@ -21,7 +21,7 @@ import {
   type ProblemRevisionRow,
   type SolutionRevisionRow,
   type SolutionRow,
-} from './bulk-insert.ts';
+} from '../../db/queries/bulk-records.ts';
 import { draftDiscussion, draftProblem, draftSolution } from './corpus.ts';
 import { createRandom, type Random } from './random.ts';
 import { searchDocumentsCaughtUp } from '../../db/queries/search.ts';
