@@ -169,10 +169,14 @@ function createOperatorProgram(): Command {
       const handle = AdmissionSchema.shape.handle.safeParse(options.author);
       if (!handle.success) command.error(`error: --author: ${handle.error.issues[0]!.message}`);
       await withPool(async (pool) => {
-        const load = createProgress('import');
+        let load: ReturnType<typeof createProgress> | undefined;
         const summary = await importFile(pool, file, {
           author: options.author,
-          onProgress: (p) => p.phase === 'load' && load(p),
+          onProgress: (p) => {
+            if (p.phase !== 'load') return;
+            load ??= createProgress('import');
+            load(p);
+          },
         });
         console.log(JSON.stringify(summary, null, 2));
       });

@@ -25,6 +25,7 @@ import {
 import { draftDiscussion, draftProblem, draftSolution } from './corpus.ts';
 import { createRandom, type Random } from './random.ts';
 import { searchDocumentsCaughtUp } from '../../db/queries/search.ts';
+import { SEARCH_LANES } from '../../cli/import.ts';
 
 export interface SeedOptions {
   /** Problems, solutions and discussions together. */
@@ -33,6 +34,8 @@ export interface SeedOptions {
   batchSize?: number;
   /** Called after each batch with the records written so far. */
   onProgress?: (written: number) => void;
+  /** Build the search documents at the end (default true); the seed command times that step itself. */
+  catchUp?: boolean;
 }
 
 export interface SeedSummary {
@@ -147,6 +150,11 @@ export async function seedRecords(pool: pg.Pool, options: SeedOptions): Promise<
     options.onProgress?.(summary.problems + summary.solutions + summary.discussions);
   }
   // What the worker's catch-up does after commits: the search documents of every seeded record (db/migrations/000021.sql).
-  await searchDocumentsCaughtUp(pool);
+  if (options.catchUp ?? true) await catchUpInLanes(pool);
   return summary;
+}
+
+/** The search catch-up after a bulk load, in the import's lanes (cli/import.ts). */
+export async function catchUpInLanes(pool: pg.Pool): Promise<void> {
+  await Promise.all(Array.from({ length: SEARCH_LANES }, () => searchDocumentsCaughtUp(pool)));
 }
