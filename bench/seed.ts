@@ -9,8 +9,8 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../core/config.ts';
 import { ensureDatabase, migrate } from '../db/migrate.ts';
 import { createPool } from '../db/pool.ts';
-import { buildSearchChampions } from '../db/queries/search.ts';
-import { catchUpInLanes, seedRecords } from './seed/seed-records.ts';
+import { buildSearchChampions, searchDocumentsCaughtUp } from '../db/queries/search.ts';
+import { seedRecords } from './seed/seed-records.ts';
 
 const { values } = parseArgs({
   options: {
@@ -24,7 +24,7 @@ if (!Number.isInteger(records) || records < 1) throw new Error('--records must b
 const url = values['database-url'] ?? loadConfig().DATABASE_URL;
 
 await ensureDatabase(url);
-const pool = createPool(url, 3);
+const pool = createPool(url, 2);
 try {
   await migrate(pool);
   const started = Date.now();
@@ -37,7 +37,7 @@ try {
   process.stderr.write('\n');
   const loadSeconds = (Date.now() - started) / 1000;
   const searchStarted = Date.now();
-  await catchUpInLanes(pool);
+  await searchDocumentsCaughtUp(pool);
   await pool.query('ANALYZE search_documents');
   const searchSeconds = (Date.now() - searchStarted) / 1000;
   // What the worker's compaction does after a bulk load: the champion lists (db/migrations/000016.sql).

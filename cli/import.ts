@@ -58,19 +58,12 @@ import { OperatorError } from './operator-error.ts';
 const LOAD_BATCH = CHANGES_PER_TRANSACTION;
 /** Lines whose keys and problem references are checked against the database at once. */
 const CHECK_BATCH = 1000;
-/**
- * Catch-ups run side by side after the load: each takes pending rows the
- * others do not hold, so the database's cores share the set-based builds.
- */
-export const SEARCH_LANES = 2;
 /** Bad lines listed in the report; the rest are counted. */
 const ERRORS_LISTED = 50;
 
 export interface ImportOptions {
   /** Handle of the identity the records are imported as (made on first use). */
   author: string;
-  /** Catch-ups building search documents side by side after the load (default SEARCH_LANES). */
-  searchLanes?: number;
   onProgress?: (p: { phase: 'check' | 'load'; done: number; total: number }) => void;
 }
 
@@ -331,7 +324,7 @@ export async function importFile(pool: pg.Pool, file: string, options: ImportOpt
     summary.load_seconds = (performance.now() - started) / 1000;
     started = performance.now();
     // What the worker's catch-up does after commits, once for the whole load (db/migrations/000021.sql).
-    await Promise.all(Array.from({ length: options.searchLanes ?? SEARCH_LANES }, () => searchDocumentsCaughtUp(pool)));
+    await searchDocumentsCaughtUp(pool);
     const created = summary.created.problem + summary.created.solution + summary.created.discussion;
     if (created > 0) {
       await pool.query('ANALYZE search_documents');

@@ -25,7 +25,6 @@ import {
 import { draftDiscussion, draftProblem, draftSolution } from './corpus.ts';
 import { createRandom, type Random } from './random.ts';
 import { searchDocumentsCaughtUp } from '../../db/queries/search.ts';
-import { SEARCH_LANES } from '../../cli/import.ts';
 
 export interface SeedOptions {
   /** Problems, solutions and discussions together. */
@@ -150,11 +149,6 @@ export async function seedRecords(pool: pg.Pool, options: SeedOptions): Promise<
     options.onProgress?.(summary.problems + summary.solutions + summary.discussions);
   }
   // What the worker's catch-up does after commits: the search documents of every seeded record (db/migrations/000021.sql).
-  if (options.catchUp ?? true) await catchUpInLanes(pool);
+  if (options.catchUp ?? true) await searchDocumentsCaughtUp(pool);
   return summary;
-}
-
-/** The search catch-up after a bulk load, in the import's lanes (cli/import.ts). */
-export async function catchUpInLanes(pool: pg.Pool): Promise<void> {
-  await Promise.all(Array.from({ length: SEARCH_LANES }, () => searchDocumentsCaughtUp(pool)));
 }
