@@ -32,6 +32,7 @@ try {
     records,
     seed: Number(values.seed),
     onProgress: (written) => process.stderr.write(`\rseeded ${written}/${records}`),
+    catchUp: false,
   });
   process.stderr.write('\n');
   const loadSeconds = (Date.now() - started) / 1000;

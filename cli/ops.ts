@@ -1,6 +1,6 @@
 /**
  * `npm run ops -- <command>`: the operator's tool (`--help` on it and on every command):
- * rebuild, redact-secrets, status, `fence on --reason "…"` / `fence off` (the serving fence), and
+ * rebuild, import <file.jsonl>, redact-secrets, status, `fence on --reason "…"` / `fence off` (the serving fence), and
  * `oauth-clients list` / `oauth-clients prune` (registered clients nobody connected).
  * Runs against DATABASE_URL / REDIS_URL like the service does.
  *
@@ -21,6 +21,7 @@ import {
 import { createQueue, queueBackendOf } from '../infra/queues.ts';
 import { loadHtmlRenderer } from '../projections/html.ts';
 import { FenceCommandSchema, type FenceCommand } from '../core/schemas/fence.ts';
+import { AdmissionSchema } from '../core/schemas/identity.ts';
 import { COLLECTION, type RecordRef } from '../core/types.ts';
 import { createPool } from '../db/pool.ts';
 import { rebuild } from '../worker/jobs/rebuild.ts';
@@ -31,6 +32,7 @@ import { refreshAllTrust } from '../worker/jobs/refresh-trust.ts';
 import { listUnusedClients, removeUnusedClients } from '../db/queries/oauth.ts';
 import { resetSitemaps } from '../worker/sitemap/sitemaps.ts';
 import { createProgress } from './progress.ts';
+import { importFile } from './import.ts';
 import { readOperatorStatus } from '../infra/operator-status.ts';
 import { OperatorError, operatorErrorOf } from './operator-error.ts';
 import { formatCounts, recordScan, redactStoredRecords, totalRedacted } from './redact-stored.ts';
@@ -151,6 +153,30 @@ function createOperatorProgram(): Command {
         command.error(`error: --${issue.path.join('.')} ${issue.message}`);
       }
       await runRebuild(target.data);
+    });
+  program
+    .command('import')
+    .description(
+      'Import problems, solutions and discussions from a JSON-lines file, one create operation per line (docs/operating.md, Importing a knowledge base). Checks every line first and imports nothing if any is bad; a key imported before is skipped, so the command can be run again after an interruption.',
+    )
+    .argument('<file>', 'the JSON-lines file')
+    .option('--author <handle>', 'the identity the records are imported as, made on first use', 'import')
+    .action(async (file: string, options: { author: string }, command: Command) => {
+      // The rule a handle is admitted under (POST /api/identities).
+      const handle = AdmissionSchema.shape.handle.safeParse(options.author);
+      if (!handle.success) command.error(`error: --author: ${handle.error.issues[0]!.message}`);
+      await withPool(async (pool) => {
+        let load: ReturnType<typeof createProgress> | undefined;
+        const summary = await importFile(pool, file, {
+          author: options.author,
+          onProgress: (p) => {
+            if (p.phase !== 'load') return;
+            load ??= createProgress('import');
+            load(p);
+          },
+        });
+        console.log(JSON.stringify(summary, null, 2));
+      });
     });
   program
     .command('redact-secrets')

@@ -34,7 +34,7 @@ import {
   type ProblemRevisionRow,
   type SolutionRevisionRow,
   type SolutionRow,
-} from '../seed/bulk-insert.ts';
+} from '../../db/queries/bulk-records.ts';
 import { createRandom } from '../seed/random.ts';
 import { seedRecords } from '../seed/seed-records.ts';
 

@@ -21,7 +21,7 @@ import {
   type ProblemRevisionRow,
   type SolutionRevisionRow,
   type SolutionRow,
-} from './bulk-insert.ts';
+} from '../../db/queries/bulk-records.ts';
 import { draftDiscussion, draftProblem, draftSolution } from './corpus.ts';
 import { createRandom, type Random } from './random.ts';
 import { searchDocumentsCaughtUp } from '../../db/queries/search.ts';
@@ -33,6 +33,8 @@ export interface SeedOptions {
   batchSize?: number;
   /** Called after each batch with the records written so far. */
   onProgress?: (written: number) => void;
+  /** Build the search documents at the end (default true); the seed command times that step itself. */
+  catchUp?: boolean;
 }
 
 export interface SeedSummary {
@@ -147,6 +149,6 @@ export async function seedRecords(pool: pg.Pool, options: SeedOptions): Promise<
     options.onProgress?.(summary.problems + summary.solutions + summary.discussions);
   }
   // What the worker's catch-up does after commits: the search documents of every seeded record (db/migrations/000021.sql).
-  await searchDocumentsCaughtUp(pool);
+  if (options.catchUp ?? true) await searchDocumentsCaughtUp(pool);
   return summary;
 }

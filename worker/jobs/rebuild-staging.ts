@@ -21,16 +21,17 @@
  * from their current state, so the newer render always wins.
  */
 import { randomBytes } from 'node:crypto';
-import { type Dir, mkdirSync, opendirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { type Dir, existsSync, mkdirSync, opendirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
 import { ENCODING_SUFFIX, ENCODINGS } from '../../core/encodings.ts';
 import { COLLECTION, type RecordRef } from '../../core/types.ts';
-import { FORMATS } from '../../projections/files.ts';
+import { FORMATS, projectionFile } from '../../projections/files.ts';
 import type { HtmlRenderer } from '../../projections/html.ts';
 import type { ProjectionWriter } from '../../projections/publish-pool.ts';
 import { pathInside } from '../../projections/safe-path.ts';
 import { withRecordLocks } from '../../db/record-lock.ts';
+import { listRecordIdsAfter } from '../../db/queries/record-pages.ts';
 import { renderRecords, type RenderCounts } from '../render/render-record.ts';
 
 /** Staging folders start with this; a rebuild that died leaves one behind, removed by a later rebuild. */
@@ -120,9 +121,6 @@ export function abandonStaging(staging: Staging): void {
   rmSync(staging.root, { recursive: true, force: true });
 }
 
-/** The record id a projection file name belongs to (`prb_….json.br` → `prb_…`). */
-const idOf = (name: string) => name.split('.')[0]!;
-
 /**
  * Puts each staged folder in place: one rename when the live folder is
  * still missing or empty, else a merge (see the module comment). Removes
@@ -150,7 +148,24 @@ export async function finishStaging(
   rmSync(staging.root, { recursive: true, force: true });
 }
 
-/** Moves a staged folder's files into a live folder that others wrote to meanwhile. */
+/**
+ * The file names a record's projections may have in a kind's folder, each
+ * format's compressed siblings before the file itself, as every write orders them.
+ */
+function projectionNames(ref: RecordRef): string[] {
+  return FORMATS.flatMap((format) => {
+    const name = path.basename(projectionFile(ref, format));
+    return [...ENCODINGS.map((encoding) => `${name}${ENCODING_SUFFIX[encoding]}`), name];
+  });
+}
+
+/**
+ * Moves a staged folder's files into a live folder that others wrote to
+ * meanwhile. The kind's records are walked from the database a batch at a
+ * time (keyset pagination) and their files looked for by name, so neither
+ * folder is ever listed whole. A staged record deleted meanwhile is not
+ * moved in: its files go with the staging folder.
+ */
 async function mergeFolder(
   pool: pg.Pool,
   html: HtmlRenderer,
@@ -160,37 +175,32 @@ async function mergeFolder(
   counts: RenderCounts,
 ): Promise<void> {
   const type = TYPE_OF_FOLDER.get(folder)!;
-  const byId = new Map<string, string[]>();
-  for (const name of readdirSync(staged)) {
-    const names = byId.get(idOf(name)) ?? [];
-    names.push(name);
-    byId.set(idOf(name), names);
-  }
-  const ids = [...byId.keys()];
-  const again: RecordRef[] = [];
-  for (let start = 0; start < ids.length; start += MERGE_BATCH) {
-    const batch = ids.slice(start, start + MERGE_BATCH);
-    await withRecordLocks(pool, batch, async () => {
-      // Read under the locks: a file the worker writes now is for a record it holds the lock of, never one of these.
-      const present = new Set(readdirSync(pathInside(dir, folder)).map(idOf));
-      for (const id of batch) {
-        if (present.has(id)) {
+  let again: RecordRef[] = [];
+  // Their live files may be older or newer than the staged ones: render their current state in place,
+  // counted instead of their staged files.
+  const renderAgain = async () => {
+    counts.written -= FORMATS.length * again.length;
+    await renderRecords(pool, html, dir, again, counts);
+    again = [];
+  };
+  for (let after = ''; ; ) {
+    const ids = await listRecordIdsAfter(pool, type, after, MERGE_BATCH);
+    await withRecordLocks(pool, ids, async () => {
+      // Looked at under the locks: a file the worker writes now is for a record it holds the lock of, never one of these.
+      for (const id of ids) {
+        const names = projectionNames({ type, id });
+        const mine = names.filter((name) => existsSync(path.join(staged, name)));
+        if (mine.length === 0) continue;
+        if (names.some((name) => existsSync(pathInside(dir, `${folder}/${name}`)))) {
           again.push({ type, id });
           continue;
         }
-        // Siblings before the file itself, as every write orders them.
-        const names = byId.get(id)!.sort((a, b) => rank(a) - rank(b));
-        for (const name of names) renameSync(path.join(staged, name), pathInside(dir, `${folder}/${name}`));
+        for (const name of mine) renameSync(path.join(staged, name), pathInside(dir, `${folder}/${name}`));
       }
     });
+    if (again.length >= MERGE_BATCH) await renderAgain();
+    if (ids.length < MERGE_BATCH) break;
+    after = ids.at(-1)!;
   }
-  // Their live files may be older or newer than the staged ones: render their current state in place,
-  // counted instead of their staged files.
-  counts.written -= FORMATS.length * again.length;
-  await renderRecords(pool, html, dir, again, counts);
-}
-
-/** Compressed siblings sort before the file they belong to. */
-function rank(name: string): number {
-  return ENCODINGS.some((encoding) => name.endsWith(ENCODING_SUFFIX[encoding])) ? 0 : 1;
+  await renderAgain();
 }

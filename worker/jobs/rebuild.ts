@@ -3,7 +3,7 @@
  * files of records that no longer exist. Unchanged bytes are not rewritten
  * (see publish.ts), so a rebuild over a current directory writes nothing.
  */
-import { readdir, rm } from 'node:fs/promises';
+import { opendir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { HtmlRenderer } from '../../projections/html.ts';
 import { COLLECTION, type RecordRef } from '../../core/types.ts';
@@ -13,6 +13,7 @@ import { listAllDiscussionIds } from '../../db/queries/discussions.ts';
 import { listAllIdentityIds } from '../../db/queries/identities.ts';
 import { listAllProblemIds } from '../../db/queries/problems.ts';
 import { listAllSolutionIds } from '../../db/queries/solutions.ts';
+import { countRecords, existingRecordIds, listRecordIdsAfter } from '../../db/queries/record-pages.ts';
 import { pathInside } from '../../projections/safe-path.ts';
 import { emptyCounts, renderRecords, type RenderCounts } from '../render/render-record.ts';
 import { notePendingRecords } from '../../static-search/tiers.ts';
@@ -24,6 +25,7 @@ export interface RebuildProgress {
   total: number;
 }
 
+/** Every record, kind by kind, held at once: for tests and benchmarks; the rebuild pages instead (`recordPages`). */
 export async function listAllRecords(db: Queryable): Promise<RecordRef[]> {
   const of = (type: RecordRef['type']) => (ids: string[]) => ids.map((id): RecordRef => ({ type, id }));
   return [
@@ -47,6 +49,34 @@ export async function rebuildAll(
   onProgress: (p: RebuildProgress) => void = () => {},
 ): Promise<RenderCounts> {
   return rebuild(pool, html, dir, {}, onProgress);
+}
+
+/** The kinds in the order a full rebuild walks them. */
+const KINDS: RecordRef['type'][] = ['problem', 'solution', 'discussion', 'agent'];
+
+/**
+ * The records of `types` a batch at a time, kind by kind in id order (keyset
+ * pagination): the rebuild holds the batches in flight, never the list of
+ * every id, so its memory does not grow with the corpus. Lanes may call
+ * `next()` concurrently; an async generator answers the calls in turn.
+ */
+export async function* recordPages(
+  db: Queryable,
+  types: RecordRef['type'][],
+  size: number,
+): AsyncGenerator<RecordRef[]> {
+  for (const type of types) {
+    for (let after = ''; ; ) {
+      const ids = await listRecordIdsAfter(db, type, after, size);
+      if (ids.length > 0) yield ids.map((id): RecordRef => ({ type, id }));
+      if (ids.length < size) break;
+      after = ids.at(-1)!;
+    }
+  }
+}
+
+async function* onePage(refs: RecordRef[]): AsyncGenerator<RecordRef[]> {
+  yield refs;
 }
 
 /** Records per batch: one batched read, then their renders and writes; bounds what is held in memory. */
@@ -96,29 +126,29 @@ export async function rebuild(
   target: RebuildTarget,
   onProgress: (p: RebuildProgress) => void = () => {},
 ): Promise<RenderCounts> {
-  const all = target.id && target.type ? [{ type: target.type, id: target.id }] : await listAllRecords(pool);
-  const records = target.type && !target.id ? all.filter((r) => r.type === target.type) : all;
+  const one = target.id && target.type ? [{ type: target.type, id: target.id }] : null;
+  const types = target.type ? [target.type] : KINDS;
+  const sizes = one ? [1] : await Promise.all(types.map((type) => countRecords(pool, type)));
+  const total = sizes.reduce((a, b) => a + b, 0);
   const counts = emptyCounts();
-  onProgress({ done: 0, total: records.length });
+  onProgress({ done: 0, total });
   // A full or per-kind rebuild stages the kinds whose folders are missing or empty (rebuild-staging.ts).
-  const staging = target.id
+  const staging = one
     ? null
     : prepareStaging(
         dir,
-        records.map((r) => r.type),
+        types.filter((_, i) => sizes[i]! > 0),
       );
   const threads = createThreadedWriter(REBUILD_WRITER_THREADS, { compressWhenQueued: COMPRESS_WHEN_QUEUED });
   const writer = staging ? stagingWriter(threads, staging) : threads;
+  const pages = one ? onePage(one) : recordPages(pool, types, REBUILD_BATCH);
   try {
-    let next = 0;
     let done = 0;
     const lane = async () => {
-      for (let start = next; start < records.length; start = next) {
-        next += REBUILD_BATCH;
-        const batch = records.slice(start, start + REBUILD_BATCH);
-        await renderRecords(pool, html, dir, batch, counts, writer);
-        done += batch.length;
-        onProgress({ done, total: records.length });
+      for (let page = await pages.next(); !page.done; page = await pages.next()) {
+        await renderRecords(pool, html, dir, page.value, counts, writer);
+        done += page.value.length;
+        onProgress({ done, total: Math.max(total, done) });
       }
     };
     await Promise.all(Array.from({ length: BATCHES_IN_FLIGHT }, lane));
@@ -129,24 +159,42 @@ export async function rebuild(
     await writer.close();
   }
   if (staging) await finishStaging(pool, html, dir, staging, counts);
-  if (!target.type && !target.id) counts.removed += await removeOrphans(dir, new Set(records.map((r) => r.id)));
+  if (!target.type && !target.id) counts.removed += await removeOrphans(pool, dir);
   // The static search re-indexes what changed: one record, or (any wider rebuild) a new base.
-  if (counts.written + counts.removed > 0) await notePendingRecords(dir, records.length === 1 ? records : 'all');
+  if (counts.written + counts.removed > 0) await notePendingRecords(dir, one ?? 'all');
   return counts;
 }
 
-/** Deletes projection files (and stray temp files) whose record is not in `live`. */
-async function removeOrphans(dir: string, live: Set<string>): Promise<number> {
+/** File names checked against the database at once when looking for orphans. */
+const ORPHAN_BATCH = 2000;
+
+/**
+ * Deletes projection files (and stray temp files) whose record does not
+ * exist. Each folder is read as a stream and its names checked against the
+ * database a batch at a time, so neither the folder's listing nor the set of
+ * live ids is ever held whole.
+ */
+async function removeOrphans(db: Queryable, dir: string): Promise<number> {
   let removed = 0;
-  for (const folder of Object.values(COLLECTION)) {
-    const names = await readdir(path.join(dir, folder)).catch(() => [] as string[]);
-    for (const name of names) {
-      const id = name.split('.')[0]!;
-      if (!live.has(id) || name.endsWith('.tmp')) {
-        await rm(pathInside(dir, `${folder}/${name}`), { force: true });
-        removed++;
+  for (const [type, folder] of Object.entries(COLLECTION) as [RecordRef['type'], string][]) {
+    const handle = await opendir(path.join(dir, folder)).catch(() => null);
+    if (!handle) continue;
+    let names: string[] = [];
+    const sweep = async () => {
+      const live = await existingRecordIds(db, type, [...new Set(names.map((name) => name.split('.')[0]!))]);
+      for (const name of names) {
+        if (!live.has(name.split('.')[0]!) || name.endsWith('.tmp')) {
+          await rm(pathInside(dir, `${folder}/${name}`), { force: true });
+          removed++;
+        }
       }
+      names = [];
+    };
+    for await (const entry of handle) {
+      names.push(entry.name);
+      if (names.length >= ORPHAN_BATCH) await sweep();
     }
+    await sweep();
   }
   return removed;
 }

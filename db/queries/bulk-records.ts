@@ -1,10 +1,13 @@
 /**
- * Bulk INSERTs for seeding: one statement per table, each taking whole
- * columns as arrays (`unnest`), so a batch of thousands of rows is one round
- * trip and one firing of each search trigger.
+ * Bulk INSERTs for loading many records at once (the operator's import and
+ * the benchmark seeder): one statement per table, each taking whole columns
+ * as arrays (`unnest`), so a batch of thousands of rows is one round trip and
+ * one firing of each search trigger. The rows are the ones the write
+ * handlers (operations/) store, column for column.
  */
 import type { Signal } from '../../core/schemas/fields.ts';
-import type { Queryable } from '../../db/pool.ts';
+import type { RecordRef } from '../../core/types.ts';
+import type { Queryable } from '../pool.ts';
 
 export interface IdentityRow {
   id: string;
@@ -19,7 +22,9 @@ export interface ProblemRevisionRow extends HeadRow {
   title: string;
   body: string;
   product: string;
-  errorLiteral: string;
+  errorLiteral: string | null;
+  /** `{}` when absent, as a write stores it. */
+  environment?: Record<string, unknown>;
   tags: string[];
 }
 export interface SolutionRow extends HeadRow {
@@ -62,10 +67,12 @@ export async function insertProblemRows(db: Queryable, rows: HeadRow[]): Promise
 
 export async function insertProblemRevisionRows(db: Queryable, rows: ProblemRevisionRow[]): Promise<void> {
   await db.query(
-    `INSERT INTO problem_revisions (problem_id, revision, title, body, product, error_literal, tags, author_id, created_at)
-     SELECT id, 1, title, body, product, literal, ARRAY(SELECT jsonb_array_elements_text(tags)), author_id, at
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::text[], $8::timestamptz[])
-         AS t(id, title, body, product, literal, tags, author_id, at)`,
+    `INSERT INTO problem_revisions
+       (problem_id, revision, title, body, product, error_literal, environment, tags, author_id, created_at)
+     SELECT id, 1, title, body, product, literal, environment, ARRAY(SELECT jsonb_array_elements_text(tags)), author_id, at
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::text[], $8::timestamptz[],
+                   $9::jsonb[])
+         AS t(id, title, body, product, literal, tags, author_id, at, environment)`,
     [
       column(rows, 'id'),
       column(rows, 'title'),
@@ -75,6 +82,7 @@ export async function insertProblemRevisionRows(db: Queryable, rows: ProblemRevi
       rows.map((r) => JSON.stringify(r.tags)),
       column(rows, 'authorId'),
       column(rows, 'at'),
+      rows.map((r) => JSON.stringify(r.environment ?? {})),
     ],
   );
 }
@@ -135,4 +143,49 @@ export async function insertDiscussionRows(db: Queryable, rows: DiscussionRow[])
       column(rows, 'at'),
     ],
   );
+}
+
+export interface ChangeRow {
+  kind: string;
+  resourceType: RecordRef['type'];
+  resourceId: string;
+  /** 1 for a new problem or solution; null for a discussion (it has no revisions). */
+  revision: number | null;
+  affects: RecordRef[];
+  at: Date;
+}
+
+/**
+ * Most changes one transaction may append: a change's cursor is its
+ * transaction's id times 256 plus its index (db/migrations/000006.sql).
+ */
+export const CHANGES_PER_TRANSACTION = 256;
+
+/**
+ * Appends the changes of a batch in one statement, the first of the
+ * transaction: their cursors are the transaction's next cursor and the ones
+ * after it, in row order, as appending them one by one would number them.
+ * Returns the cursors in row order.
+ */
+export async function insertChangeRows(db: Queryable, rows: ChangeRow[]): Promise<string[]> {
+  if (rows.length > CHANGES_PER_TRANSACTION)
+    throw new Error(`a transaction may append at most ${CHANGES_PER_TRANSACTION} changes`);
+  const r = await db.query<{ cursor: string }>(
+    `WITH first AS (SELECT ak_next_change_cursor() AS cursor)
+     INSERT INTO changes (cursor, kind, resource_type, resource_id, revision, affects, public, committed_at)
+     SELECT first.cursor + n - 1, kind, resource_type, resource_id, revision, affects, true, at
+       FROM first, unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::jsonb[], $6::timestamptz[])
+         WITH ORDINALITY AS t(kind, resource_type, resource_id, revision, affects, at, n)
+     ORDER BY n
+     RETURNING cursor::text`,
+    [
+      column(rows, 'kind'),
+      column(rows, 'resourceType'),
+      column(rows, 'resourceId'),
+      column(rows, 'revision'),
+      rows.map((r) => JSON.stringify(r.affects)),
+      column(rows, 'at'),
+    ],
+  );
+  return r.rows.map((row) => row.cursor).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
 }
