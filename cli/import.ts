@@ -28,15 +28,11 @@ import { newId } from '../core/ids.ts';
 import { recordLinks, type OperationReceipt, type RecordRef } from '../core/types.ts';
 import { withTransaction } from '../db/pool.ts';
 import {
+  insertRecordBatch,
   CHANGES_PER_TRANSACTION,
   type ChangeRow,
   type DiscussionRow,
   insertChangeRows,
-  insertDiscussionRows,
-  insertProblemRevisionRows,
-  insertProblemRows,
-  insertSolutionRevisionRows,
-  insertSolutionRows,
   type ProblemRevisionRow,
   type SolutionRevisionRow,
   type SolutionRow,
@@ -252,15 +248,7 @@ async function loadBatch(
         changes.push({ ...change, revision: null, affects: [{ type: 'discussion', id }, agent] });
       }
     }
-    if (problems.length) {
-      await insertProblemRows(tx, problems);
-      await insertProblemRevisionRows(tx, problems);
-    }
-    if (solutions.length) {
-      await insertSolutionRows(tx, solutions);
-      await insertSolutionRevisionRows(tx, solutions);
-    }
-    if (discussions.length) await insertDiscussionRows(tx, discussions);
+    await insertRecordBatch(tx, { problems, solutions, discussions });
     const cursors = changes.length ? await insertChangeRows(tx, changes) : [];
     const receipts = fresh.map(
       (l, i): OperationReceipt => ({

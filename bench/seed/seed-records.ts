@@ -9,13 +9,8 @@ import { newId } from '../../core/ids.ts';
 import type { Signal } from '../../core/schemas/fields.ts';
 import { withTransaction } from '../../db/pool.ts';
 import {
-  insertDiscussionRows,
+  insertRecordBatch,
   insertIdentityRows,
-  insertOutcomeRows,
-  insertProblemRevisionRows,
-  insertProblemRows,
-  insertSolutionRevisionRows,
-  insertSolutionRows,
   type DiscussionRow,
   type OutcomeRow,
   type ProblemRevisionRow,
@@ -129,16 +124,7 @@ export async function seedRecords(pool: pg.Pool, options: SeedOptions): Promise<
       });
     }
     await withTransaction(pool, async (tx) => {
-      if (problems.length) {
-        await insertProblemRows(tx, problems);
-        await insertProblemRevisionRows(tx, problems);
-      }
-      if (solutions.length) {
-        await insertSolutionRows(tx, solutions);
-        await insertSolutionRevisionRows(tx, solutions);
-      }
-      if (outcomes.length) await insertOutcomeRows(tx, outcomes);
-      if (discussions.length) await insertDiscussionRows(tx, discussions);
+      await insertRecordBatch(tx, { problems, solutions, discussions, outcomes });
     });
     summary.problems += problems.length;
     summary.solutions += solutions.length;

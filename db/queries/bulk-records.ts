@@ -145,6 +145,28 @@ export async function insertDiscussionRows(db: Queryable, rows: DiscussionRow[])
   );
 }
 
+/** One batch of records, heads before revisions and problems before their solutions (the foreign keys' order). */
+export async function insertRecordBatch(
+  db: Queryable,
+  batch: {
+    problems: ProblemRevisionRow[];
+    solutions: (SolutionRow & SolutionRevisionRow)[];
+    discussions: DiscussionRow[];
+    outcomes?: OutcomeRow[];
+  },
+): Promise<void> {
+  if (batch.problems.length) {
+    await insertProblemRows(db, batch.problems);
+    await insertProblemRevisionRows(db, batch.problems);
+  }
+  if (batch.solutions.length) {
+    await insertSolutionRows(db, batch.solutions);
+    await insertSolutionRevisionRows(db, batch.solutions);
+  }
+  if (batch.outcomes?.length) await insertOutcomeRows(db, batch.outcomes);
+  if (batch.discussions.length) await insertDiscussionRows(db, batch.discussions);
+}
+
 export interface ChangeRow {
   kind: string;
   resourceType: RecordRef['type'];
