@@ -25,6 +25,7 @@ import { createInterface } from 'node:readline';
 import { finished } from 'node:stream/promises';
 import type pg from 'pg';
 import { newId } from '../core/ids.ts';
+import { servingStateOf } from '../core/serving-fence.ts';
 import { recordLinks, type OperationReceipt, type RecordRef } from '../core/types.ts';
 import { withTransaction } from '../db/pool.ts';
 import {
@@ -45,6 +46,7 @@ import {
   findImportedKeys,
 } from '../db/queries/imports.ts';
 import { buildSearchChampions, searchDocumentsCaughtUp } from '../db/queries/search.ts';
+import { readServingFence } from '../db/queries/serving-fence.ts';
 import { saveImportReceipts } from '../db/queries/imports.ts';
 import { type ImportLine, ImportLineError, importIdempotencyKey, parseImportLine } from '../operations/import-lines.ts';
 import { OPERATIONS } from '../operations/registry.ts';
@@ -183,6 +185,22 @@ function spooledLine(text: string): ImportLine {
 
 const CHANGE_KIND = new Map(OPERATIONS.map((o) => [o.name as string, o.change.kind]));
 
+/**
+ * The serving fence holds an import as it holds every write: read before
+ * each batch, as the commit worker reads it before each commit, so `fence
+ * on` (which returns once every reader has seen it) stops the load between
+ * batches. What was loaded stays; running the command again resumes.
+ */
+async function refuseWhileFenced(pool: pg.Pool, summary: ImportSummary): Promise<void> {
+  const state = servingStateOf(await readServingFence(pool), 0, new Date().toISOString());
+  if (state.writes !== 'fenced') return;
+  const created = summary.created.problem + summary.created.solution + summary.created.discussion;
+  throw new OperatorError(
+    `writes are fenced (${state.reason ?? state.source}); ${created} records were imported before the fence, ` +
+      'run the import again once it is lowered: it resumes where it stopped',
+  );
+}
+
 /** Loads one batch in one transaction; returns how many of each kind it created. */
 async function loadBatch(
   pool: pg.Pool,
@@ -296,18 +314,23 @@ export async function importFile(pool: pg.Pool, file: string, options: ImportOpt
       search_seconds: 0,
     };
     started = performance.now();
+    await refuseWhileFenced(pool, summary);
     const identityId = known ?? (await ensureImportIdentity(pool, newId('agent'), options.author));
     let batch: ImportLine[] = [];
     let done = 0;
     for await (const { text } of linesOf(spool)) {
       batch.push(spooledLine(text));
       if (batch.length < LOAD_BATCH) continue;
+      await refuseWhileFenced(pool, summary);
       await loadBatch(pool, identityId, batch, summary);
       done += batch.length;
       progress({ phase: 'load', done, total: lines });
       batch = [];
     }
-    if (batch.length) await loadBatch(pool, identityId, batch, summary);
+    if (batch.length) {
+      await refuseWhileFenced(pool, summary);
+      await loadBatch(pool, identityId, batch, summary);
+    }
     progress({ phase: 'load', done: lines, total: lines });
     summary.load_seconds = (performance.now() - started) / 1000;
     started = performance.now();

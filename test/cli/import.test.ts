@@ -230,4 +230,31 @@ describe('npm run ops -- import', () => {
     },
     CLI_TIMEOUT,
   );
+
+  it(
+    'imports nothing while the serving fence stands, and all of it once the fence is lowered',
+    async () => {
+      const file = await fileOf([
+        { operation: 'create_discussion', key: 'fenced-1', body: { title: 'Held by the fence', body: 'a' } },
+      ]);
+      const ops = (...args: string[]) =>
+        run(process.execPath, ['cli/ops.ts', ...args], { env: env(), timeout: CLI_TIMEOUT });
+      await ops('fence', 'on', '--reason', 'restoring a backup');
+      const before = await counts();
+      try {
+        const failure = await importFile(file).then(
+          () => null,
+          (error: { code: number; stderr: string }) => error,
+        );
+        expect(failure?.code).toBe(1);
+        expect(failure!.stderr).toContain('writes are fenced (restoring a backup)');
+        expect(await counts()).toEqual(before);
+      } finally {
+        await ops('fence', 'off');
+      }
+      const summary = await importFile(file);
+      expect(summary.created).toEqual({ problem: 0, solution: 0, discussion: 1 });
+    },
+    CLI_TIMEOUT,
+  );
 });
