@@ -145,6 +145,21 @@ export function likePattern(normalized: string): string | null {
   return `%${normalized.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 }
 
+/**
+ * The full-text terms a search matches by, of the query's message (normalized, without log prefixes): a
+ * term an agent spells one way and a record another (`postgres`, `PostgreSQL`) matches either; a symptom
+ * in words is matched by what it tells of the failure, not by how it was noticed; a pasted trace's terms
+ * are read from its failing lines first, since its first lines may be the shell's.
+ */
+export async function searchTerms(
+  db: Queryable,
+  message: string,
+  options: { prepared?: boolean } = {},
+): Promise<string[]> {
+  const read = await queryTerms(db, isPasted(message) ? failureLinesFirst(message) : message, MAX_TERMS, options);
+  return withAliases(isPasted(message) ? read : withoutNarrative(read));
+}
+
 function toCandidate(row: DocumentRow, trust: Map<string, CandidateTrust>): SearchCandidate {
   return {
     type: row.type,
@@ -190,11 +205,7 @@ export async function runSearch(
   } else {
     // A pasted line's log prefix (timestamp, level, container, pod, host) is the pasting machine's, not the error's.
     const message = withoutLogPrefixes(normalized);
-    // A term an agent spells one way and a record another (`postgres`, `PostgreSQL`) matches either.
-    // A symptom in words is matched by what it tells of the failure, not by how it was noticed.
-    // A pasted trace's terms are read from its failing lines first: its first lines may be the shell's.
-    const read = await queryTerms(db, isPasted(message) ? failureLinesFirst(message) : message, MAX_TERMS, options);
-    const terms = withAliases(isPasted(message) ? read : withoutNarrative(read));
+    const terms = await searchTerms(db, message, options);
     const keys = queryKeys(normalized);
     const words = Math.max(1, keyWords(message));
     // The exact source reads keys in this order, so the longest (highest-scoring) matches come first.

@@ -13,7 +13,9 @@
  */
 import type pg from 'pg';
 import { newId } from '../../core/ids.ts';
-import { runSearch } from '../../database-search/run-search.ts';
+import { runSearch, searchTerms } from '../../database-search/run-search.ts';
+import { withoutLogPrefixes } from '../../database-search/log-prefix.ts';
+import { redactText } from '../../core/redact-secrets.ts';
 import { SearchParamsSchema } from '../../core/schemas/search-params.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { searchDocumentsCaughtUp } from '../../db/queries/search.ts';
@@ -64,6 +66,12 @@ export interface Miss {
   q: string;
   /** Titles of what came first instead. */
   got: string[];
+  /** The answer's place (1-based) among the first RECALL_DEPTH, or null when it is not among them. */
+  rank: number | null;
+  /** Of the query's full-text terms (as the search reads them), the most that one record of the answer holds. */
+  shared: number;
+  /** How many full-text terms the search read of the query. */
+  terms: number;
 }
 
 export interface EvalReport {
@@ -348,8 +356,28 @@ export async function measureQueries(
     }
     // Held-out misses stay unseen: looking at them would make the held-out part a tuning set.
     if (query.split === 'tuning' && rank !== 0)
-      misses.push({ caseId: query.caseId, kind: query.kind, q: query.q, got: titles[i]! });
+      misses.push({
+        caseId: query.caseId,
+        kind: query.kind,
+        q: query.q,
+        got: titles[i]!,
+        rank: rank >= 0 ? rank + 1 : null,
+        shared: 0,
+        terms: 0,
+      });
   });
+  // What a tuning miss shares with its answer: a query none of whose rarer terms the answer's records hold
+  // is out of reach of any ranking by the words it shares.
+  for (const miss of misses) {
+    const terms = await searchTerms(pool, withoutLogPrefixes(normalizeLiteral(redactText(clip(miss.q)).value)));
+    miss.terms = terms.length;
+    const r = await pool.query<{ shared: number | null }>(
+      `SELECT max((SELECT count(*) FROM unnest($2::text[]) AS t(q) WHERE d.tsv @@ t.q::tsquery))::int AS shared
+         FROM search_documents d WHERE d.family = $1`,
+      [seed.caseProblems.get(miss.caseId)!, terms],
+    );
+    miss.shared = r.rows[0]?.shared ?? 0;
+  }
   for (const byKind of Object.values(recall)) {
     for (const cell of Object.values(byKind)) {
       if (!cell.queries) continue;
@@ -397,8 +425,17 @@ export function formatMeasured(report: Measured, splits: readonly EvalSplit[] = 
     lines.push(`tuning queries not answered first (held-out misses are never listed):`);
     for (const miss of report.misses)
       lines.push(
-        `  ${miss.caseId} [${miss.kind}] ${JSON.stringify(miss.q.slice(0, 80))} -> ${JSON.stringify(miss.got)}`,
+        `  ${miss.caseId} [${miss.kind}, ${miss.rank === null ? `not in ${RECALL_DEPTH}` : `#${miss.rank}`}, shares ${miss.shared}/${miss.terms} terms] ${JSON.stringify(miss.q.slice(0, 80))} -> ${JSON.stringify(miss.got)}`,
       );
+    lines.push(`tuning misses by the most query terms one record of the answer holds (0 / 1 / 2 / 3 or more):`);
+    for (const kind of EVAL_KINDS) {
+      const of = report.misses.filter((miss) => miss.kind === kind);
+      if (of.length === 0) continue;
+      const count = (test: (n: number) => boolean) => of.filter((miss) => test(miss.shared)).length;
+      lines.push(
+        `  ${kind.padEnd(10)} ${of.length} misses: ${count((n) => n === 0)} / ${count((n) => n === 1)} / ${count((n) => n === 2)} / ${count((n) => n >= 3)}`,
+      );
+    }
   }
   return lines.join('\n');
 }
