@@ -121,6 +121,8 @@ export const writeThroughput: Bench = {
       LOG_LEVEL: 'info',
       // No commit lock any more: one commit in flight per writer.
       WORKER_CONCURRENCY: String(CONCURRENCY),
+      // The render worker's priority as the operator sets it (core/config.ts), so a run can compare settings.
+      ...(process.env.RENDER_WORKER_NICE ? { RENDER_WORKER_NICE: process.env.RENDER_WORKER_NICE } : {}),
     };
     const metricsUrl: Record<string, string> = {};
     for (const role of ['commit', 'render'] as const) {

@@ -55,6 +55,13 @@ export const ConfigSchema = z.object({
    * commit worker and a render worker so renders never slow commits down.
    */
   WORKER_ROLES: z.enum(['all', 'commit', 'render']).default('all'),
+  /**
+   * The scheduling priority (nice, 0–19) a `render` worker lowers itself to:
+   * where it shares cores with the API and the commits, a receipt waits for
+   * CPU behind no render, and renders, which follow in batches, take what is
+   * left. 0 keeps the default priority.
+   */
+  RENDER_WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
   /** How long a search re-index waits after the first request, so a burst of writes costs one run. */
   SEARCH_INDEX_DELAY_MS: z.coerce.number().int().min(0).default(1000),
   /** Rate limits: requests per window, per identity (writes) or client address. */

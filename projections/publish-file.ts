@@ -13,6 +13,7 @@
 import {
   closeSync,
   futimesSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readFileSync,
@@ -50,9 +51,17 @@ function inFolderOf<T>(target: string, make: () => T): T {
   }
 }
 
+/**
+ * Temp names: random per process (or thread) and counted within it, so no two
+ * writers share one; drawing random bytes for every file cost as much as
+ * the file's write or its rename.
+ */
+const TEMP_PREFIX = randomBytes(6).toString('hex');
+let tempCount = 0;
+
 /** Writes `bytes` to `target` through a temp file beside it, stamped before the rename. */
 function writeAtomicSync(target: string, bytes: Uint8Array, mtime: number): void {
-  const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+  const temp = `${target}.${TEMP_PREFIX}${(tempCount++).toString(36)}.tmp`;
   const fd = inFolderOf(target, () => openSync(temp, 'w'));
   try {
     try {
@@ -125,6 +134,9 @@ export function writeFreshProjectionFileSync(root: string, relative: string, byt
 /** Removes `relative`; true when it existed. */
 export function removeProjectionFileSync(dir: string, relative: string): boolean {
   const target = pathInside(dir, relative);
+  // Most removals are of files that are not there (a sibling encoding no longer written): a failed unlink builds an
+  // exception with its stack, many times the cost of this look, which throws nothing and follows no link.
+  if (!lstatSync(target, { throwIfNoEntry: false })) return false;
   try {
     unlinkSync(target);
     return true;

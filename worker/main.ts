@@ -4,10 +4,12 @@ import { createLogger } from '../infra/logger.ts';
 import { onShutdownSignal } from '../infra/shutdown.ts';
 import { createPool } from '../db/pool.ts';
 import { serveWorkerMetrics } from './metrics-server.ts';
-import { startWorker } from './runtime.ts';
+import { lowerPriority, startWorker } from './runtime.ts';
 
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, 'worker');
+// First, so the threads started later (libuv's pool, the file writers) inherit it: Linux sets it per thread.
+if (config.WORKER_ROLES === 'render' && config.RENDER_WORKER_NICE > 0) lowerPriority(config.RENDER_WORKER_NICE, logger);
 const pool = createPool(config.DATABASE_URL, config.WORKER_CONCURRENCY + 4, `ak-worker-${config.WORKER_ROLES}`);
 const starting = startWorker({ config, pool, logger });
 let metricsServer: Awaited<ReturnType<typeof serveWorkerMetrics>> | null = null;

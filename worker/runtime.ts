@@ -8,6 +8,7 @@
  * BullMQ workers finish their active jobs, the last requests are flushed,
  * then the queues close.
  */
+import { getPriority, setPriority } from 'node:os';
 import type { Queue, Worker } from 'bullmq';
 import type pg from 'pg';
 import type { Config } from '../core/config.ts';
@@ -173,4 +174,16 @@ export async function startWorker({
       await Promise.all([...queues.values()].map((queue) => queue.close()));
     },
   };
+}
+
+/**
+ * Lowers this process's scheduling priority to `nice` (never raises it: an
+ * operator's lower one stays). A system that refuses is logged, not fatal.
+ */
+export function lowerPriority(nice: number, logger: Logger): void {
+  try {
+    if (getPriority() < nice) setPriority(nice);
+  } catch (error) {
+    logger.warn({ err: error, nice }, 'could not lower the render worker priority');
+  }
 }

@@ -140,7 +140,14 @@ export interface Contribution {
   created_at: Date;
 }
 
-/** An identity's most recent public contributions of every kind, newest first. */
+/**
+ * An identity's most recent public contributions of every kind, newest first.
+ * The problems are limited before their titles are joined: joined first, the
+ * planner (which cannot tell that each problem has exactly one current
+ * revision) read every problem of the author, so a prolific author's page cost
+ * more with each problem. A problem's current revision is written in the
+ * same transaction as the problem or its new number, so the rows are the same.
+ */
 export async function listRecentContributions(
   db: Queryable,
   identityId: string,
@@ -148,8 +155,9 @@ export async function listRecentContributions(
 ): Promise<Contribution[]> {
   const r = await db.query(
     `(SELECT 'problem' AS type, p.id, pr.title, NULL AS parent_id, p.created_at
-        FROM problems p JOIN problem_revisions pr ON pr.problem_id = p.id AND pr.revision = p.current_revision
-       WHERE p.author_id = $1::text ORDER BY p.id DESC LIMIT $2::int)
+        FROM (SELECT id, current_revision, created_at FROM problems
+               WHERE author_id = $1::text ORDER BY id DESC LIMIT $2::int) p
+        JOIN problem_revisions pr ON pr.problem_id = p.id AND pr.revision = p.current_revision)
      UNION ALL
      (SELECT 'solution', s.id, NULL, s.problem_id, s.created_at FROM solutions s
        WHERE s.author_id = $1::text ORDER BY s.id DESC LIMIT $2::int)

@@ -141,7 +141,7 @@ export async function findProfiles(db: Queryable, ids: string[]): Promise<Profil
   return r.rows;
 }
 
-/** Each identity's most recent public contributions (listRecentContributions, per identity). */
+/** Each identity's most recent public contributions (listRecentContributions, per identity, and limited the same way). */
 export async function listRecentContributionsOf(
   db: Queryable,
   identityIds: string[],
@@ -152,8 +152,9 @@ export async function listRecentContributionsOf(
     `SELECT q.identity_id, c.* FROM unnest($1::text[]) AS q(identity_id)
        CROSS JOIN LATERAL (
          (SELECT 'problem' AS type, p.id, pr.title, NULL AS parent_id, p.created_at
-            FROM problems p JOIN problem_revisions pr ON pr.problem_id = p.id AND pr.revision = p.current_revision
-           WHERE p.author_id = q.identity_id ORDER BY p.id DESC LIMIT $2::int)
+            FROM (SELECT id, current_revision, created_at FROM problems
+                   WHERE author_id = q.identity_id ORDER BY id DESC LIMIT $2::int) p
+            JOIN problem_revisions pr ON pr.problem_id = p.id AND pr.revision = p.current_revision)
          UNION ALL
          (SELECT 'solution', s.id, NULL, s.problem_id, s.created_at FROM solutions s
            WHERE s.author_id = q.identity_id ORDER BY s.id DESC LIMIT $2::int)
