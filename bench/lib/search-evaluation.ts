@@ -16,7 +16,7 @@ import { newId } from '../../core/ids.ts';
 import { runSearch } from '../../database-search/run-search.ts';
 import { SearchParamsSchema } from '../../core/schemas/search-params.ts';
 import { withTransaction } from '../../db/pool.ts';
-import { searchDocumentsCaughtUp } from '../../db/queries/search.ts';
+import { searchDocumentsCaughtUp } from '../../database-search/search-catch-up.ts';
 import { createHash } from 'node:crypto';
 import { SEARCH_Q_MAX_CHARS } from '../../core/schemas/search-params.ts';
 import { EVAL_CASES, EVAL_DISTRACTORS } from '../../test/database-search/eval-cases.ts';

@@ -2,7 +2,8 @@
  * Seeds a database with realistic records in bulk: problems, solutions and
  * discussions (together `records`), plus the identities that wrote them and
  * outcome reports on the solutions. Each batch is one transaction of a few
- * multi-row INSERTs, so the search triggers run once per table per batch.
+ * multi-row INSERTs, so the search triggers (which only note what changed) run
+ * once per table per batch.
  */
 import type pg from 'pg';
 import { newId } from '../../core/ids.ts';
@@ -19,7 +20,7 @@ import {
 } from '../../db/queries/bulk-records.ts';
 import { draftDiscussion, draftProblem, draftSolution } from './corpus.ts';
 import { createRandom, type Random } from './random.ts';
-import { searchDocumentsCaughtUp } from '../../db/queries/search.ts';
+import { searchDocumentsCaughtUp } from '../../database-search/search-catch-up.ts';
 
 export interface SeedOptions {
   /** Problems, solutions and discussions together. */
@@ -134,7 +135,7 @@ export async function seedRecords(pool: pg.Pool, options: SeedOptions): Promise<
       summary.sampleProblemIds.push(...problems.slice(0, 20).map((p) => p.id));
     options.onProgress?.(summary.problems + summary.solutions + summary.discussions);
   }
-  // What the worker's catch-up does after commits: the search documents of every seeded record (db/migrations/000021.sql).
+  // The search documents of every seeded record, as the worker's catch-up builds them.
   if (options.catchUp ?? true) await searchDocumentsCaughtUp(pool);
   return summary;
 }

@@ -1,0 +1,96 @@
+-- Search documents have one builder: the worker's (000040.sql). Bulk loads use it too, in slices.
+--
+-- The seeder, the operator's import and every "catch up until nothing waits" called ak_search_catch_up,
+-- which refreshed families with the SQL builder (ak_search_refresh_families, ak_search_refresh_discussions)
+-- at about a millisecond of the database's CPU per document, in one session. They now run the worker's
+-- catch-up (database-search/search-catch-up.ts): the documents are built in Node while PostgreSQL writes
+-- the previous batch, on two or more connections at once. The SQL builder has no caller left and goes.
+--
+-- Concurrent bulk catch-ups need locks that let them run side by side. ak_search_lock took the whole
+-- table (SHARE ROW EXCLUSIVE, which conflicts with itself) for a batch of more than 16 families, so two
+-- large batches ran one after the other whatever families they held. Families now fall into 8 slices
+-- (hashtext(family) & 7): a large batch takes its slices exclusively, a small one shares its slices and
+-- takes its families exclusively as before. A bulk catch-up on several connections gives each connection
+-- its own slices (ak_search_pending_slice), so they never wait on each other, and any catch-up that holds
+-- a family still waits for any other holding it. Locks are taken slices first, then families, each sorted:
+-- no two catch-ups can deadlock.
+DROP FUNCTION ak_search_catch_up(integer);
+DROP FUNCTION ak_search_refresh_families(text[], text[]);
+DROP FUNCTION ak_search_refresh_discussions(text[]);
+
+-- The slice of a family (0 to 7).
+CREATE FUNCTION ak_search_slice(family text) RETURNS integer
+  LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT hashtext(family) & 7 $$;
+
+CREATE OR REPLACE FUNCTION ak_search_lock(families text[]) RETURNS void
+LANGUAGE plpgsql AS $fn$
+BEGIN
+  LOCK TABLE search_documents IN ROW EXCLUSIVE MODE;
+  IF cardinality(families) > 16 THEN
+    PERFORM pg_advisory_xact_lock(8150004, slice)
+       FROM (SELECT DISTINCT ak_search_slice(f) AS slice FROM unnest(families) AS f ORDER BY 1) slices;
+  ELSE
+    PERFORM pg_advisory_xact_lock_shared(8150004, slice)
+       FROM (SELECT DISTINCT ak_search_slice(f) AS slice FROM unnest(families) AS f ORDER BY 1) slices;
+    PERFORM pg_advisory_xact_lock(8150003, key)
+       FROM (SELECT DISTINCT hashtext(f) AS key FROM unnest(families) AS f ORDER BY 1) keys;
+  END IF;
+END
+$fn$;
+
+-- Building the indexes of search documents after a bulk load, not row by row during it.
+--
+-- Each document written updates four GIN indexes (trigrams of the text, the tsvector, the exact keys, the
+-- pair keys): at 100k records most of a bulk catch-up's time in PostgreSQL. When a bulk load starts on an
+-- empty search_documents (a new service, the seeder), ak_search_defer_indexes drops those indexes and keeps
+-- their definitions here; the load's end builds them again from here (one CREATE INDEX each, sorted once),
+-- and deletes the row of each it built. A load that dies in between leaves the rows: the next bulk
+-- catch-up, or the next run of the import, builds them. No catch-up reads these indexes, only searches.
+CREATE TABLE search_deferred_indexes (
+  name       text PRIMARY KEY,
+  definition text NOT NULL
+);
+
+-- Drops the GIN indexes of search_documents when it holds no document, keeping their definitions in
+-- search_deferred_indexes. Returns how many it dropped (0 when documents exist).
+CREATE FUNCTION ak_search_defer_indexes() RETURNS integer
+LANGUAGE plpgsql AS $fn$
+DECLARE
+  ix record;
+  n integer := 0;
+BEGIN
+  LOCK TABLE search_documents IN SHARE ROW EXCLUSIVE MODE;
+  IF EXISTS (SELECT FROM search_documents) THEN
+    RETURN 0;
+  END IF;
+  FOR ix IN
+    SELECT i.indexname, i.indexdef FROM pg_indexes i
+     WHERE i.schemaname = current_schema() AND i.tablename = 'search_documents' AND i.indexdef LIKE '% USING gin %'
+     ORDER BY 1
+  LOOP
+    INSERT INTO search_deferred_indexes (name, definition) VALUES (ix.indexname, ix.indexdef) ON CONFLICT DO NOTHING;
+    EXECUTE format('DROP INDEX %I', ix.indexname);
+    n := n + 1;
+  END LOOP;
+  RETURN n;
+END
+$fn$;
+
+-- Builds one deferred index again and forgets its definition; false when it was not deferred (another
+-- session built it). Two sessions may build two of them at once (CREATE INDEX shares the table's lock).
+-- A GIN build sorts its entries in maintenance_work_mem: the default 64MB spills a million documents'
+-- trigrams to disk many times over.
+CREATE FUNCTION ak_search_restore_index(index_name text) RETURNS boolean
+LANGUAGE plpgsql SET maintenance_work_mem = '256MB' AS $fn$
+DECLARE
+  def text;
+BEGIN
+  SELECT definition INTO def FROM search_deferred_indexes WHERE name = index_name FOR UPDATE;
+  IF NOT FOUND THEN
+    RETURN false;
+  END IF;
+  EXECUTE regexp_replace(def, '^CREATE INDEX ', 'CREATE INDEX IF NOT EXISTS ');
+  DELETE FROM search_deferred_indexes WHERE name = index_name;
+  RETURN true;
+END
+$fn$;

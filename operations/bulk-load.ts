@@ -1,0 +1,46 @@
+/**
+ * What a bulk load (the operator's import, the benchmark seeder) does around
+ * its rows, so that its cost stays linear in what it loads: the search
+ * indexes are built once after the load rather than row by row during it,
+ * the search documents are built by the one builder the worker uses, on
+ * several connections at once, and the champion lists are built once at the
+ * end (docs/design-writes.md, Bulk loads).
+ */
+import type pg from 'pg';
+import { buildSearchChampions } from '../db/queries/search.ts';
+import { deferSearchIndexes } from '../db/queries/search-documents.ts';
+import { searchDocumentsCaughtUp } from '../database-search/search-catch-up.ts';
+
+/** Catching up until nothing waits, for the commands that write in bulk (the stored-record redaction). */
+export { searchDocumentsCaughtUp };
+
+/**
+ * Before the rows: when no search document exists yet (a new service), drops the GIN indexes of the
+ * search documents, to be built by `finishBulkLoad` (db/migrations/000041.sql). Returns how many.
+ */
+export function prepareBulkLoad(pool: pg.Pool): Promise<number> {
+  return deferSearchIndexes(pool);
+}
+
+export interface BulkLoadFinish {
+  /** Noted changes indexed. */
+  indexed: number;
+  /** Building the search documents, their deferred indexes and their statistics. */
+  search_seconds: number;
+  champions_seconds: number;
+}
+
+/**
+ * After the rows: builds the search documents of everything the load noted (and of anything else
+ * waiting), the indexes `prepareBulkLoad` deferred (also those of a load that died before this step),
+ * the planner's statistics, and, when `champions`, the champion lists.
+ */
+export async function finishBulkLoad(pool: pg.Pool, options: { champions: boolean }): Promise<BulkLoadFinish> {
+  let started = performance.now();
+  const indexed = await searchDocumentsCaughtUp(pool);
+  if (indexed > 0) await pool.query('ANALYZE search_documents');
+  const search_seconds = (performance.now() - started) / 1000;
+  started = performance.now();
+  if (options.champions) await buildSearchChampions(pool);
+  return { indexed, search_seconds, champions_seconds: (performance.now() - started) / 1000 };
+}
