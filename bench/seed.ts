@@ -24,7 +24,7 @@ if (!Number.isInteger(records) || records < 1) throw new Error('--records must b
 const url = values['database-url'] ?? loadConfig().DATABASE_URL;
 
 await ensureDatabase(url);
-const pool = createPool(url, 2);
+const pool = createPool(url, 4);
 try {
   await migrate(pool);
   const started = Date.now();
@@ -48,6 +48,9 @@ try {
       ms_per_record: Math.round((seconds * 1000 * 1000) / records) / 1000,
       load_seconds: loadSeconds,
       search_seconds: finish.search_seconds,
+      documents_seconds: finish.documents_seconds,
+      indexes_seconds: finish.indexes_seconds,
+      analyze_seconds: finish.analyze_seconds,
       champions_seconds: finish.champions_seconds,
     }),
   );

@@ -83,6 +83,8 @@ export interface CaughtUpOptions {
   batch?: number;
   /** Catch-ups side by side when `db` is a pool, each over its own slices of the families (2; 1, 2, 4 or 8). */
   connections?: number;
+  /** Build the indexes a bulk load deferred (true); false leaves that to the caller (restoreSearchIndexes). */
+  restoreIndexes?: boolean;
 }
 
 /**
@@ -119,7 +121,7 @@ export async function searchDocumentsCaughtUp(db: pg.Pool | Queryable, options: 
     if ((await readSearchDocumentsLag(db)).pending === 0) break;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  if (pool) await restoreSearchIndexes(pool, connections);
+  if (pool && options.restoreIndexes !== false) await restoreSearchIndexes(pool, connections);
   return total;
 }
 

@@ -3,7 +3,7 @@
  * discussions (together `records`), plus the identities that wrote them and
  * outcome reports on the solutions. Each batch is one transaction of a few
  * multi-row INSERTs, so the search triggers (which only note what changed) run
- * once per table per batch.
+ * once per table per batch; a batch is drafted while the previous one is written.
  */
 import type pg from 'pg';
 import { newId } from '../../core/ids.ts';
@@ -86,6 +86,7 @@ export async function seedRecords(pool: pg.Pool, options: SeedOptions): Promise<
   // Each batch holds its share of every kind, so solutions attach to problems of the same batch.
   const share = (total: number, b: number) =>
     Math.floor((total * (b + 1)) / batches) - Math.floor((total * b) / batches);
+  let writing: Promise<void> = Promise.resolve();
   for (let b = 0; b < batches; b++) {
     const at = (i: number, n: number) => new Date(start + Math.floor(((b + i / Math.max(1, n)) / batches) * SPAN_MS));
     const problems: ProblemRevisionRow[] = [];
@@ -124,7 +125,9 @@ export async function seedRecords(pool: pg.Pool, options: SeedOptions): Promise<
         ...draftDiscussion(r),
       });
     }
-    await withTransaction(pool, async (tx) => {
+    // The previous batch's INSERTs run while this one is drafted: Node and PostgreSQL each keep a core busy.
+    await writing;
+    writing = withTransaction(pool, async (tx) => {
       await insertRecordBatch(tx, { problems, solutions, discussions, outcomes });
     });
     summary.problems += problems.length;
@@ -135,6 +138,7 @@ export async function seedRecords(pool: pg.Pool, options: SeedOptions): Promise<
       summary.sampleProblemIds.push(...problems.slice(0, 20).map((p) => p.id));
     options.onProgress?.(summary.problems + summary.solutions + summary.discussions);
   }
+  await writing;
   // The search documents of every seeded record, as the worker's catch-up builds them.
   if (options.catchUp ?? true) await searchDocumentsCaughtUp(pool);
   return summary;

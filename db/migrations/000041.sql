@@ -94,3 +94,52 @@ BEGIN
   RETURN true;
 END
 $fn$;
+
+-- As in 000040.sql, with the documents whose record is gone found among the batch's documents that were
+-- not just written, rather than by probing the records' tables for each: the builder writes a document
+-- for every record of the batch that exists (database-search/document-text.ts), so the rest are gone.
+-- The probe planned as a hash anti join over every solution, a cost per batch that grew with the corpus.
+CREATE OR REPLACE FUNCTION ak_search_put_documents(
+  families text[], solution_families text[], only_solutions text[], signal_families text[], discussion_ids text[],
+  docs json)
+RETURNS void
+LANGUAGE plpgsql AS $fn$
+DECLARE
+  written text[];
+BEGIN
+  WITH put AS (
+    INSERT INTO search_documents AS d
+      (id, type, family, title, snippet, product, status, text_norm, exact_keys, literal_key, pair_keys, tsv,
+       created_at, updated_at)
+    SELECT x.id, x.type, x.family, x.title, x.snippet, x.product, x.status, x.text_norm, x.exact_keys,
+           x.literal_key, x.pair_keys, to_tsvector('english'::regconfig, x.text_norm), x.created_at, x.updated_at
+      FROM json_to_recordset(docs) AS x(id text, type text, family text, title text, snippet text, product text,
+           status text, text_norm text, exact_keys text[], literal_key text, pair_keys text[],
+           created_at timestamptz, updated_at timestamptz)
+    ON CONFLICT (id) DO UPDATE SET
+      type = EXCLUDED.type, family = EXCLUDED.family, title = EXCLUDED.title, snippet = EXCLUDED.snippet,
+      product = EXCLUDED.product, status = EXCLUDED.status, text_norm = EXCLUDED.text_norm,
+      exact_keys = EXCLUDED.exact_keys, literal_key = EXCLUDED.literal_key, pair_keys = EXCLUDED.pair_keys,
+      tsv = EXCLUDED.tsv, created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at
+    RETURNING d.id)
+  SELECT coalesce(array_agg(id), '{}') INTO written FROM put;
+
+  -- Documents whose record is gone (or left the family): of whole families, of the noted solutions, of
+  -- the noted discussions. One statement each, so that each reads its documents through an index.
+  DELETE FROM search_documents d
+   WHERE d.family = ANY(families) AND d.type <> 'discussion' AND d.id NOT IN (SELECT unnest(written));
+  DELETE FROM search_documents d
+   WHERE d.id = ANY(only_solutions) AND d.family = ANY(solution_families) AND d.type <> 'discussion'
+     AND d.id NOT IN (SELECT unnest(written));
+  DELETE FROM search_documents d
+   WHERE d.id = ANY(discussion_ids) AND d.type = 'discussion' AND d.id NOT IN (SELECT unnest(written));
+
+  PERFORM ak_search_count_signals(families || solution_families || signal_families);
+END
+$fn$;
+
+-- Building every champion list sorts each document's weights for every common term by term and weight:
+-- some 40 rows per document, far past the default work_mem, so the sort spilled to disk in many runs
+-- (24 s for 100k records; 14 s with the sort in memory). A build runs once after a bulk load, or when a
+-- fifth of the corpus changed.
+ALTER FUNCTION ak_search_build_champions(integer, integer) SET work_mem = '256MB';
