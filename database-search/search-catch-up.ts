@@ -107,8 +107,9 @@ export async function searchDocumentsCaughtUp(db: pg.Pool | Queryable, options: 
   if (connections > 1)
     await Promise.all(
       Array.from({ length: connections }, async (_, index) => {
+        const share: SliceShare = { of: connections, index };
         for (let n = 1; n > 0; ) {
-          n = (await once({ of: connections, index })).length;
+          n = (await once(share)).length;
           total += n;
         }
       }),

@@ -21,6 +21,11 @@ export const SEARCH_SLICES = 8;
 export interface SliceShare {
   of: number;
   index: number;
+  /**
+   * The last noted row this share took, advanced by each take: the next reads the rows after it, not
+   * through the index entries of the rows taken before, dead until a vacuum (a million in a bulk load).
+   */
+  after?: string;
 }
 
 /**
@@ -29,17 +34,19 @@ export interface SliceShare {
  * only changes of the families of its slices.
  */
 export async function takeNotedChanges(tx: Queryable, maxRows: number, share?: SliceShare): Promise<NotedChange[]> {
-  const r = await tx.query<NotedChange>(
+  const r = await tx.query<NotedChange & { id: string }>(
     `WITH gone AS (
        DELETE FROM search_pending
         WHERE id IN (SELECT id FROM search_pending
-                      WHERE $2::int IS NULL OR ak_search_slice(family) % $2::int = $3::int
+                      WHERE ($2::int IS NULL OR ak_search_slice(family) % $2::int = $3::int)
+                        AND id > coalesce($4::bigint, 0)
                       ORDER BY id LIMIT $1::int FOR UPDATE SKIP LOCKED)
        RETURNING id, kind, family, solution, queued_at)
-     SELECT kind, family, solution, extract(epoch FROM queued_at)::float8 * 1000 AS noted FROM gone ORDER BY id`,
-    [maxRows, share?.of ?? null, share?.index ?? null],
+     SELECT id::text, kind, family, solution, extract(epoch FROM queued_at)::float8 * 1000 AS noted FROM gone ORDER BY id`,
+    [maxRows, share?.of ?? null, share?.index ?? null, share?.after ?? null],
   );
-  return r.rows;
+  if (share && r.rows.length > 0) share.after = r.rows.at(-1)!.id;
+  return r.rows.map(({ id: _, ...row }) => row);
 }
 
 /** What a batch refreshes, each kind as the catch-up of 000021.sql splits them. */
