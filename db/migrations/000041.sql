@@ -41,9 +41,10 @@ $fn$;
 -- Building the indexes of search documents after a bulk load, not row by row during it.
 --
 -- Each document written updates four GIN indexes (trigrams of the text, the tsvector, the exact keys, the
--- pair keys): at 100k records most of a bulk catch-up's time in PostgreSQL. When a bulk load starts on an
--- empty search_documents (a new service, the seeder), ak_search_defer_indexes drops those indexes and keeps
--- their definitions here; the load's end builds them again from here (one CREATE INDEX each, sorted once),
+-- pair keys) and three B-trees besides the primary key: at 100k records most of a bulk catch-up's time in
+-- PostgreSQL. When a bulk load starts on an empty search_documents (a new service, the seeder),
+-- ak_search_defer_indexes drops every index but the primary key (which the upsert needs) and the family
+-- index (which the catch-up's deletes and signal counts read), and keeps their definitions here; the load's end builds them again from here (one CREATE INDEX each, sorted once),
 -- and deletes the row of each it built. A load that dies in between leaves the rows: the next bulk
 -- catch-up, or the next run of the import, builds them. No catch-up reads these indexes, only searches.
 CREATE TABLE search_deferred_indexes (
@@ -51,8 +52,8 @@ CREATE TABLE search_deferred_indexes (
   definition text NOT NULL
 );
 
--- Drops the GIN indexes of search_documents when it holds no document, keeping their definitions in
--- search_deferred_indexes. Returns how many it dropped (0 when documents exist).
+-- Drops the indexes of search_documents but its primary key and family index when it holds no document,
+-- keeping their definitions in search_deferred_indexes. Returns how many it dropped (0 when documents exist).
 CREATE FUNCTION ak_search_defer_indexes() RETURNS integer
 LANGUAGE plpgsql AS $fn$
 DECLARE
@@ -65,7 +66,8 @@ BEGIN
   END IF;
   FOR ix IN
     SELECT i.indexname, i.indexdef FROM pg_indexes i
-     WHERE i.schemaname = current_schema() AND i.tablename = 'search_documents' AND i.indexdef LIKE '% USING gin %'
+     WHERE i.schemaname = current_schema() AND i.tablename = 'search_documents'
+       AND i.indexname NOT IN ('search_documents_pkey', 'search_documents_family')
      ORDER BY 1
   LOOP
     INSERT INTO search_deferred_indexes (name, definition) VALUES (ix.indexname, ix.indexdef) ON CONFLICT DO NOTHING;

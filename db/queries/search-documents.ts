@@ -125,7 +125,8 @@ export async function putDocuments(tx: Queryable, sets: RefreshSets, docs: Built
 }
 
 /**
- * Drops the GIN indexes of search_documents when it holds no document, for a bulk load to build them
+ * Drops the indexes of search_documents (but the primary key and the family index) when it holds no
+ * document, for a bulk load to build them
  * after it (db/migrations/000041.sql). Returns how many it dropped.
  */
 export async function deferSearchIndexes(db: Queryable): Promise<number> {
