@@ -16,7 +16,8 @@ export { searchDocumentsCaughtUp };
 
 /**
  * Before the rows: when no search document exists yet (a new service), drops the indexes of the
- * search documents (but the primary key and the family index), to be built by `finishBulkLoad` (db/migrations/000041.sql). Returns how many.
+ * search documents but the primary key and the family index, to be built by `finishBulkLoad`
+ * (db/migrations/000041.sql). Returns how many.
  */
 export function prepareBulkLoad(pool: pg.Pool): Promise<number> {
   return deferSearchIndexes(pool);
