@@ -42,6 +42,8 @@ export interface BulkLoadFinish {
 export async function finishBulkLoad(pool: pg.Pool, options: { champions: boolean }): Promise<BulkLoadFinish> {
   const seconds = (since: number) => (performance.now() - since) / 1000;
   let started = performance.now();
+  // The planner's statistics of the tables just loaded: the catch-up reads them family by family.
+  await pool.query('ANALYZE problems, problem_revisions, solutions, solution_revisions, outcomes, discussions');
   const indexed = await searchDocumentsCaughtUp(pool, { restoreIndexes: false });
   const documents_seconds = seconds(started);
   started = performance.now();
