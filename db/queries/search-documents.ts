@@ -34,18 +34,32 @@ export interface SliceShare {
  * only changes of the families of its slices.
  */
 export async function takeNotedChanges(tx: Queryable, maxRows: number, share?: SliceShare): Promise<NotedChange[]> {
+  if (!share) {
+    const r = await tx.query<NotedChange>(
+      `WITH gone AS (
+         DELETE FROM search_pending
+          WHERE id IN (SELECT id FROM search_pending ORDER BY id LIMIT $1::int FOR UPDATE SKIP LOCKED)
+         RETURNING id, kind, family, solution, queued_at)
+       SELECT kind, family, solution, extract(epoch FROM queued_at)::float8 * 1000 AS noted FROM gone ORDER BY id`,
+      [maxRows],
+    );
+    return r.rows;
+  }
+  // The next `of` times `maxRows` rows in order, then this share's of them: read through the primary key
+  // and stopping there. A filter on the slice alone, which the planner cannot estimate, planned as a
+  // sort of every row still waiting, for every batch.
   const r = await tx.query<NotedChange & { id: string }>(
     `WITH gone AS (
        DELETE FROM search_pending
-        WHERE id IN (SELECT id FROM search_pending
-                      WHERE ($2::int IS NULL OR ak_search_slice(family) % $2::int = $3::int)
-                        AND id > coalesce($4::bigint, 0)
-                      ORDER BY id LIMIT $1::int FOR UPDATE SKIP LOCKED)
+        WHERE id IN (SELECT p.id FROM search_pending p
+                      WHERE p.id IN (SELECT id FROM search_pending WHERE id > $4::bigint ORDER BY id LIMIT $1::int * $2::int)
+                        AND ak_search_slice(p.family) % $2::int = $3::int
+                      FOR UPDATE SKIP LOCKED)
        RETURNING id, kind, family, solution, queued_at)
      SELECT id::text, kind, family, solution, extract(epoch FROM queued_at)::float8 * 1000 AS noted FROM gone ORDER BY id`,
-    [maxRows, share?.of ?? null, share?.index ?? null, share?.after ?? null],
+    [maxRows, share.of, share.index, share.after ?? '0'],
   );
-  if (share && r.rows.length > 0) share.after = r.rows.at(-1)!.id;
+  if (r.rows.length > 0) share.after = r.rows.at(-1)!.id;
   return r.rows.map(({ id: _, ...row }) => row);
 }
 
