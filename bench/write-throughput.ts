@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { readFile, writeFile } from 'node:fs/promises';
 import { countUnrenderedChanges } from '../db/queries/changes.ts';
-import { searchDocumentsCaughtUp } from '../db/queries/search.ts';
+import { searchDocumentsCaughtUp } from '../database-search/search-catch-up.ts';
 import { admit } from '../test/helpers/client.ts';
 import { freePort } from '../test/helpers/ports.ts';
 import { createWorkerProcess } from '../test/helpers/worker-process.ts';

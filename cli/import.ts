@@ -14,8 +14,9 @@
  *    worker read them) and stores the receipts. A key claimed before is
  *    skipped, so a second run creates nothing and a killed run resumes.
  *
- * Then the search documents of everything loaded are built by one catch-up
- * (set-based, as after a burst of writes), not per row.
+ * Then the search documents of everything loaded are built in large batches
+ * by the worker's builder, and, when the service had no search document
+ * before, their indexes after them (operations/bulk-load.ts), not per row.
  */
 import { constants, createReadStream, createWriteStream } from 'node:fs';
 import { access, mkdtemp, rm } from 'node:fs/promises';
@@ -45,11 +46,11 @@ import {
   findIdentityByHandle,
   findImportedKeys,
 } from '../db/queries/imports.ts';
-import { buildSearchChampions, searchDocumentsCaughtUp } from '../db/queries/search.ts';
 import { readServingFence } from '../db/queries/serving-fence.ts';
 import { saveImportReceipts } from '../db/queries/imports.ts';
 import { type ImportLine, ImportLineError, importIdempotencyKey, parseImportLine } from '../operations/import-lines.ts';
 import { OPERATIONS } from '../operations/registry.ts';
+import { finishBulkLoad, prepareBulkLoad } from '../operations/bulk-load.ts';
 import { OperatorError } from './operator-error.ts';
 
 /** Lines per load transaction: each appends one change per record, and a transaction may append 256. */
@@ -316,6 +317,7 @@ export async function importFile(pool: pg.Pool, file: string, options: ImportOpt
     started = performance.now();
     await refuseWhileFenced(pool, summary);
     const identityId = known ?? (await ensureImportIdentity(pool, newId('agent'), options.author));
+    await prepareBulkLoad(pool);
     let batch: ImportLine[] = [];
     let done = 0;
     for await (const { text } of linesOf(spool)) {
@@ -334,13 +336,8 @@ export async function importFile(pool: pg.Pool, file: string, options: ImportOpt
     progress({ phase: 'load', done: lines, total: lines });
     summary.load_seconds = (performance.now() - started) / 1000;
     started = performance.now();
-    // What the worker's catch-up does after commits, once for the whole load (db/migrations/000021.sql).
-    await searchDocumentsCaughtUp(pool);
     const created = summary.created.problem + summary.created.solution + summary.created.discussion;
-    if (created > 0) {
-      await pool.query('ANALYZE search_documents');
-      await buildSearchChampions(pool);
-    }
+    await finishBulkLoad(pool, { champions: created > 0 });
     summary.search_seconds = (performance.now() - started) / 1000;
     return summary;
   } finally {

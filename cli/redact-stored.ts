@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { redactText, redactValue, SECRET_RULE_NAMES } from '../core/redact-secrets.ts';
 import { withTransaction } from '../db/pool.ts';
-import { searchDocumentsCaughtUp } from '../db/queries/search.ts';
+import { searchDocumentsCaughtUp } from '../operations/bulk-load.ts';
 
 type ColumnKind = 'text' | 'jsonb' | 'text[]';
 

@@ -18,7 +18,7 @@ import { withoutLogPrefixes } from '../../database-search/log-prefix.ts';
 import { redactText } from '../../core/redact-secrets.ts';
 import { SearchParamsSchema } from '../../core/schemas/search-params.ts';
 import { withTransaction } from '../../db/pool.ts';
-import { searchDocumentsCaughtUp } from '../../db/queries/search.ts';
+import { searchDocumentsCaughtUp } from '../../database-search/search-catch-up.ts';
 import { createHash } from 'node:crypto';
 import { SEARCH_Q_MAX_CHARS } from '../../core/schemas/search-params.ts';
 import { EVAL_CASES, EVAL_DISTRACTORS } from '../../test/database-search/eval-cases.ts';

@@ -2,7 +2,8 @@
  * Seeds a database with realistic records in bulk: problems, solutions and
  * discussions (together `records`), plus the identities that wrote them and
  * outcome reports on the solutions. Each batch is one transaction of a few
- * multi-row INSERTs, so the search triggers run once per table per batch.
+ * multi-row INSERTs, so the search triggers (which only note what changed) run
+ * once per table per batch; a batch is drafted while the previous two are written.
  */
 import type pg from 'pg';
 import { newId } from '../../core/ids.ts';
@@ -19,7 +20,7 @@ import {
 } from '../../db/queries/bulk-records.ts';
 import { draftDiscussion, draftProblem, draftSolution } from './corpus.ts';
 import { createRandom, type Random } from './random.ts';
-import { searchDocumentsCaughtUp } from '../../db/queries/search.ts';
+import { searchDocumentsCaughtUp } from '../../database-search/search-catch-up.ts';
 
 export interface SeedOptions {
   /** Problems, solutions and discussions together. */
@@ -46,6 +47,8 @@ export interface SeedSummary {
 const SHARE = { problems: 0.45, solutions: 0.4 } as const;
 const SIGNALS: Signal[] = ['worked', 'worked', 'worked', 'partially_worked', 'did_not_work'];
 const SPAN_MS = 2 * 365 * 24 * 3600 * 1000;
+/** Batches written at once, each a transaction on its own connection. */
+const WRITERS = 2;
 
 function reports(r: Random, solutionId: string, identities: string[], at: Date): OutcomeRow[] {
   return Array.from({ length: r.pick([0, 0, 1, 1, 1, 2, 3]) }, (_, i) => {
@@ -85,6 +88,7 @@ export async function seedRecords(pool: pg.Pool, options: SeedOptions): Promise<
   // Each batch holds its share of every kind, so solutions attach to problems of the same batch.
   const share = (total: number, b: number) =>
     Math.floor((total * (b + 1)) / batches) - Math.floor((total * b) / batches);
+  const writing: Promise<void>[] = [];
   for (let b = 0; b < batches; b++) {
     const at = (i: number, n: number) => new Date(start + Math.floor(((b + i / Math.max(1, n)) / batches) * SPAN_MS));
     const problems: ProblemRevisionRow[] = [];
@@ -123,9 +127,14 @@ export async function seedRecords(pool: pg.Pool, options: SeedOptions): Promise<
         ...draftDiscussion(r),
       });
     }
-    await withTransaction(pool, async (tx) => {
-      await insertRecordBatch(tx, { problems, solutions, discussions, outcomes });
-    });
+    // Earlier batches' INSERTs run while this one is drafted, two at a time on two connections: one
+    // session's INSERTs keep one core busy, and the triggers and indexes of a batch are most of it.
+    if (writing.length >= WRITERS) await writing.shift();
+    writing.push(
+      withTransaction(pool, async (tx) => {
+        await insertRecordBatch(tx, { problems, solutions, discussions, outcomes });
+      }),
+    );
     summary.problems += problems.length;
     summary.solutions += solutions.length;
     summary.discussions += discussions.length;
@@ -134,7 +143,8 @@ export async function seedRecords(pool: pg.Pool, options: SeedOptions): Promise<
       summary.sampleProblemIds.push(...problems.slice(0, 20).map((p) => p.id));
     options.onProgress?.(summary.problems + summary.solutions + summary.discussions);
   }
-  // What the worker's catch-up does after commits: the search documents of every seeded record (db/migrations/000021.sql).
+  await Promise.all(writing);
+  // The search documents of every seeded record, as the worker's catch-up builds them.
   if (options.catchUp ?? true) await searchDocumentsCaughtUp(pool);
   return summary;
 }

@@ -9,7 +9,7 @@ import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../operations/registry.ts';
 import { countUnrenderedChanges } from '../../db/queries/changes.ts';
-import { searchDocumentsCaughtUp } from '../../db/queries/search.ts';
+import { searchDocumentsCaughtUp } from '../../database-search/search-catch-up.ts';
 import { admit, errorOf, eventually, newKey, newSecret, problemBody, send, type Agent } from '../helpers/client.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 import { expectSummary } from '../helpers/tool-result.ts';

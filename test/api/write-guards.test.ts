@@ -13,7 +13,7 @@ import { secretMarker } from '../../core/redact-secrets.ts';
 import { OperationResultSchema } from '../../core/schemas/responses.ts';
 import { admit, errorOf, eventually, newKey, problemBody, send, type Agent } from '../helpers/client.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
-import { searchDocumentsCaughtUp } from '../../db/queries/search.ts';
+import { searchDocumentsCaughtUp } from '../../database-search/search-catch-up.ts';
 
 let stack: Stack;
 let author: Agent;

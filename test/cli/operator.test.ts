@@ -9,7 +9,7 @@ import { sha256Hex } from '../../core/hash.ts';
 import { createQueue, queueBackendOf } from '../../infra/queues.ts';
 import { createProgress } from '../../cli/progress.ts';
 import { readOperatorStatus } from '../../infra/operator-status.ts';
-import { searchDocumentsCaughtUp } from '../../db/queries/search.ts';
+import { searchDocumentsCaughtUp } from '../../database-search/search-catch-up.ts';
 import { admit, errorOf, eventually, problemBody, send } from '../helpers/client.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 

@@ -16,8 +16,8 @@ import {
   buildSearchChampions,
   compactSearchChampions,
   readChampionState,
-  searchDocumentsCaughtUp,
 } from '../../db/queries/search.ts';
+import { searchDocumentsCaughtUp } from '../../database-search/search-catch-up.ts';
 import { runSearch } from '../../database-search/run-search.ts';
 import { SearchParamsSchema } from '../../core/schemas/search-params.ts';
 import { useDatabaseClone } from '../helpers/database-clone.ts';

@@ -14,7 +14,7 @@ import { insertIdentity } from '../../db/queries/identities.ts';
 import { insertOutcome } from '../../db/queries/outcomes.ts';
 import { insertProblem, insertProblemRevision, setProblemRevision } from '../../db/queries/problems.ts';
 import { insertSolution, insertSolutionRevision } from '../../db/queries/solutions.ts';
-import { catchUpSearchDocuments, searchDocumentsCaughtUp } from '../../db/queries/search.ts';
+import { catchUpSearchDocumentsIn, searchDocumentsCaughtUp } from '../../database-search/search-catch-up.ts';
 import { cloneDatabase } from '../helpers/database.ts';
 
 let database: Awaited<ReturnType<typeof cloneDatabase>>;
@@ -151,7 +151,7 @@ describe('search document upkeep', () => {
         },
       });
       await setProblemRevision(tx, problemId, 2, at);
-      await catchUpSearchDocuments(tx, 100);
+      await catchUpSearchDocumentsIn(tx, 100);
       const counted = await tx.query('SELECT worked FROM search_documents WHERE id = $1::text', [problemId]);
       expect(counted.rows[0]).toEqual({ worked: 1 });
       return (await tableScans(tx)) - before;

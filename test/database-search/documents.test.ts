@@ -12,14 +12,13 @@ import type { Signal } from '../../core/schemas/fields.ts';
 import { createPool, withTransaction, type Queryable } from '../../db/pool.ts';
 import { insertIdentity } from '../../db/queries/identities.ts';
 import {
-  catchUpSearchDocuments,
   findMatchingDocuments,
   KIND_RANK,
   listNewestDocuments,
   NEWEST_COUNT_CAP,
-  searchDocumentsCaughtUp,
   type MatchQuery,
 } from '../../db/queries/search.ts';
+import { catchUpSearchDocumentsIn, searchDocumentsCaughtUp } from '../../database-search/search-catch-up.ts';
 import { RANKING_WEIGHTS } from '../../database-search/ranking.ts';
 import { insertOutcome } from '../../db/queries/outcomes.ts';
 import { insertProblem, insertProblemRevision, setProblemRevision } from '../../db/queries/problems.ts';
@@ -221,12 +220,12 @@ describe('search documents', () => {
     try {
       // The first catch-up counts the first report and holds the family until it commits.
       await first.query('BEGIN');
-      expect(await catchUpSearchDocuments(first, 100)).toHaveLength(1);
+      expect(await catchUpSearchDocumentsIn(first, 100)).toHaveLength(1);
       await report(pool, solutionId, agents[1]!, 'worked');
       // The second must wait for the first commit, then count from a snapshot that has it.
       await second.query('BEGIN');
       const pid = (await second.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
-      const blocked = catchUpSearchDocuments(second, 100);
+      const blocked = catchUpSearchDocumentsIn(second, 100);
       await eventually(
         async () =>
           (await pool.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1::int AND wait_event_type = 'Lock'`, [pid]))

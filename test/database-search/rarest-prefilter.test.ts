@@ -10,7 +10,8 @@ import { newId } from '../../core/ids.ts';
 import { createPool } from '../../db/pool.ts';
 import { insertIdentity } from '../../db/queries/identities.ts';
 import { insertProblem, insertProblemRevision } from '../../db/queries/problems.ts';
-import { findMatchingDocuments, KIND_RANK, searchDocumentsCaughtUp, type MatchQuery } from '../../db/queries/search.ts';
+import { findMatchingDocuments, KIND_RANK, type MatchQuery } from '../../db/queries/search.ts';
+import { searchDocumentsCaughtUp } from '../../database-search/search-catch-up.ts';
 import {
   allTermsQuery,
   looserPrefilterQuery,

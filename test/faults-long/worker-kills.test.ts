@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countUnrenderedChanges } from '../../db/queries/changes.ts';
 import { readSearchDocumentsLag } from '../../db/queries/search.ts';
+import { searchDocumentsCaughtUp } from '../../database-search/search-catch-up.ts';
 import { admit, eventually, type Agent } from '../helpers/client.ts';
 import { startFaultStack, type FaultStack } from '../helpers/fault-stack.ts';
 import { checkProjections } from '../helpers/projection-check.ts';
@@ -147,8 +148,9 @@ describe('1,000 writes while the worker is SIGKILLed repeatedly', () => {
     let fresh: unknown[];
     try {
       await client.query('BEGIN');
-      await client.query('SELECT ak_search_refresh_families(ARRAY(SELECT id FROM problems))');
-      await client.query('SELECT ak_search_refresh_discussions(ARRAY(SELECT id FROM discussions))');
+      await client.query(`INSERT INTO search_pending (kind, family)
+                          SELECT 'family', id FROM problems UNION ALL SELECT 'discussion', id FROM discussions`);
+      await searchDocumentsCaughtUp(client);
       fresh = (await client.query(documents)).rows;
     } finally {
       await client.query('ROLLBACK');

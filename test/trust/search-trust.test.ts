@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summarizeTrust, trustAt } from '../../core/trust/assess.ts';
 import { decayedConfidenceSql } from '../../db/queries/trust.ts';
-import { searchDocumentsCaughtUp } from '../../db/queries/search.ts';
+import { searchDocumentsCaughtUp } from '../../database-search/search-catch-up.ts';
 import { SearchParamsSchema } from '../../core/schemas/search-params.ts';
 import { loadCandidateTrust } from '../../database-search/candidate-trust.ts';
 import { runSearch } from '../../database-search/run-search.ts';
