@@ -147,9 +147,13 @@ describe('secrets in contributions', () => {
       problemBody({ title: 'Slack invalid_auth', product: 'slack-sdk', error_literal: literal(stored) }),
     );
     expect(res.body.redacted).toEqual(['error_literal']);
-    const found = await (
-      await fetch(`${stack.base}/api/v1/search?mode=exact&q=${encodeURIComponent(literal(pasted))}`)
-    ).json();
+    // Search documents follow a commit within the search lag, not at the receipt.
+    const found = await eventually(async () => {
+      const page = await (
+        await fetch(`${stack.base}/api/v1/search?mode=exact&q=${encodeURIComponent(literal(pasted))}`)
+      ).json();
+      return page.items.length > 0 && page;
+    });
     expect(found.items[0]).toMatchObject({ id: res.body.resource.id, match: { kind: 'exact' } });
   });
 });
