@@ -20,6 +20,8 @@ import {
 } from '../../db/queries/search.ts';
 import { catchUpSearchDocumentsIn, searchDocumentsCaughtUp } from '../../database-search/search-catch-up.ts';
 import { RANKING_WEIGHTS } from '../../database-search/ranking.ts';
+import { likePattern } from '../../database-search/run-search.ts';
+import { pairKeys } from '../../database-search/substring-query.ts';
 import { insertOutcome } from '../../db/queries/outcomes.ts';
 import { insertProblem, insertProblemRevision, setProblemRevision } from '../../db/queries/problems.ts';
 import { insertSolution, insertSolutionRevision } from '../../db/queries/solutions.ts';
@@ -331,6 +333,97 @@ describe('search totals', () => {
     expect([capped.total, capped.totalExact, capped.rows.length]).toEqual([2, false, 2]);
     const newest = await listNewestDocuments(pool, {}, 0, 7);
     expect(newest.totalExact).toBe(newest.total < NEWEST_COUNT_CAP);
+  });
+});
+
+describe('the exact source', () => {
+  it('reads the records whose literal is the query before those titled so, up to its cap', async () => {
+    const text = `Error: literal-first-${newId('problem')} refused by the server`;
+    // Titled as the query (lower row positions, read first by the GIN index alone), then two whose literal it is.
+    const titled: string[] = [];
+    for (let i = 0; i < 3; i++)
+      titled.push(await createProblem(pool, { title: text, literal: `Other failure ${i} of the server` }));
+    const literal: string[] = [];
+    for (let i = 0; i < 2; i++) literal.push(await createProblem(pool, { literal: text }));
+    await searchDocumentsCaughtUp(pool);
+    const key = keyHash(normalizeLiteral(text));
+    const query = (strictCap: number, over: Partial<MatchQuery> = {}): MatchQuery => ({
+      level: KIND_RANK.exact,
+      fallBack: false,
+      keys: [key],
+      keyWeights: [1],
+      wholeKey: key,
+      pattern: null,
+      needle: normalizeLiteral(text),
+      pairs: [],
+      terms: [],
+      allTerms: null,
+      prefilter: null,
+      minTerms: 0,
+      nearlyAll: null,
+      signature: { hits: [], known: [] },
+      signatureTitle: false,
+      weights: RANKING_WEIGHTS,
+      candidateCap: 200,
+      strictCap,
+      filters: {},
+      offset: 0,
+      limit: 7,
+      ...over,
+    });
+    const capped = await findMatchingDocuments(pool, query(2));
+    expect(capped.rows.map((r) => r.id).sort()).toEqual([...literal].sort());
+    expect(capped.rows.every((r) => r.literal_equal)).toBe(true);
+    expect(capped.totalExact).toBe(false);
+    // Room for all: the titled ones too, each once.
+    const all = await findMatchingDocuments(pool, query(10));
+    expect(all.rows.map((r) => r.id).sort()).toEqual([...titled, ...literal].sort());
+    // A filter reads the GIN index alone, still capped.
+    const filtered = await findMatchingDocuments(pool, query(2, { filters: { product: 'node-postgres' } }));
+    expect([filtered.rows.length, filtered.totalExact]).toEqual([2, false]);
+    const filteredAll = await findMatchingDocuments(pool, query(10, { filters: { product: 'node-postgres' } }));
+    expect(filteredAll.rows.map((r) => r.id).sort()).toEqual([...titled, ...literal].sort());
+  });
+
+  it('leaves the substring source unread once records equal to the whole query fill its cap', async () => {
+    const text = `Error: whole-first-${newId('problem')} refused by the server`;
+    // Contains the query in a longer literal (a substring match only), written first: a substring source
+    // read in table order would meet it before the records equal to the query.
+    const containing = await createProblem(pool, { literal: `${text} after the restart` });
+    const equal: string[] = [];
+    for (let i = 0; i < 2; i++) equal.push(await createProblem(pool, { literal: text }));
+    await searchDocumentsCaughtUp(pool);
+    const needle = normalizeLiteral(text);
+    const key = keyHash(needle);
+    const query = (strictCap: number): MatchQuery => ({
+      level: KIND_RANK.substring,
+      fallBack: false,
+      keys: [key],
+      keyWeights: [1],
+      wholeKey: key,
+      pattern: likePattern(needle),
+      needle,
+      pairs: pairKeys(needle),
+      terms: [],
+      allTerms: null,
+      prefilter: null,
+      minTerms: 0,
+      nearlyAll: null,
+      signature: { hits: [], known: [] },
+      signatureTitle: false,
+      weights: RANKING_WEIGHTS,
+      candidateCap: 200,
+      strictCap,
+      filters: {},
+      offset: 0,
+      limit: 7,
+    });
+    const filled = await findMatchingDocuments(pool, query(2));
+    expect(filled.rows.map((r) => r.id).sort()).toEqual([...equal].sort());
+    expect([filled.total, filled.totalExact]).toEqual([2, false]);
+    const room = await findMatchingDocuments(pool, query(5));
+    expect(room.rows.map((r) => r.id).sort()).toEqual([...equal, containing].sort());
+    expect(room.rows.at(-1)!.id).toBe(containing);
   });
 });
 

@@ -51,31 +51,60 @@ export function matchStatementText(shape: MatchShape): string {
   const groupsHeld = (tsv: string) => (shape.aliases ? aliasGroupsHeld(tsv) : '0');
   // A source left out: no rows, the same columns.
   const none = (src: number) => `SELECT ${CANDIDATE_COLUMNS}, ${src} AS src FROM search_documents d WHERE false`;
+  // Without filters, records whose literal is the whole query are read first, through their B-tree
+  // (db/migrations/000042.sql), which stops at the cap: the exact keys' GIN index reads every record holding
+  // the key before returning one, thousands for a common literal. A filter could skip most of the
+  // literal's records one heap row at a time, so filtered searches read the GIN index alone.
+  const literalFirst = shape.filtered
+    ? ''
+    : `
+         (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
+           WHERE $8::text = ANY($7::text[]) AND d.literal_key = $8::text LIMIT $31::int)
+         UNION ALL`;
   const exact = !shape.exact
     ? none(1)
     : `
-       SELECT e.*, 1 AS src FROM (
+       SELECT e.*, 1 AS src FROM (${literalFirst}
          (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
-           WHERE $8::text = ANY($7::text[]) AND d.exact_keys @> ARRAY[$8::text] AND ${on('$25')} LIMIT $31::int)
-         UNION ALL
+           WHERE $8::text = ANY($7::text[]) AND d.exact_keys @> ARRAY[$8::text]${
+             shape.filtered ? '' : ' AND d.literal_key IS DISTINCT FROM $8::text'
+           } AND ${on('$25')} LIMIT $31::int)
+         UNION ALL${
+           shape.filtered
+             ? ''
+             : `
+         (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
+           WHERE cardinality($7::text[]) > 0 AND d.literal_key = ANY($7::text[])
+             AND NOT ($8::text = ANY($7::text[]) AND d.exact_keys @> ARRAY[$8::text]) LIMIT $31::int)
+         UNION ALL`
+         }
          (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
            WHERE cardinality($7::text[]) > 0 AND d.exact_keys && $7::text[]
-             AND NOT ($8::text = ANY($7::text[]) AND d.exact_keys @> ARRAY[$8::text])
+             AND NOT ($8::text = ANY($7::text[]) AND d.exact_keys @> ARRAY[$8::text])${
+               shape.filtered ? '' : ' AND (d.literal_key IS NULL OR NOT d.literal_key = ANY($7::text[]))'
+             }
              AND ${on('$25')} LIMIT $31::int)) e
         LIMIT $31::int`;
   // Substrings: through the query's pair keys when it has any, checked with strpos (which the
   // trigram index cannot serve, so the planner reads the keys' index alone); else through trigrams.
+  // Not read once the exact source has filled its cap with records equal to the whole query: each of
+  // those contains it too and outscores by 6 any record that only contains it, and a common literal's
+  // pair keys or trigrams are held by thousands of records, every one read into the index's bitmap.
+  const wholeFilled = !shape.exact
+    ? ''
+    : `
+          AND NOT EXISTS (SELECT FROM exact_hits e WHERE e.exact_keys @> ARRAY[$8::text] OFFSET $31::int - 1)`;
   const substring =
     shape.substring === 'pairs'
       ? `
        SELECT ${CANDIDATE_COLUMNS}, 2 AS src FROM search_documents d
         WHERE $11::int >= 1 AND $9::text IS NOT NULL AND cardinality($27::text[]) > 0
-          AND d.pair_keys @> $27::text[] AND strpos(d.text_norm, $28::text) > 0 AND ${on('$25')} LIMIT $31::int`
+          AND d.pair_keys @> $27::text[] AND strpos(d.text_norm, $28::text) > 0 AND ${on('$25')}${wholeFilled} LIMIT $31::int`
       : shape.substring === 'trigrams'
         ? `
        SELECT ${CANDIDATE_COLUMNS}, 2 AS src FROM search_documents d
         WHERE $11::int >= 1 AND $9::text IS NOT NULL AND cardinality($27::text[]) = 0
-          AND d.text_norm LIKE $9::text AND ${on('$25')} LIMIT $31::int`
+          AND d.text_norm LIKE $9::text AND ${on('$25')}${wholeFilled} LIMIT $31::int`
         : none(2);
   const champOff = shape.champions ? 'NOT EXISTS (SELECT FROM champ_on)' : 'true';
   const wordSources = !shape.gin
