@@ -298,35 +298,43 @@ describe('search documents', () => {
   });
 });
 
+/** A match query for `literal`'s whole key alone, at `level`; `over` sets the rest. */
+function literalQuery(literal: string, level: MatchQuery['level'], over: Partial<MatchQuery> = {}): MatchQuery {
+  const needle = normalizeLiteral(literal);
+  const key = keyHash(needle);
+  return {
+    level,
+    fallBack: false,
+    keys: [key],
+    keyWeights: [1],
+    wholeKey: key,
+    pattern: null,
+    needle,
+    pairs: [],
+    terms: [],
+    allTerms: null,
+    prefilter: null,
+    minTerms: 0,
+    nearlyAll: null,
+    signature: { hits: [], known: [] },
+    signatureTitle: false,
+    weights: RANKING_WEIGHTS,
+    candidateCap: 200,
+    strictCap: 200,
+    filters: {},
+    offset: 0,
+    limit: 7,
+    ...over,
+  };
+}
+
 describe('search totals', () => {
   it('say when a candidate source stopped at its cap, and are then a lower bound', async () => {
     const literal = `Error: totals-${newId('problem')} cannot be counted past the cap`;
     for (let i = 0; i < 3; i++) await createProblem(pool, { literal });
     await searchDocumentsCaughtUp(pool);
-    const key = keyHash(normalizeLiteral(literal));
-    const query = (candidateCap: number): MatchQuery => ({
-      level: KIND_RANK.exact,
-      fallBack: false,
-      keys: [key],
-      keyWeights: [1],
-      wholeKey: key,
-      pattern: null,
-      needle: normalizeLiteral(literal),
-      pairs: [],
-      terms: [],
-      allTerms: null,
-      prefilter: null,
-      minTerms: 0,
-      nearlyAll: null,
-      signature: { hits: [], known: [] },
-      signatureTitle: false,
-      weights: RANKING_WEIGHTS,
-      candidateCap,
-      strictCap: candidateCap,
-      filters: {},
-      offset: 0,
-      limit: 7,
-    });
+    const query = (candidateCap: number) =>
+      literalQuery(literal, KIND_RANK.exact, { candidateCap, strictCap: candidateCap });
     const all = await findMatchingDocuments(pool, query(5));
     expect([all.total, all.totalExact, all.rows.length]).toEqual([3, true, 3]);
     const capped = await findMatchingDocuments(pool, query(2));
@@ -346,31 +354,8 @@ describe('the exact source', () => {
     const literal: string[] = [];
     for (let i = 0; i < 2; i++) literal.push(await createProblem(pool, { literal: text }));
     await searchDocumentsCaughtUp(pool);
-    const key = keyHash(normalizeLiteral(text));
-    const query = (strictCap: number, over: Partial<MatchQuery> = {}): MatchQuery => ({
-      level: KIND_RANK.exact,
-      fallBack: false,
-      keys: [key],
-      keyWeights: [1],
-      wholeKey: key,
-      pattern: null,
-      needle: normalizeLiteral(text),
-      pairs: [],
-      terms: [],
-      allTerms: null,
-      prefilter: null,
-      minTerms: 0,
-      nearlyAll: null,
-      signature: { hits: [], known: [] },
-      signatureTitle: false,
-      weights: RANKING_WEIGHTS,
-      candidateCap: 200,
-      strictCap,
-      filters: {},
-      offset: 0,
-      limit: 7,
-      ...over,
-    });
+    const query = (strictCap: number, over: Partial<MatchQuery> = {}) =>
+      literalQuery(text, KIND_RANK.exact, { strictCap, ...over });
     const capped = await findMatchingDocuments(pool, query(2));
     expect(capped.rows.map((r) => r.id).sort()).toEqual([...literal].sort());
     expect(capped.rows.every((r) => r.literal_equal)).toBe(true);
@@ -394,30 +379,8 @@ describe('the exact source', () => {
     for (let i = 0; i < 2; i++) equal.push(await createProblem(pool, { literal: text }));
     await searchDocumentsCaughtUp(pool);
     const needle = normalizeLiteral(text);
-    const key = keyHash(needle);
-    const query = (strictCap: number): MatchQuery => ({
-      level: KIND_RANK.substring,
-      fallBack: false,
-      keys: [key],
-      keyWeights: [1],
-      wholeKey: key,
-      pattern: likePattern(needle),
-      needle,
-      pairs: pairKeys(needle),
-      terms: [],
-      allTerms: null,
-      prefilter: null,
-      minTerms: 0,
-      nearlyAll: null,
-      signature: { hits: [], known: [] },
-      signatureTitle: false,
-      weights: RANKING_WEIGHTS,
-      candidateCap: 200,
-      strictCap,
-      filters: {},
-      offset: 0,
-      limit: 7,
-    });
+    const query = (strictCap: number) =>
+      literalQuery(text, KIND_RANK.substring, { pattern: likePattern(needle), pairs: pairKeys(needle), strictCap });
     const filled = await findMatchingDocuments(pool, query(2));
     expect(filled.rows.map((r) => r.id).sort()).toEqual([...equal].sort());
     expect([filled.total, filled.totalExact]).toEqual([2, false]);
