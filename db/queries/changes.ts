@@ -45,23 +45,32 @@ export interface PendingChange {
   committed_at: Date;
 }
 
+/** The newest cursor committed so far, or null for an empty log: where a render pass stops. */
+export async function latestChangeCursor(db: Queryable): Promise<string | null> {
+  const r = await db.query<{ cursor: string | null }>('SELECT max(cursor)::text AS cursor FROM changes');
+  return r.rows[0]?.cursor ?? null;
+}
+
 /**
- * Leases up to `limit` unrendered changes for `leaseSeconds`; other renderers
- * skip them until the lease lapses (so a renderer that died loses nothing).
+ * Leases up to `limit` unrendered changes at or before cursor `upTo` for
+ * `leaseSeconds`; other renderers skip them until the lease lapses (so a
+ * renderer that died loses nothing).
  */
 export async function leaseUnrenderedChanges(
   db: Queryable,
   limit: number,
   leaseSeconds: number,
+  upTo: string,
 ): Promise<PendingChange[]> {
   const r = await db.query(
     `UPDATE changes SET render_lease_until = now() + make_interval(secs => $2::int)
       WHERE cursor IN (
         SELECT cursor FROM changes
-         WHERE rendered_at IS NULL AND (render_lease_until IS NULL OR render_lease_until < now())
+         WHERE rendered_at IS NULL AND cursor <= $3::bigint
+           AND (render_lease_until IS NULL OR render_lease_until < now())
          ORDER BY cursor LIMIT $1::int FOR UPDATE SKIP LOCKED)
       RETURNING cursor, affects, committed_at`,
-    [limit, leaseSeconds],
+    [limit, leaseSeconds, upTo],
   );
   return r.rows.sort((a, b) => (BigInt(a.cursor) < BigInt(b.cursor) ? -1 : 1));
 }

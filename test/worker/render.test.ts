@@ -7,6 +7,7 @@ import { loadHtmlRenderer } from '../../projections/html.ts';
 import { countUnrenderedChanges } from '../../db/queries/changes.ts';
 import { commitOperation } from '../../worker/jobs/commit.ts';
 import { rebuildAll } from '../../worker/jobs/rebuild.ts';
+import { renderPendingChanges } from '../../worker/jobs/render.ts';
 import { admit, errorOf, eventually, newKey, problemBody, send, type Agent } from '../helpers/client.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
@@ -84,6 +85,47 @@ describe('a worker killed between commit and render', () => {
     await eventually(() => exists(`problems/${id}.json`));
     const json = JSON.parse(await readFile(projectionPath(`problems/${id}.json`), 'utf8'));
     expect(json.title).toBe('Committed, never rendered');
+    expect(await countUnrenderedChanges(stack.pool)).toBe(0);
+  });
+});
+
+describe('a render pass while writes keep coming', () => {
+  it('renders what was unrendered when it began and stops; the next pass renders the rest', async () => {
+    if (stack.worker) await stack.stopWorker();
+    const commit = async (title: string) => {
+      const body = problemBody({ title });
+      const result = await commitOperation(stack.pool, {
+        operation: 'create_problem',
+        identityId: agent.id,
+        credentialId: agent.credentialId,
+        scopes: ['knowledge'],
+        idempotencyKey: newKey(),
+        requestHash: requestHashOf('create_problem', undefined, body),
+        requestId: 'req_test',
+        body,
+        redacted: [],
+      });
+      if (!result.ok) throw new Error('commit failed');
+      return result.receipt.resource.id;
+    };
+    // A full batch and one more, so the pass goes on to a second batch, where a pass that chased new changes would find it.
+    const before: string[] = [];
+    for (let i = 0; i <= 100; i++) before.push(await commit(`Committed before the pass ${i}`));
+    const html = await loadHtmlRenderer(stack.config.ASTRO_ENTRY);
+    let during: string | null = null;
+    // Each batch is noted once written: a write commits right then, as one would under load.
+    const first = await renderPendingChanges(stack.pool, html, stack.config.PROJECTIONS_DIR, undefined, async () => {
+      during ??= await commit('Committed during the pass');
+    });
+    expect(during).not.toBeNull();
+    expect(first.changes).toBe(before.length);
+    for (const id of before) expect(await exists(`problems/${id}.json`), id).toBe(true);
+    expect(await exists(`problems/${during}.json`)).toBe(false);
+    expect(await countUnrenderedChanges(stack.pool)).toBe(1);
+
+    const second = await renderPendingChanges(stack.pool, html, stack.config.PROJECTIONS_DIR);
+    expect(second.changes).toBe(1);
+    expect(await exists(`problems/${during}.json`)).toBe(true);
     expect(await countUnrenderedChanges(stack.pool)).toBe(0);
   });
 });

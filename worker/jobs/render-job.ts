@@ -14,7 +14,7 @@ import type { JobContext } from './context.ts';
 import { rebuild } from './rebuild.ts';
 import { renderPendingChanges, type RenderPass } from './render.ts';
 
-/** Renders every unrendered change now, and asks for what follows from the files it changed. */
+/** Renders every change unrendered when it begins, and asks for what follows from the files it changed. */
 export async function renderPass(ctx: JobContext): Promise<RenderPass> {
   const { config, pool, logger, metrics, renderer } = ctx;
   if (!renderer) throw new Error('this worker does not render (WORKER_ROLES=commit)');

@@ -7,7 +7,12 @@
 import type pg from 'pg';
 import type { HtmlRenderer } from '../../projections/html.ts';
 import type { RecordRef } from '../../core/types.ts';
-import { leaseUnrenderedChanges, markChangesRendered, releaseChangeLeases } from '../../db/queries/changes.ts';
+import {
+  latestChangeCursor,
+  leaseUnrenderedChanges,
+  markChangesRendered,
+  releaseChangeLeases,
+} from '../../db/queries/changes.ts';
 import { emptyCounts, renderRecords, type RenderCounts } from '../render/render-record.ts';
 
 const BATCH = 100;
@@ -28,7 +33,11 @@ export interface RenderPass extends RenderCounts {
 export type OnRendered = (committedAt: Date[]) => void;
 
 /**
- * Renders every unrendered change's records. `noteRecords` hears each batch's
+ * Renders the records of every change unrendered when the pass begins. It
+ * stops there: a change committed later has asked for a pass of its own, and
+ * under writes that outpace the renderers (a render worker runs at a lower
+ * priority) a pass that chased the newest change would never end, nor would
+ * the start-up sweep that waits for one. `noteRecords` hears each batch's
  * records once their files are written and before the changes are marked
  * rendered (the static search notes them there), so a failure in it hands
  * the batch back like a failed render.
@@ -41,8 +50,10 @@ export async function renderPendingChanges(
   noteRecords: (refs: RecordRef[]) => Promise<void> = async () => {},
 ): Promise<RenderPass> {
   const pass: RenderPass = { ...emptyCounts(), changes: 0, records: 0 };
+  const upTo = await latestChangeCursor(pool);
+  if (upTo === null) return pass;
   for (;;) {
-    const changes = await leaseUnrenderedChanges(pool, BATCH, LEASE_SECONDS);
+    const changes = await leaseUnrenderedChanges(pool, BATCH, LEASE_SECONDS, upTo);
     if (changes.length === 0) return pass;
     const cursors = changes.map((c) => c.cursor);
     const records = uniqueRecords(changes.flatMap((c) => c.affects));
