@@ -35,6 +35,24 @@ async function listFiles(dir: string): Promise<string[]> {
   return out.sort();
 }
 
+/** Commits a new problem the way a commit job does, and nothing more: no render runs, no render job is queued. */
+async function commitOnly(title: string): Promise<string> {
+  const body = problemBody({ title });
+  const result = await commitOperation(stack.pool, {
+    operation: 'create_problem',
+    identityId: agent.id,
+    credentialId: agent.credentialId,
+    scopes: ['knowledge'],
+    idempotencyKey: newKey(),
+    requestHash: requestHashOf('create_problem', undefined, body),
+    requestId: 'req_test',
+    body,
+    redacted: [],
+  });
+  if (!result.ok) throw new Error('commit failed');
+  return result.receipt.resource.id;
+}
+
 describe('a write while no worker runs', () => {
   it('answers 503 with Retry-After, then the retry with the same key gets the receipt once a worker runs', async () => {
     const key = newKey();
@@ -64,20 +82,7 @@ describe('a worker killed between commit and render', () => {
   it('renders the committed change when a worker starts again', async () => {
     // commitOperation alone is exactly what survives such a kill: the
     // transaction committed, no render ran and no render job was queued.
-    const body = problemBody({ title: 'Committed, never rendered' });
-    const result = await commitOperation(stack.pool, {
-      operation: 'create_problem',
-      identityId: agent.id,
-      credentialId: agent.credentialId,
-      scopes: ['knowledge'],
-      idempotencyKey: newKey(),
-      requestHash: requestHashOf('create_problem', undefined, body),
-      requestId: 'req_test',
-      body,
-      redacted: [],
-    });
-    if (!result.ok) throw new Error('commit failed');
-    const id = result.receipt.resource.id;
+    const id = await commitOnly('Committed, never rendered');
     expect(await countUnrenderedChanges(stack.pool)).toBeGreaterThan(0);
     expect(await exists(`problems/${id}.json`)).toBe(false);
 
@@ -92,30 +97,14 @@ describe('a worker killed between commit and render', () => {
 describe('a render pass while writes keep coming', () => {
   it('renders what was unrendered when it began and stops; the next pass renders the rest', async () => {
     if (stack.worker) await stack.stopWorker();
-    const commit = async (title: string) => {
-      const body = problemBody({ title });
-      const result = await commitOperation(stack.pool, {
-        operation: 'create_problem',
-        identityId: agent.id,
-        credentialId: agent.credentialId,
-        scopes: ['knowledge'],
-        idempotencyKey: newKey(),
-        requestHash: requestHashOf('create_problem', undefined, body),
-        requestId: 'req_test',
-        body,
-        redacted: [],
-      });
-      if (!result.ok) throw new Error('commit failed');
-      return result.receipt.resource.id;
-    };
     // A full batch and one more, so the pass goes on to a second batch, where a pass that chased new changes would find it.
     const before: string[] = [];
-    for (let i = 0; i <= 100; i++) before.push(await commit(`Committed before the pass ${i}`));
+    for (let i = 0; i <= 100; i++) before.push(await commitOnly(`Committed before the pass ${i}`));
     const html = await loadHtmlRenderer(stack.config.ASTRO_ENTRY);
     let during: string | null = null;
     // Each batch is noted once written: a write commits right then, as one would under load.
     const first = await renderPendingChanges(stack.pool, html, stack.config.PROJECTIONS_DIR, undefined, async () => {
-      during ??= await commit('Committed during the pass');
+      during ??= await commitOnly('Committed during the pass');
     });
     expect(during).not.toBeNull();
     expect(first.changes).toBe(before.length);
