@@ -124,7 +124,7 @@ export interface ThreadedWriterOptions {
  * thread only unpacks each message and compresses into buffers outside the
  * heap, so little of what it allocates survives a scavenge, and a small
  * young generation costs it no time (4 MiB of new space in use, against 32).
- * A `--max-semi-space-size` on the command line overrides this.
+ * A `--max-semi-space-size` on the command line (`npm run ops` gives one) overrides this.
  */
 const WRITER_YOUNG_GENERATION_MB = 6;
 
