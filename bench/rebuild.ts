@@ -6,6 +6,7 @@
  * data) plus copying the rebuilt folder (writing all the files).
  */
 import { execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -27,13 +28,29 @@ const SIZES = (process.env.BENCH_REBUILD_SIZES ?? '10000,100000').split(',').map
  */
 const SEEDED_URL = process.env.BENCH_REBUILD_DATABASE_URL;
 
+/**
+ * The Node options of `npm run ops` (package.json's `ops` script, e.g. its
+ * young generation's size), so the bench runs the operator's command as it
+ * is while sampling the Node process itself rather than npm's.
+ */
+function opsNodeOptions(): string[] {
+  const script = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { ops: string } }).scripts.ops;
+  const words = script.trim().split(/\s+/);
+  if (words[0] !== 'node' || words.at(-1) !== 'cli/ops.ts')
+    throw new Error(`the ops script is no longer "node [options] cli/ops.ts": ${script}`);
+  return words.slice(1, -1);
+}
+
 /** Runs the CLI rebuild and samples its resident set until it exits. */
 async function timedOps(
   args: string[],
   env: NodeJS.ProcessEnv,
 ): Promise<{ seconds: number; peakRssMiB: number; output: string }> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['cli/ops.ts', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...opsNodeOptions(), 'cli/ops.ts', ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', () => {});
