@@ -43,6 +43,13 @@ export const RANKING_WEIGHTS = {
   trust: 1,
 } as const;
 
+/**
+ * Mode auto, pasted text met only on a fragment of a line (fragment-matches.ts): the weight of a fragment
+ * match's exact share when it is ranked among keyword matches, that of holding every term, so the
+ * fragment lifts a record by as much as the query's terms can, not by the 6 that makes an exact match win.
+ */
+export const FRAGMENT_WEIGHT = 2;
+
 export type RankingWeights = { readonly [K in keyof typeof RANKING_WEIGHTS]: number };
 
 /**

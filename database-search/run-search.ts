@@ -12,8 +12,8 @@
  *   full-text terms (two of two or more), of its first 16.
  * A mode admits its kind and every stronger one; each candidate reports the
  * strongest kind it satisfies. `auto` runs exact, then substring, then
- * keywords, and keeps the first that finds anything (a symptom in plain
- * words that meets records only on a fragment goes on to keywords).
+ * keywords, and keeps the first that finds anything (a query that meets
+ * records only on a fragment goes on to keywords too).
  */
 import type { Queryable } from '../db/pool.ts';
 import {
@@ -44,6 +44,7 @@ import { redactText } from '../core/redact-secrets.ts';
 import { isPasted, isPlainWords, keyWords, signatureOf, signatureReadsTitle, weightsFor } from './ranking.ts';
 import { failureLinesFirst, withoutLogPrefixes } from './log-prefix.ts';
 import { rerankByLiteral, rerankByTermWeight } from './rerank.ts';
+import { matchesOnlyAFragment, withFragmentMatches } from './fragment-matches.ts';
 import { keyHash, normalizeLiteral, queryKeys } from './normalize.ts';
 import { pairKeys } from './substring-query.ts';
 import { queryTerms } from './query-terms.ts';
@@ -217,6 +218,7 @@ export async function runSearch(
       level,
       fallBack: params.mode === 'auto',
       keys: ordered.map((k) => k.hash),
+      lineKeys: [...new Set([...normalized.split('\n'), ...message.split('\n')])].map(keyHash),
       keyWeights: ordered.map((k) => k.weight),
       wholeKey: keyHash(message),
       pattern: likePattern(message),
@@ -279,6 +281,26 @@ export async function runSearch(
     }
     let keywordsTried = found.fellBack;
     if (found.fellBack) looser();
+    // Pasted text met only on a fragment of a line (a shared traceback line, a message cut before the words
+    // that tell two errors apart): the record holding most of its terms may be no exact candidate at all, so
+    // its keyword matches are read too and the fragment's records ranked among them (fragment-matches.ts).
+    let merged = false;
+    if (
+      params.mode === 'auto' &&
+      !found.fellBack &&
+      found.total > 0 &&
+      !plainWords &&
+      found.rows.every(matchesOnlyAFragment)
+    ) {
+      const fragments = found;
+      looser();
+      keywordsTried = true;
+      const keywords = await findMatchingDocuments(db, query, options);
+      if (keywords.total > 0) {
+        found = withFragmentMatches(keywords, fragments, query.weights);
+        merged = true;
+      }
+    }
     // A symptom in words that met records only on a fragment of it (`exited with code 137` of `blockchain
     // explorer container exited with code 137 periodically`) is a bag of words: its keyword matches are
     // ranked too, and the fragment's records among them if they hold enough of its terms.
@@ -301,6 +323,7 @@ export async function runSearch(
     // terms are: a pasted trace whose first terms are its shell's and its paths', or a symptom in other
     // words, still meets the record sharing its rarest terms.
     if (
+      !merged &&
       found.total < params.limit &&
       found.rows.every((row) => row.kind === KIND_RANK.keywords) &&
       (params.mode === 'auto' || params.mode === 'keywords')
@@ -338,7 +361,12 @@ export async function runSearch(
       ),
     );
     const weighted = rerankByTermWeight(found.rows, terms.length, counts, found.termShares, query.weights);
-    found = { ...found, rows: rerankByLiteral(weighted, literalEquals).slice(offset, offset + params.limit) };
+    found = {
+      ...found,
+      rows: rerankByLiteral(weighted, literalEquals)
+        .slice(offset, offset + params.limit)
+        .map(({ matched_kind, ...row }) => (matched_kind === undefined ? row : { ...row, kind: matched_kind })),
+    };
   }
   const trust = await loadCandidateTrust(db, found.rows, now, options, found.subjects);
   return {

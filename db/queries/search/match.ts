@@ -80,6 +80,7 @@ export async function findMatchingDocuments(
     q.championsByWeight ?? false,
     q.weightedCoverage ?? false,
     q.championsHeld ?? false,
+    q.lineKeys ?? [],
   ];
   const run = async (shape: MatchShape) => {
     const statement = matchStatement(shape);

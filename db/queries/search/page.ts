@@ -98,6 +98,7 @@ export function toDocumentPage(rows: PageRow[]): DocumentPage {
           id: row.id!,
           coverage: Number(row.coverage),
           score: Number(row.score ?? 0),
+          exact_share: row.exact_share === null || row.exact_share === undefined ? null : Number(row.exact_share),
           scored_coverage: Number(row.scored_coverage ?? row.coverage),
           ...(tsv === null
             ? { in_text: null, in_title: null, length: null }

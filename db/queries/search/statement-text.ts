@@ -332,7 +332,7 @@ export function matchStatementText(shape: MatchShape): string {
                  OR (NOT l.fell_back AND $9::text IS NOT NULL AND (l.n = 1 OR held.n >= cardinality($10::text[]) - 1)
                      AND strpos(d.text_norm, $28::text) > 0) AS contains) c
      ), matched AS MATERIALIZED (
-       SELECT id, type, updated_at, kind, coverage, scored_coverage,
+       SELECT id, type, updated_at, kind, coverage, scored_coverage, exact,
               $17::float8 * exact + $18::float8 * contains::int + $19::float8 * scored_coverage
                 + $20::float8 * title_share + $21::float8 * signature + $22::float8 * prior + $26::float8 * trust AS score
          FROM (SELECT f.*, CASE WHEN contains OR cardinality($10::text[]) = 0 THEN 1
@@ -350,6 +350,13 @@ export function matchStatementText(shape: MatchShape): string {
             -- What the second stage reads of the page's rows: whether the family's literal is the query's
             -- message (its key, $8), and (keyword matches) its vectors, in which toDocumentPage counts the terms.
             d.literal_key = $8::text AS literal_equal,
+            -- Whether an exact match is only on a fragment of the query (database-search/fragment-matches.ts): its
+            -- key's share of the query's words, and whether the family's literal is a whole line of it ($44).
+            ${
+              shape.exact
+                ? `page.exact AS exact_share, d.literal_key = ANY($44::text[]) AS literal_line`
+                : 'NULL::float8 AS exact_share, NULL::boolean AS literal_line'
+            },
             ${
               shape.words
                 ? 'CASE WHEN page.kind = 2 THEN d.tsv::text END AS tsv, CASE WHEN page.kind = 2 THEN d.title_tsv::text END AS title_tsv'
@@ -364,7 +371,7 @@ export function matchStatementText(shape: MatchShape): string {
                     ${shape.words ? '(SELECT json_agg(t.lexemes ORDER BY t.n) FROM term t)::text' : 'NULL::text'} AS term_lexemes
                FROM matched) totals
        LEFT JOIN LATERAL (
-         SELECT id, kind, coverage, scored_coverage, score, updated_at,
+         SELECT id, kind, coverage, scored_coverage, score, exact, updated_at,
                 row_number() OVER (ORDER BY score DESC, updated_at DESC, id DESC) AS rn FROM matched
           ORDER BY score DESC, updated_at DESC, id DESC
           OFFSET $5::int LIMIT $6::int

@@ -42,6 +42,8 @@ export interface MatchQuery {
   keys: string[];
   /** Each key's share of the query's words, aligned with `keys` (database-search/ranking.ts). */
   keyWeights: number[];
+  /** MD5s of the query's whole lines, as pasted and without their log prefixes (`DocumentRow.literal_line`). */
+  lineKeys?: string[];
   /** MD5 of the whole normalized query: matching it covers every token. */
   wholeKey: string;
   /** `%query%` with LIKE's wildcards escaped, or null when too short for trigrams. */
@@ -126,6 +128,12 @@ export interface DocumentRow {
   did_not_work: number;
   /** Whether the family's error literal, normalized, equals the query's message (rerank.ts); null when it has none. */
   literal_equal: boolean | null;
+  /** Exact matches: the share of the query's words its longest matched key covers; null outside the exact source. */
+  exact_share?: number | null;
+  /** Whether the family's error literal, normalized, equals a whole line of the query (`MatchQuery.lineKeys`); null without exact keys. */
+  literal_line?: boolean | null;
+  /** Ranked among keyword matches though it matched by this stronger kind (database-search/fragment-matches.ts). */
+  matched_kind?: KindRank;
   /** Keyword matches: how often each of the query's terms occurs in its text and title, and its length in words. */
   in_text: number[] | null;
   in_title: number[] | null;
