@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { newId } from '../../core/ids.ts';
 import { insertIdentity } from '../../db/queries/identities.ts';
-import { insertProblem, insertProblemRevision } from '../../db/queries/problems.ts';
+import { insertProblemRevision } from '../../db/queries/problems.ts';
 import {
   CHAMPION_COMPACT_AT,
   buildSearchChampions,
@@ -21,6 +21,7 @@ import { searchDocumentsCaughtUp } from '../../database-search/search-catch-up.t
 import { runSearch } from '../../database-search/run-search.ts';
 import { SearchParamsSchema } from '../../core/schemas/search-params.ts';
 import { useDatabaseClone } from '../helpers/database-clone.ts';
+import { insertStoredProblem } from '../helpers/stored-problem.ts';
 
 let pool: pg.Pool;
 let author: string;
@@ -32,16 +33,7 @@ beforeAll(async () => {
 });
 
 async function createProblem(title: string, body: string): Promise<string> {
-  const id = newId('problem');
-  const at = new Date();
-  await insertProblem(pool, { id, authorId: author, at });
-  await insertProblemRevision(pool, {
-    problemId: id,
-    revision: 1,
-    authorId: author,
-    at,
-    content: { title, body, product: 'champions', error_literal: null, environment: {}, tags: [] },
-  });
+  const id = await insertStoredProblem(pool, author, { title, body, product: 'champions', error_literal: null });
   await searchDocumentsCaughtUp(pool);
   return id;
 }

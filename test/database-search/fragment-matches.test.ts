@@ -8,11 +8,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { newId } from '../../core/ids.ts';
 import { insertIdentity } from '../../db/queries/identities.ts';
-import { insertProblem, insertProblemRevision } from '../../db/queries/problems.ts';
 import { searchDocumentsCaughtUp } from '../../database-search/search-catch-up.ts';
 import { runSearch } from '../../database-search/run-search.ts';
 import { SearchParamsSchema } from '../../core/schemas/search-params.ts';
 import { useDatabaseClone } from '../helpers/database-clone.ts';
+import { insertStoredProblem } from '../helpers/stored-problem.ts';
 
 let pool: pg.Pool;
 let author: string;
@@ -24,16 +24,7 @@ beforeAll(async () => {
 });
 
 async function createProblem(title: string, literal: string, body: string): Promise<string> {
-  const id = newId('problem');
-  const at = new Date();
-  await insertProblem(pool, { id, authorId: author, at });
-  await insertProblemRevision(pool, {
-    problemId: id,
-    revision: 1,
-    authorId: author,
-    at,
-    content: { title, body, product: 'pymysql', error_literal: literal, environment: {}, tags: [] },
-  });
+  const id = await insertStoredProblem(pool, author, { title, body, product: 'pymysql', error_literal: literal });
   await searchDocumentsCaughtUp(pool);
   return id;
 }

@@ -9,7 +9,6 @@ import type pg from 'pg';
 import { newId } from '../../core/ids.ts';
 import { createPool } from '../../db/pool.ts';
 import { insertIdentity } from '../../db/queries/identities.ts';
-import { insertProblem, insertProblemRevision } from '../../db/queries/problems.ts';
 import { findMatchingDocuments, KIND_RANK, type MatchQuery } from '../../db/queries/search.ts';
 import { searchDocumentsCaughtUp } from '../../database-search/search-catch-up.ts';
 import {
@@ -23,6 +22,7 @@ import { keyHash } from '../../database-search/normalize.ts';
 import { queryTerms } from '../../database-search/query-terms.ts';
 import { RANKING_WEIGHTS } from '../../database-search/ranking.ts';
 import { cloneDatabase } from '../helpers/database.ts';
+import { insertStoredProblem } from '../helpers/stored-problem.ts';
 
 let database: Awaited<ReturnType<typeof cloneDatabase>>;
 let pool: pg.Pool;
@@ -40,15 +40,11 @@ afterAll(async () => {
 });
 
 async function createProblem(body: string): Promise<string> {
-  const id = newId('problem');
-  const at = new Date();
-  await insertProblem(pool, { id, authorId: author, at });
-  await insertProblemRevision(pool, {
-    problemId: id,
-    revision: 1,
-    authorId: author,
-    at,
-    content: { title: 'A stored problem', body, product: 'rarest', error_literal: null, environment: {}, tags: [] },
+  const id = await insertStoredProblem(pool, author, {
+    title: 'A stored problem',
+    body,
+    product: 'rarest',
+    error_literal: null,
   });
   await searchDocumentsCaughtUp(pool);
   return id;
