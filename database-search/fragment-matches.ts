@@ -8,7 +8,7 @@
  * instead (docs/search.md, Match kinds and modes).
  */
 import { type DocumentPage, type DocumentRow, KIND_RANK } from '../db/queries/search.ts';
-import { FRAGMENT_WEIGHT, TERM_WEIGHTING } from './ranking.ts';
+import { FRAGMENT_WEIGHT, saturatedCount, TERM_WEIGHTING } from './ranking.ts';
 
 /**
  * Whether a candidate of the exact and substring sources matched only a
@@ -51,9 +51,8 @@ export function withFragmentMatches(
   // The second stage scores keyword matches by BM25F, which gives a record holding a share c of the terms
   // once in its text (none in its title) about c × `held`. A fragment match the keyword sources did not read
   // has no term counts: its coverage, which the statement weighed plainly, is put on that scale.
-  const { k1, titleField } = TERM_WEIGHTING;
-  const saturate = (tf: number) => (tf * (k1 + 1)) / (k1 + tf);
-  const held = (weights.coverage + weights.title) * (saturate(1) / saturate(1 + titleField));
+  const { titleField } = TERM_WEIGHTING;
+  const held = (weights.coverage + weights.title) * (saturatedCount(1) / saturatedCount(1 + titleField));
   for (const fragment of fragmentOf.values())
     rows.push({
       ...fragment,

@@ -63,6 +63,12 @@ export type RankingWeights = { readonly [K in keyof typeof RANKING_WEIGHTS]: num
  */
 export const TERM_WEIGHTING = { k1: 0.6, b: 0.3, titleField: 2 } as const;
 
+/** BM25's saturation of a term count `tf` under `TERM_WEIGHTING.k1`: what the second stage scores a count as. */
+export function saturatedCount(tf: number): number {
+  const { k1 } = TERM_WEIGHTING;
+  return (tf * (k1 + 1)) / (k1 + tf);
+}
+
 /** Beyond this many words a query with any word of code is a pasted literal, not a symptom in words. */
 export const SYMPTOM_MAX_WORDS = 12;
 

@@ -8,7 +8,7 @@
  * scored again by BM25F (`rerankByTermWeight`); everything else keeps the
  * statement's order.
  */
-import { TERM_WEIGHTING } from './ranking.ts';
+import { saturatedCount, TERM_WEIGHTING } from './ranking.ts';
 
 export interface Rerankable {
   id: string;
@@ -67,7 +67,7 @@ export function rerankByTermWeight<T extends KeywordRow>(
   weights: { coverage: number; title: number },
 ): T[] {
   if (rows.length < 2 || termCount === 0 || rows.some((row) => row.kind !== 2)) return rows;
-  const { k1, b, titleField } = TERM_WEIGHTING;
+  const { b, titleField } = TERM_WEIGHTING;
   const idf =
     shares?.length === termCount
       ? shares.map((share) => Math.log(1 + (1 - share) / share))
@@ -77,8 +77,7 @@ export function rerankByTermWeight<T extends KeywordRow>(
         });
   const known = [...counts.values()];
   const averageLength = known.reduce((sum, c) => sum + c.length, 0) / Math.max(1, known.length) || 1;
-  const saturate = (tf: number) => (tf * (k1 + 1)) / (k1 + tf);
-  const best = idf.reduce((sum, weight) => sum + weight * saturate(1 + titleField), 0);
+  const best = idf.reduce((sum, weight) => sum + weight * saturatedCount(1 + titleField), 0);
   if (!(best > 0)) return rows;
   const adjusted = rows.map((row, position) => {
     const c = counts.get(row.id);
@@ -90,7 +89,7 @@ export function rerankByTermWeight<T extends KeywordRow>(
       const inTitle = c.inTitle[i] ?? 0;
       if (inTitle > 0) titleHits++;
       const tf = (c.inText[i] ?? 0) / lengthNorm + titleField * inTitle;
-      if (tf > 0) bm25 += idf[i]! * saturate(tf);
+      if (tf > 0) bm25 += idf[i]! * saturatedCount(tf);
     }
     const statementShares =
       weights.coverage * (row.scored_coverage ?? row.coverage) + weights.title * (titleHits / termCount);
