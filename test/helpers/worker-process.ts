@@ -12,7 +12,7 @@ import { reap } from './reaper.ts';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface WorkerProcess {
-  /** Starts the process and waits for its ready line ("worker started", "api listening"). */
+  /** Starts the process and waits for its ready line ("worker started", "api listening") to be in the log file. */
   start(): Promise<void>;
   /** SIGKILL: no drain, no cleanup; whatever was in flight is cut. */
   kill(): Promise<void>;
@@ -103,10 +103,13 @@ export function createServiceProcess(
       let buffered = '';
       const started = new Promise<void>((resolve, reject) => {
         proc.stdout!.on('data', (chunk: Buffer) => {
-          log.write(chunk);
           keep(chunk);
           buffered = (buffered + chunk.toString()).slice(-10_000);
-          if (buffered.includes(`"msg":"${ready}"`)) resolve();
+          const isReady = buffered.includes(`"msg":"${ready}"`);
+          // Resolve once the ready line is in the log file, so a caller may read it there.
+          log.write(chunk, () => {
+            if (isReady) resolve();
+          });
         });
         proc.once('exit', (code, signal) =>
           reject(new Error(`${name} exited (${code ?? signal}) before it started; see ${logFile}`)),
