@@ -174,7 +174,8 @@ export function contractViolations(
       );
     }
     // The tool endpoints speak JSON-RPC: a refused message is a JSON-RPC error carrying the Error shape as its data.
-    const toolProtocol = request.path !== undefined && /^\/mcp(\/|\?|$)/.test(request.path);
+    // The path is read as the server reads it: a `#` ends it, as a `?` does.
+    const toolProtocol = request.path !== undefined && /^\/mcp(\/|\?|#|$)/.test(request.path);
     if (toolProtocol && (json as { jsonrpc?: unknown } | undefined)?.jsonrpc === '2.0') {
       json = (json as { error?: { data?: unknown } }).error?.data;
     }
