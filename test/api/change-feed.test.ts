@@ -6,6 +6,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admit, eventually, newKey, send, type Agent } from '../helpers/client.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
@@ -122,6 +123,34 @@ describe('the change feed under racing commits', () => {
       expect(b! - a!).toBe(1n);
     } finally {
       client.release();
+    }
+  });
+
+  it('lists a commit while a transaction in another database on the server stays open', async () => {
+    // Transaction ids are server-wide: a bulk load or a report left open in another database must not
+    // hold back this feed, though it holds back the server's oldest running transaction.
+    const elsewhere = new URL(stack.config.DATABASE_URL);
+    elsewhere.pathname = '/postgres';
+    const other = new pg.Client({ connectionString: elsewhere.toString() });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT pg_current_xact_id()');
+      const res = await send(stack.base, agents[1]!, 'POST', '/api/discussions', {
+        title: 'Committed while another database has a transaction open',
+        body: 'x',
+      });
+      expect(res.status).toBe(201);
+      // The cursor just below the write's: the feed from there starts with it once it is listed.
+      const since = (BigInt(res.body.change_cursor) - 1n).toString();
+      const listed = await eventually(async () => {
+        const p = await page(since, 1);
+        return p.changes.length ? p : null;
+      }, 20_000);
+      expect(listed.changes[0]!.cursor).toBe(res.body.change_cursor);
+    } finally {
+      await other.query('ROLLBACK').catch(() => {});
+      await other.end();
     }
   });
 
