@@ -4,7 +4,7 @@
  * classes only (the page policy allows no inline style).
  */
 import { describe, expect, it } from 'vitest';
-import { renderMarkdown } from '../../site/lib/markdown/render.ts';
+import { markdownProcessor, mayUseGfm, renderMarkdown } from '../../site/lib/markdown/render.ts';
 
 describe('contribution Markdown', () => {
   it('shows raw HTML as the text it is', async () => {
@@ -48,5 +48,37 @@ describe('contribution Markdown', () => {
     expect(html).not.toContain('<input');
     expect(html).toContain('☑ done');
     expect(html).toContain('☐ to do');
+  });
+
+  it.each([
+    ['a table', '| a | b |\n|---|---|\n| 1 | 2 |'],
+    ['strikethrough', 'was ~~wrong~~ right'],
+    ['a task list', '- [x] done'],
+    ['a footnote', 'see[^1]\n\n[^1]: there'],
+    ['an email address', 'write to someone@example.org'],
+    ['a www address', 'at WWW.example.org today'],
+    ['a web address', 'at https://example.org/x'],
+    ['an xmpp address', 'xmpp:someone@example.org'],
+  ])('parses text holding %s with GitHub extensions', (_, text) => {
+    expect(mayUseGfm(text)).toBe(true);
+  });
+
+  it('renders text that could hold no GitHub extension as the extensions would', async () => {
+    // Markdown's own syntax, and near misses of GitHub's (no |, ~, [, @, www. or ://).
+    // Split on `|`, which is one of GitHub's own characters and so never a piece.
+    const pieces = [
+      'word|Word| |  |  \n|\n|\n\n|\t|*|**|_|`|```|#|# |> |- |+ |1. |2) |    |---|===|***|<b>|</b>|<!-- x -->',
+      '&amp;|&|&#35;|\\|\\*|(|)|]|!|:|/|//|http|https:|http:/|www|ww.|mailto:|.|,|"|\'|=|%|0x1f|<https>|é|😀|\r\n',
+    ].flatMap((line) => line.split('|'));
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const texts = Array.from({ length: 500 }, () =>
+      Array.from({ length: 1 + Math.floor(next() * 40) }, () => pieces[Math.floor(next() * pieces.length)]).join(''),
+    ).filter((text) => !mayUseGfm(text));
+    expect(texts.length).toBeGreaterThan(300);
+    for (const text of texts) {
+      const withGfm = String(await markdownProcessor(3, true).process(text));
+      expect(await renderMarkdown(text), JSON.stringify(text)).toBe(withGfm);
+    }
   });
 });

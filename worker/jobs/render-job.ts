@@ -5,6 +5,7 @@
  * rendered under the operator's fence carry its banner; the catch-up renders
  * them again once it is lowered.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Processor, Queue } from 'bullmq';
 import { REBUILD_JOB, RebuildJobSchema, RENDER_DEDUPLICATION_ID, RENDER_JOB } from '../../core/queue-contract.ts';
 import { notePendingRecords } from '../../static-search/tiers.ts';
@@ -64,11 +65,27 @@ export async function queueRenderPass(queue: Queue, { metrics }: JobContext): Pr
   metrics.commitPhase.observe({ phase: 'render_enqueue' }, (performance.now() - enqueued) / 1000);
 }
 
+/**
+ * Queued passes start at most this often in one worker. Much of a pass is
+ * paid once per pass whatever it holds (the lease and mark statements, the
+ * author pages every write of a batch touches, the notes for the static
+ * index and its run), so a renderer that keeps pace with a stream of commits
+ * paid it for every few writes; spaced, a pass takes what the stream
+ * committed meanwhile. A pass after a quiet spell starts at once.
+ */
+export const PASS_SPACING_MS = 200;
+
 /** The render queue's processor: a render pass, or an operator's rebuild. */
 export function processRender(ctx: JobContext): Processor {
   const { config, pool, logger } = ctx;
+  let lastPass = -Infinity;
   return async function processRender(job) {
-    if (job.name !== REBUILD_JOB) return renderPass(ctx);
+    if (job.name !== REBUILD_JOB) {
+      const wait = lastPass + PASS_SPACING_MS - performance.now();
+      if (wait > 0) await sleep(wait);
+      lastPass = performance.now();
+      return renderPass(ctx);
+    }
     const target = RebuildJobSchema.parse(job.data);
     const counts = await rebuild(pool, ctx.renderer!, config.PROJECTIONS_DIR, target, (p) => {
       // Progress is for operators watching the job; losing an update is harmless.

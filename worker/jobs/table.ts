@@ -164,8 +164,9 @@ export const JOBS: readonly JobEntry[] = [
   {
     name: 'search-documents',
     schedule: 'coalesced',
-    // Under a steady write load a change waits at most this plus a run before search finds it.
-    intervalMs: 100,
+    // Under a steady write load a change waits at most this plus a run before search finds it. Much of a run is paid
+    // per run (its statements, the families' locks), not per change: at 100 ms a run took a few changes each.
+    intervalMs: 250,
     // Where commits are made: that event loop waits on queries, where a render worker's is busy rendering, and search's
     // lag would wait for it.
     roles: ['commit'],

@@ -1,7 +1,8 @@
 /**
  * Contribution Markdown as HTML for the record pages: remark parses it
  * (CommonMark with GitHub's tables, task lists, strikethrough and
- * autolinks), rehype turns it into HTML, rehype-sanitize keeps only
+ * autolinks; text that could hold none of those is parsed without them,
+ * which gives the same tree faster), rehype turns it into HTML, rehype-sanitize keeps only
  * GitHub's safe subset, then code blocks are highlighted. The text stays
  * inert:
  *
@@ -124,12 +125,30 @@ function highlightBlocks() {
   };
 }
 
-const processors = new Map<number, ReturnType<typeof build>>();
+/**
+ * Whether GitHub's extensions could find anything in `text`: each needs a
+ * character of its own (a table `|`, strikethrough `~`, task list items and
+ * footnotes `[`, an email `@`) or a web address (`www.`, `://`). Text with
+ * none of them parses the same without the extensions, which otherwise are
+ * tried at every line and word and cost twice the parse itself.
+ */
+export function mayUseGfm(text: string): boolean {
+  return /[|~[@]|www\.|:\/\//i.test(text);
+}
 
-function build(headingBase: number) {
-  return unified()
-    .use(remarkParse)
-    .use(remarkGfm)
+const processors = new Map<string, ReturnType<typeof build>>();
+
+/** The pipeline for a heading base, with GitHub's extensions or without; built once each. */
+export function markdownProcessor(headingBase: number, gfm: boolean): ReturnType<typeof build> {
+  const variant = `${headingBase}${gfm ? ' gfm' : ''}`;
+  let processor = processors.get(variant);
+  if (!processor) processors.set(variant, (processor = build(headingBase, gfm)));
+  return processor;
+}
+
+function build(headingBase: number, gfm: boolean) {
+  const parser = unified().use(remarkParse);
+  return (gfm ? parser.use(remarkGfm) : parser)
     .use(rawHtmlAsText)
     .use(remarkRehype)
     .use(imagesAsLinks)
@@ -158,9 +177,7 @@ export async function renderMarkdown(text: string, headingBase = 3): Promise<str
   const key = `${headingBase}\n${text}`;
   const cached = rendered.get(key);
   if (cached !== undefined) return cached;
-  let processor = processors.get(headingBase);
-  if (!processor) processors.set(headingBase, (processor = build(headingBase)));
-  const html = String(await processor.process(text));
+  const html = String(await markdownProcessor(headingBase, mayUseGfm(text)).process(text));
   rendered.set(key, html);
   return html;
 }
