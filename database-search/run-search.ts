@@ -158,7 +158,7 @@ export async function searchTerms(
   options: { prepared?: boolean } = {},
 ): Promise<string[]> {
   const read = await queryTerms(db, isPasted(message) ? failureLinesFirst(message) : message, MAX_TERMS, options);
-  return withAliases(isPasted(message) ? read : withoutNarrative(read));
+  return isPasted(message) ? withAliases(read) : withAliases(withoutNarrative(read), { symptom: true });
 }
 
 function toCandidate(row: DocumentRow, trust: Map<string, CandidateTrust>): SearchCandidate {

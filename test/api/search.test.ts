@@ -542,6 +542,18 @@ describe('search term aliases', () => {
     const k8sShort = await search({ q: 'k8s wombat operator loops', mode: 'keywords' });
     expect(k8sShort.body.items[0]).toMatchObject({ id: k8s, match: { coverage: 1 } });
   });
+
+  it('finds the record of an errno code by the words of its description, for a symptom in words', async () => {
+    const eacces = await create('/api/problems', {
+      title: 'Wallaby daemon stops at startup',
+      body: 'It runs as another user than the one owning its folder.',
+      product: 'wallabyd',
+      error_literal: "Error: EACCES: open '/srv/wallaby/state.lock'",
+    });
+    const symptom = await search({ q: 'wallaby daemon permission denied', mode: 'keywords' });
+    // wallaby, daemon and permission (as EACCES) of four terms; denied is nowhere.
+    expect(symptom.body.items[0]).toMatchObject({ id: eacces, match: { kind: 'keywords', coverage: 0.75 } });
+  });
 });
 
 describe('search as an HTTP read', () => {

@@ -55,6 +55,27 @@ describe('withAliases', () => {
   });
 });
 
+describe('withAliases for a symptom', () => {
+  it('joins the words that describe an error to the code it prints', () => {
+    expect(withAliases(["'connect'", "'refus'"], { symptom: true })).toEqual(["'connect'", "'econnrefus' | 'refus'"]);
+    expect(withAliases(["'segment'", "'fault'"], { symptom: true })).toEqual([
+      "'sigsegv' | 'segfault' | 'segment'",
+      "'fault'",
+    ]);
+    expect(withAliases(["'forbidden'"], { symptom: true })).toEqual(["'403' | 'forbidden'"]);
+  });
+
+  it('joins a vocabulary group with an alias group sharing a lexeme', () => {
+    expect(withAliases(["'eacc'"], { symptom: true })).toEqual(["'perm' | 'permiss' | 'eacc'"]);
+    expect(withAliases(["'cert'"], { symptom: true })).toEqual(["'cert' | 'certif' | 'x509'"]);
+  });
+
+  it('leaves pasted text to the codes it prints', () => {
+    expect(withAliases(["'connect'", "'refus'"])).toEqual(["'connect'", "'refus'"]);
+    expect(withAliases(["'eacc'"])).toEqual(["'eacc'"]);
+  });
+});
+
 describe('lastResortMinimumTerms', () => {
   it.each([
     [1, 1],
