@@ -2,7 +2,8 @@
  * The keywords kind: a record matches when it holds at least half of the
  * query's full-text terms (rounded up), and at least two when the query has
  * two or more. One shared word ("error", "docker") is not a match; it would
- * also make every broad query touch most records.
+ * also make every broad query touch most records. Only when no record holds
+ * two of the terms does the search read those holding one (`anyTermQuery`).
  *
  * The GIN index cannot say "at least k of n" directly, so the query asks it
  * for a superset it can answer (`prefilterQuery`) and the statement then
@@ -36,6 +37,19 @@ export function relaxedMinimumTerms(termCount: number): number {
  */
 export function lastResortMinimumTerms(termCount: number): number {
   return Math.min(termCount, 2);
+}
+
+/**
+ * A tsquery for records holding any one of the query's terms: the prefilter
+ * of the search's very last level, when no record holds even two of them
+ * (`lastResortMinimumTerms` found nothing). A paste whose other words are
+ * the pasting program's (`错误: 找不到或无法加载主类
+ * org.gradle.wrapper.GradleWrapperMain`, a client's exception class before
+ * `MOVED 2852 …`) then meets the records holding its one telling term,
+ * ranked by its rarity, rather than an empty page.
+ */
+export function anyTermQuery(terms: readonly string[]): string | null {
+  return terms.length === 0 ? null : terms.map(termOperand).join(' | ');
 }
 
 /** Combinations beyond this make a tsquery the index evaluates slowly. */

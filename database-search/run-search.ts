@@ -32,6 +32,7 @@ import { MATCH_KINDS, type MatchKind, type SearchMode, type SearchParams } from 
 import { loadCandidateTrust, type CandidateTrust } from './candidate-trust.ts';
 import {
   allTermsQuery,
+  anyTermQuery,
   lastResortMinimumTerms,
   looserPrefilterQuery,
   minimumTerms,
@@ -347,6 +348,22 @@ export async function runSearch(
           options,
         );
         if (relaxed.total > found.total) found = relaxed;
+      }
+      // Not even two terms in any record: the records holding one of them, the rarest first (second stage).
+      if (found.total === 0 && terms.length >= 2) {
+        keywordsTried = true;
+        found = await findMatchingDocuments(
+          db,
+          {
+            ...query,
+            level: KIND_RANK.keywords,
+            fallBack: false,
+            minTerms: 1,
+            prefilter: anyTermQuery(terms),
+            prefilterRarest: null,
+          },
+          options,
+        );
       }
     }
     tried.push(

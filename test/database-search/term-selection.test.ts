@@ -5,7 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { failureLinesFirst } from '../../database-search/log-prefix.ts';
-import { lastResortMinimumTerms, minimumTerms, relaxedMinimumTerms } from '../../database-search/keyword-query.ts';
+import {
+  anyTermQuery,
+  lastResortMinimumTerms,
+  minimumTerms,
+  relaxedMinimumTerms,
+} from '../../database-search/keyword-query.ts';
 import { withAliases, withoutNarrative } from '../../database-search/term-aliases.ts';
 
 describe('failureLinesFirst', () => {
@@ -73,6 +78,15 @@ describe('withAliases for a symptom', () => {
   it('leaves pasted text to the codes it prints', () => {
     expect(withAliases(["'connect'", "'refus'"])).toEqual(["'connect'", "'refus'"]);
     expect(withAliases(["'eacc'"])).toEqual(["'eacc'"]);
+  });
+});
+
+describe('anyTermQuery', () => {
+  it('asks for any one of the terms, an alias group as one operand', () => {
+    expect(anyTermQuery(["'gradlewrappermain'", "'postgr' | 'postgresql'"])).toBe(
+      "'gradlewrappermain' | ('postgr' | 'postgresql')",
+    );
+    expect(anyTermQuery([])).toBeNull();
   });
 });
 
