@@ -120,6 +120,26 @@ const NARRATIVE = new Set([
   'actual',
   'get',
   'got',
+  // Contractions, which the normalizer's dropped apostrophe leaves whole (`I'm` is `im`, `didn't` is
+  // `didnt`) where the English stop list would have dropped their parts.
+  'im',
+  'ive',
+  'dont',
+  'didnt',
+  'doesnt',
+  'isnt',
+  'wasnt',
+  'arent',
+  'werent',
+  'havent',
+  'hasnt',
+  'wont',
+  'wouldnt',
+  'shouldnt',
+  'couldnt',
+  'theyr',
+  'youv',
+  'weve',
 ]);
 
 /** A symptom's terms without the words of its telling (`NARRATIVE`), unless fewer than two would be left. */

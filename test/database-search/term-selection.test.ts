@@ -45,6 +45,10 @@ describe('withoutNarrative', () => {
     ]);
   });
 
+  it('drops contractions the normalizer left without their apostrophe', () => {
+    expect(withoutNarrative(["'im'", "'didnt'", "'start'", "'doesnt'", "'cluster'"])).toEqual(["'start'", "'cluster'"]);
+  });
+
   it('keeps every term when fewer than two telling ones would remain', () => {
     expect(withoutNarrative(["'work'", "'fine'", "'redi'"])).toEqual(["'work'", "'fine'", "'redi'"]);
   });
