@@ -38,6 +38,7 @@ import {
   minimumTerms,
   nearlyAllTermsQuery,
   prefilterQuery,
+  rareTerms,
   rarestPairsSize,
   relaxedMinimumTerms,
 } from './keyword-query.ts';
@@ -349,8 +350,10 @@ export async function runSearch(
         );
         if (relaxed.total > found.total) found = relaxed;
       }
-      // Not even two terms in any record: the records holding one of them, the rarest first (second stage).
-      if (found.total === 0 && terms.length >= 2) {
+      // Not even two terms in any record: the records holding one of its rare terms, the rarest first (second
+      // stage). A common word alone is no match (`logs error` answers nothing, as before).
+      const rare = found.total === 0 && terms.length >= 2 ? rareTerms(terms, found.termShares) : [];
+      if (rare.length > 0) {
         keywordsTried = true;
         found = await findMatchingDocuments(
           db,
@@ -359,7 +362,7 @@ export async function runSearch(
             level: KIND_RANK.keywords,
             fallBack: false,
             minTerms: 1,
-            prefilter: anyTermQuery(terms),
+            prefilter: anyTermQuery(rare),
             prefilterRarest: null,
           },
           options,

@@ -9,6 +9,7 @@ import {
   anyTermQuery,
   lastResortMinimumTerms,
   minimumTerms,
+  rareTerms,
   relaxedMinimumTerms,
 } from '../../database-search/keyword-query.ts';
 import { withAliases, withoutNarrative } from '../../database-search/term-aliases.ts';
@@ -91,6 +92,19 @@ describe('anyTermQuery', () => {
       "'gradlewrappermain' | ('postgr' | 'postgresql')",
     );
     expect(anyTermQuery([])).toBeNull();
+  });
+});
+
+describe('rareTerms', () => {
+  it('keeps the terms fewer than one document in a hundred holds', () => {
+    expect(rareTerms(["'error'", "'gradlewrappermain'", "'log'"], [0.26, 0.0008, 0.14])).toEqual([
+      "'gradlewrappermain'",
+    ]);
+    expect(rareTerms(["'error'", "'log'"], [0.26, 0.14])).toEqual([]);
+  });
+
+  it('keeps every term while the shares are unknown', () => {
+    expect(rareTerms(["'error'", "'log'"], null)).toEqual(["'error'", "'log'"]);
   });
 });
 
