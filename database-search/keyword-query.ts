@@ -2,7 +2,9 @@
  * The keywords kind: a record matches when it holds at least half of the
  * query's full-text terms (rounded up), and at least two when the query has
  * two or more. One shared word ("error", "docker") is not a match; it would
- * also make every broad query touch most records.
+ * also make every broad query touch most records. Only when no record holds
+ * two of the terms does the search read those holding one of its rare ones
+ * (`anyTermQuery`, `rareTerms`).
  *
  * The GIN index cannot say "at least k of n" directly, so the query asks it
  * for a superset it can answer (`prefilterQuery`) and the statement then
@@ -36,6 +38,37 @@ export function relaxedMinimumTerms(termCount: number): number {
  */
 export function lastResortMinimumTerms(termCount: number): number {
   return Math.min(termCount, 2);
+}
+
+/**
+ * A tsquery for records holding any one of `terms`: the prefilter of the
+ * search's very last level, over a query's rare terms (`rareTerms`), when no
+ * record holds even two of its terms (`lastResortMinimumTerms` found nothing). A paste whose other words are
+ * the pasting program's (`错误: 找不到或无法加载主类
+ * org.gradle.wrapper.GradleWrapperMain`, a client's exception class before
+ * `MOVED 2852 …`) then meets the records holding its one telling term,
+ * ranked by its rarity, rather than an empty page.
+ */
+export function anyTermQuery(terms: readonly string[]): string | null {
+  return terms.length === 0 ? null : terms.map(termOperand).join(' | ');
+}
+
+/**
+ * A term is rare, for `anyTermQuery`, when fewer than one document in a
+ * hundred holds it: a class name, a product, a misspelt identifier, not
+ * `error` (a quarter of all documents) or `logs`.
+ */
+export const RARE_TERM_SHARE = 0.01;
+
+/**
+ * The rare terms of a query (`RARE_TERM_SHARE`), by `shares` (each term's
+ * share of all documents, aligned with `terms`, from the planner's
+ * statistics); every term while the shares are unknown (a corpus never
+ * analyzed is small, and any term's postings are few).
+ */
+export function rareTerms(terms: readonly string[], shares: readonly number[] | null): string[] {
+  if (shares === null || shares.length !== terms.length) return [...terms];
+  return terms.filter((_, i) => shares[i]! < RARE_TERM_SHARE);
 }
 
 /** Combinations beyond this make a tsquery the index evaluates slowly. */

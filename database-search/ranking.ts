@@ -20,7 +20,7 @@
  *   against `0.0.0.0:80`), and hostnames of well-known services. Per kind of
  *   token: +1 when the record carries one the query carries, -1 when it
  *   carries only others of the kind (for ports: only well-known ones, or the
- *   query's own).
+ *   query's own); for the two kinds of address only the -1.
  * - `prior`: outcome signals, log-damped, so they order near-equals and
  *   never lift a weaker match over a stronger one.
  * - `trust`: the record's decayed confidence (0..1), minus 1 when it is
@@ -130,10 +130,12 @@ export function signatureReadsTitle(normalizedQuery: string): boolean {
 /**
  * Regexes (PostgreSQL ARE, ASCII only) matched against a record's raw
  * snippet, one pair per kind of token the query carries: `hits[i]` matches
- * the query's own tokens of that kind, `known[i]` any token of the kind.
+ * the query's own tokens of that kind (+1), `known[i]` any token of the kind
+ * (-1 when `hits[i]` did not match). A null `hits[i]` rewards nothing: the
+ * kind only tells a record carrying another token against the others.
  */
 export interface SignaturePatterns {
-  hits: string[];
+  hits: (string | null)[];
   known: string[];
 }
 
@@ -163,7 +165,7 @@ const IPV4_ANY = String.raw`(?:^|[^0-9.])0\.0\.0\.0(?![0-9])`;
  */
 export function signatureOf(rawQuery: string): SignaturePatterns {
   const out: SignaturePatterns = { hits: [], known: [] };
-  const add = (hit: string, known: string) => {
+  const add = (hit: string | null, known: string) => {
     out.hits.push(hit);
     out.known.push(known);
   };
@@ -180,10 +182,12 @@ export function signatureOf(rawQuery: string): SignaturePatterns {
     );
   const v6 = new RegExp(IPV6_LOOPBACK).test(lower);
   const v4 = lower.includes('127.0.0.1');
-  if (v6 !== v4) add(v6 ? IPV6_LOOPBACK : IPV4_LOOPBACK, `${IPV6_LOOPBACK}|${IPV4_LOOPBACK}`);
+  // An address is no service: a record carrying the query's loopback (or any-address) is no likelier the
+  // same error than one carrying none (127.0.0.1 is in most connection errors), so only the other one counts.
+  if (v6 !== v4) add(null, v6 ? IPV4_LOOPBACK : IPV6_LOOPBACK);
   const any6 = new RegExp(IPV6_ANY).test(lower);
   const any4 = new RegExp(IPV4_ANY).test(lower);
-  if (any6 !== any4) add(any6 ? IPV6_ANY : IPV4_ANY, `${IPV6_ANY}|${IPV4_ANY}`);
+  if (any6 !== any4) add(null, any6 ? IPV4_ANY : IPV6_ANY);
   const hosts = WELL_KNOWN_HOSTS.filter((host) => lower.includes(host));
   if (hosts.length) add(hosts.map(escapeRegex).join('|'), WELL_KNOWN_HOSTS.map(escapeRegex).join('|'));
   return out;

@@ -32,11 +32,13 @@ import { MATCH_KINDS, type MatchKind, type SearchMode, type SearchParams } from 
 import { loadCandidateTrust, type CandidateTrust } from './candidate-trust.ts';
 import {
   allTermsQuery,
+  anyTermQuery,
   lastResortMinimumTerms,
   looserPrefilterQuery,
   minimumTerms,
   nearlyAllTermsQuery,
   prefilterQuery,
+  rareTerms,
   rarestPairsSize,
   relaxedMinimumTerms,
 } from './keyword-query.ts';
@@ -158,7 +160,7 @@ export async function searchTerms(
   options: { prepared?: boolean } = {},
 ): Promise<string[]> {
   const read = await queryTerms(db, isPasted(message) ? failureLinesFirst(message) : message, MAX_TERMS, options);
-  return withAliases(isPasted(message) ? read : withoutNarrative(read));
+  return isPasted(message) ? withAliases(read) : withAliases(withoutNarrative(read), { symptom: true });
 }
 
 function toCandidate(row: DocumentRow, trust: Map<string, CandidateTrust>): SearchCandidate {
@@ -347,6 +349,24 @@ export async function runSearch(
           options,
         );
         if (relaxed.total > found.total) found = relaxed;
+      }
+      // Not even two terms in any record: the records holding one of its rare terms, the rarest first (second
+      // stage). A common word alone is no match (`logs error` answers nothing, as before).
+      const rare = found.total === 0 && terms.length >= 2 ? rareTerms(terms, found.termShares) : [];
+      if (rare.length > 0) {
+        keywordsTried = true;
+        found = await findMatchingDocuments(
+          db,
+          {
+            ...query,
+            level: KIND_RANK.keywords,
+            fallBack: false,
+            minTerms: 1,
+            prefilter: anyTermQuery(rare),
+            prefilterRarest: null,
+          },
+          options,
+        );
       }
     }
     tried.push(

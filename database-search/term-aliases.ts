@@ -1,3 +1,5 @@
+import { ERROR_VOCABULARY } from './error-vocabulary.ts';
+
 /**
  * Names one thing goes by, as English full-text lexemes: an agent types
  * `postgres` where the record says `PostgreSQL`, `k8s` where it says
@@ -24,7 +26,19 @@ export const TERM_ALIASES: readonly (readonly string[])[] = [
   ['msg', 'messag'],
 ];
 
-const GROUP_OF = new Map(TERM_ALIASES.flatMap((group) => group.map((lexeme) => [lexeme, group] as const)));
+/** Each lexeme's group; groups sharing a lexeme are joined into one. */
+function groupsByLexeme(groups: readonly (readonly string[])[]): ReadonlyMap<string, readonly string[]> {
+  const of = new Map<string, string[]>();
+  for (const group of groups) {
+    const joined = [...new Set([...group.flatMap((lexeme) => of.get(lexeme) ?? []), ...group])];
+    for (const lexeme of joined) of.set(lexeme, joined);
+  }
+  return of;
+}
+
+const GROUP_OF = groupsByLexeme(TERM_ALIASES);
+/** A symptom in words also reaches the codes an error prints by the words that describe them (error-vocabulary.ts). */
+const SYMPTOM_GROUP_OF = groupsByLexeme([...TERM_ALIASES, ...ERROR_VOCABULARY]);
 
 /** The lexeme of a single-term tsquery text (`'postgr'` → `postgr`). */
 function lexemeOf(term: string): string {
@@ -35,13 +49,15 @@ function lexemeOf(term: string): string {
  * The query's terms (single-term tsquery texts, `findQueryTerms`) with each
  * aliased one widened to its group as one tsquery text (`'postgr' |
  * 'postgresql'`), in the order they came; a second spelling of a group
- * already there is dropped.
+ * already there is dropped. A symptom's (`symptom`) groups take in the
+ * error vocabulary's too.
  */
-export function withAliases(terms: readonly string[]): string[] {
+export function withAliases(terms: readonly string[], options: { symptom?: boolean } = {}): string[] {
+  const groupOf = options.symptom ? SYMPTOM_GROUP_OF : GROUP_OF;
   const out: string[] = [];
   const seen = new Set<readonly string[]>();
   for (const term of terms) {
-    const group = GROUP_OF.get(lexemeOf(term));
+    const group = groupOf.get(lexemeOf(term));
     if (!group) {
       out.push(term);
       continue;
@@ -104,6 +120,26 @@ const NARRATIVE = new Set([
   'actual',
   'get',
   'got',
+  // Contractions, which the normalizer's dropped apostrophe leaves whole (`I'm` is `im`, `didn't` is
+  // `didnt`) where the English stop list would have dropped their parts.
+  'im',
+  'ive',
+  'dont',
+  'didnt',
+  'doesnt',
+  'isnt',
+  'wasnt',
+  'arent',
+  'werent',
+  'havent',
+  'hasnt',
+  'wont',
+  'wouldnt',
+  'shouldnt',
+  'couldnt',
+  'theyr',
+  'youv',
+  'weve',
 ]);
 
 /** A symptom's terms without the words of its telling (`NARRATIVE`), unless fewer than two would be left. */

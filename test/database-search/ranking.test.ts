@@ -21,7 +21,9 @@ import { rerankByLiteral, rerankByTermWeight } from '../../database-search/reran
 function signatureScore(query: string, record: string): number {
   const s = signatureOf(query);
   return s.hits.reduce(
-    (sum, hit, i) => sum + (new RegExp(hit, 'i').test(record) ? 1 : new RegExp(s.known[i]!, 'i').test(record) ? -1 : 0),
+    (sum, hit, i) =>
+      sum +
+      (hit !== null && new RegExp(hit, 'i').test(record) ? 1 : new RegExp(s.known[i]!, 'i').test(record) ? -1 : 0),
     0,
   );
 }
@@ -50,6 +52,7 @@ describe('signatureOf: raw tokens the normalizer erases', () => {
   });
 
   it('tells the IPv6 any-address from the IPv4 one', () => {
+    // The port matches (+1); the other any-address counts against (-1), the same one for nothing.
     expect(
       signatureScore(
         'nginx: [emerg] bind() to [::]:80 failed (98: Address already in use)',
@@ -61,8 +64,18 @@ describe('signatureOf: raw tokens the normalizer erases', () => {
         'nginx: [emerg] bind() to [::]:80 failed (98: Address already in use)',
         'nginx: [emerg] bind() to [::]:80 failed',
       ),
-    ).toBe(2);
+    ).toBe(1);
     expect(signatureScore('Error: listen EADDRINUSE: address already in use :::3000', 'bind 0.0.0.0:3000')).toBe(0);
+  });
+
+  it('counts the loopback of the other IP version against a record, and the same one for nothing', () => {
+    const query = 'Error: connect ECONNREFUSED ::1:27017';
+    expect(signatureScore(query, 'connect ECONNREFUSED 127.0.0.1:27017')).toBe(0);
+    expect(signatureScore(query, 'connect ECONNREFUSED ::1:27017')).toBe(1);
+    // A record naming no loopback is not below one naming the query's.
+    expect(signatureScore('Host 127.0.0.1 is not allowed to connect', "Host '172.19.0.9' is not allowed")).toBe(0);
+    expect(signatureScore('Host 127.0.0.1 is not allowed to connect', 'connect ECONNREFUSED 127.0.0.1')).toBe(0);
+    expect(signatureScore('Host 127.0.0.1 is not allowed to connect', 'connect ECONNREFUSED ::1')).toBe(-1);
   });
 });
 

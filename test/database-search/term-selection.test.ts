@@ -5,7 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { failureLinesFirst } from '../../database-search/log-prefix.ts';
-import { lastResortMinimumTerms, minimumTerms, relaxedMinimumTerms } from '../../database-search/keyword-query.ts';
+import {
+  anyTermQuery,
+  lastResortMinimumTerms,
+  minimumTerms,
+  rareTerms,
+  relaxedMinimumTerms,
+} from '../../database-search/keyword-query.ts';
 import { withAliases, withoutNarrative } from '../../database-search/term-aliases.ts';
 
 describe('failureLinesFirst', () => {
@@ -40,6 +46,10 @@ describe('withoutNarrative', () => {
     ]);
   });
 
+  it('drops contractions the normalizer left without their apostrophe', () => {
+    expect(withoutNarrative(["'im'", "'didnt'", "'start'", "'doesnt'", "'cluster'"])).toEqual(["'start'", "'cluster'"]);
+  });
+
   it('keeps every term when fewer than two telling ones would remain', () => {
     expect(withoutNarrative(["'work'", "'fine'", "'redi'"])).toEqual(["'work'", "'fine'", "'redi'"]);
   });
@@ -52,6 +62,49 @@ describe('withAliases', () => {
       "'repo' | 'repositori'",
       "'cert' | 'certif'",
     ]);
+  });
+});
+
+describe('withAliases for a symptom', () => {
+  it('joins the words that describe an error to the code it prints', () => {
+    expect(withAliases(["'connect'", "'refus'"], { symptom: true })).toEqual(["'connect'", "'econnrefus' | 'refus'"]);
+    expect(withAliases(["'segment'", "'fault'"], { symptom: true })).toEqual([
+      "'sigsegv' | 'segfault' | 'segment'",
+      "'fault'",
+    ]);
+    expect(withAliases(["'forbidden'"], { symptom: true })).toEqual(["'403' | 'forbidden'"]);
+  });
+
+  it('joins a vocabulary group with an alias group sharing a lexeme', () => {
+    expect(withAliases(["'eacc'"], { symptom: true })).toEqual(["'perm' | 'permiss' | 'eacc'"]);
+    expect(withAliases(["'cert'"], { symptom: true })).toEqual(["'cert' | 'certif' | 'x509'"]);
+  });
+
+  it('leaves pasted text to the codes it prints', () => {
+    expect(withAliases(["'connect'", "'refus'"])).toEqual(["'connect'", "'refus'"]);
+    expect(withAliases(["'eacc'"])).toEqual(["'eacc'"]);
+  });
+});
+
+describe('anyTermQuery', () => {
+  it('asks for any one of the terms, an alias group as one operand', () => {
+    expect(anyTermQuery(["'gradlewrappermain'", "'postgr' | 'postgresql'"])).toBe(
+      "'gradlewrappermain' | ('postgr' | 'postgresql')",
+    );
+    expect(anyTermQuery([])).toBeNull();
+  });
+});
+
+describe('rareTerms', () => {
+  it('keeps the terms fewer than one document in a hundred holds', () => {
+    expect(rareTerms(["'error'", "'gradlewrappermain'", "'log'"], [0.26, 0.0008, 0.14])).toEqual([
+      "'gradlewrappermain'",
+    ]);
+    expect(rareTerms(["'error'", "'log'"], [0.26, 0.14])).toEqual([]);
+  });
+
+  it('keeps every term while the shares are unknown', () => {
+    expect(rareTerms(["'error'", "'log'"], null)).toEqual(["'error'", "'log'"]);
   });
 });
 

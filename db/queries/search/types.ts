@@ -68,7 +68,7 @@ export interface MatchQuery {
   /** A tsquery for records holding all terms but one (keyword-query.ts), or null under four terms. */
   nearlyAll: string | null;
   /** Discriminating raw tokens of the query as patterns over a record's snippet (database-search/ranking.ts). */
-  signature: { hits: string[]; known: string[] };
+  signature: { hits: (string | null)[]; known: string[] };
   /** Whether the signature reads the record's title too: for a symptom in words (`signatureReadsTitle`). */
   signatureTitle: boolean;
   weights: RankingWeights;
