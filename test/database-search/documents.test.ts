@@ -390,6 +390,55 @@ describe('the exact source', () => {
   });
 });
 
+describe('the substring source', () => {
+  const substringQuery = (fragment: string, strictCap: number) => {
+    const needle = normalizeLiteral(fragment);
+    return literalQuery(fragment, KIND_RANK.substring, {
+      keys: [],
+      keyWeights: [],
+      pattern: likePattern(needle),
+      pairs: pairKeys(needle),
+      strictCap,
+    });
+  };
+
+  it('finds a fragment in every bucket of the pair keys, and stops at its cap', async () => {
+    const tag = newId('problem').slice(-12);
+    const ids: string[] = [];
+    // Enough records that every one of the 16 buckets (a hash of the id) holds some.
+    for (let i = 0; i < 60; i++)
+      ids.push(await createProblem(pool, { literal: `Error: bucketed ${tag} fragment number ${i} went away` }));
+    await searchDocumentsCaughtUp(pool);
+    const buckets = await pool.query<{ n: number }>(
+      'SELECT count(DISTINCT ak_search_pair_bucket(id))::int AS n FROM search_documents WHERE id = ANY($1::text[])',
+      [ids],
+    );
+    expect(buckets.rows[0]!.n).toBeGreaterThan(8);
+    const all = await findMatchingDocuments(pool, { ...substringQuery(`bucketed ${tag} fragment`, 100), limit: 100 });
+    expect(all.rows.map((r) => r.id).sort()).toEqual([...ids].sort());
+    expect([all.total, all.totalExact]).toEqual([60, true]);
+    const capped = await findMatchingDocuments(pool, substringQuery(`bucketed ${tag} fragment`, 10));
+    expect([capped.total, capped.totalExact]).toEqual([10, false]);
+    expect(capped.rows.every((r) => ids.includes(r.id) && r.kind === KIND_RANK.substring)).toBe(true);
+  });
+
+  it('finds the one record holding a fragment whose longest words many records share', async () => {
+    const tag = newId('problem').slice(-12);
+    const shared: string[] = [];
+    for (let i = 0; i < 30; i++)
+      shared.push(
+        await createProblem(pool, { literal: `QueuePool overflowing ${tag} limit of size ${i + 100} reached` }),
+      );
+    const one = await createProblem(pool, { literal: `QueuePool overflowing ${tag} limit of size 71 reached` });
+    await searchDocumentsCaughtUp(pool);
+    await pool.query('ANALYZE search_documents');
+    const found = await findMatchingDocuments(pool, substringQuery(`overflowing ${tag} limit of size 71 reached`, 50));
+    expect(found.rows.map((r) => r.id)).toEqual([one]);
+    expect(found.totalExact).toBe(true);
+    expect(shared).not.toContain(one);
+  });
+});
+
 describe('migration 000003', () => {
   it('indexes the records committed before it', async () => {
     const name = `ak_test_${process.ppid}_backfill_${Date.now()}`;
