@@ -20,7 +20,8 @@ import {
 } from '../../db/queries/search.ts';
 import { catchUpSearchDocumentsIn, searchDocumentsCaughtUp } from '../../database-search/search-catch-up.ts';
 import { RANKING_WEIGHTS } from '../../database-search/ranking.ts';
-import { likePattern } from '../../database-search/run-search.ts';
+import { likePattern, runSearch, STRICT_CANDIDATE_CAP } from '../../database-search/run-search.ts';
+import { SearchParamsSchema } from '../../core/schemas/search-params.ts';
 import { pairKeys } from '../../database-search/substring-query.ts';
 import { insertOutcome } from '../../db/queries/outcomes.ts';
 import { insertProblem, insertProblemRevision, setProblemRevision } from '../../db/queries/problems.ts';
@@ -420,6 +421,21 @@ describe('the substring source', () => {
     const capped = await findMatchingDocuments(pool, substringQuery(`bucketed ${tag} fragment`, 10));
     expect([capped.total, capped.totalExact]).toEqual([10, false]);
     expect(capped.rows.every((r) => ids.includes(r.id) && r.kind === KIND_RANK.substring)).toBe(true);
+  });
+
+  it('keeps the record whose literal is the query first when its fragment fills the cap', async () => {
+    const tag = newId('problem').slice(-12);
+    const literal = `Error: capped ${tag} read refused by the upstream`;
+    // More records containing the query in a longer literal than the substring source reads.
+    for (let i = 0; i < STRICT_CANDIDATE_CAP + 10; i++)
+      await createProblem(pool, { literal: `${literal} after restart ${i}` });
+    const equal = await createProblem(pool, { literal });
+    await searchDocumentsCaughtUp(pool);
+    const result = await runSearch(pool, SearchParamsSchema.parse({ q: literal, mode: 'auto' }));
+    expect(result.items[0]!.id).toBe(equal);
+    expect(result.items[0]!.match.kind).toBe('exact');
+    expect(result.items.slice(1).every((item) => item.match.kind === 'substring')).toBe(true);
+    expect(result.coverage.total_exact).toBe(false);
   });
 
   it('finds the one record holding a fragment whose longest words many records share', async () => {
