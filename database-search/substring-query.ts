@@ -10,20 +10,26 @@
  * are then the record's word's too); a run with a separator on both sides
  * is a whole word. Any subset of those keys is a condition every substring
  * match meets, so the statement reads the `pair_keys` index for a few of
- * them and then checks the whole query with strpos(); a query with no key
- * (one word, or runs too short at the ends) reads the trigram index.
+ * them (the rarest, by the planner's statistics) and then checks the whole
+ * query with strpos(); a query with no key (one word, or runs too short at
+ * the ends) reads the trigram index.
  */
 
 /** Characters of each word in a pair key. */
 const SIDE = 3;
 
-/** Keys a query is looked up by: a few are as selective as many, and each costs a posting list. */
-const MAX_KEYS = 4;
+/**
+ * Keys a query offers the statement, which looks it up by the four rarest of them
+ * (db/queries/search/statement-text.ts): a literal's longest words are often its template's, held by
+ * every record of it, where a shorter word tells them apart (`size 71`).
+ */
+const MAX_KEYS = 16;
 
 /**
  * The pair keys of a normalized query, at most MAX_KEYS, those of the
  * longest words first (placeholders such as `<ip>:<n>` give short, common
- * ones); empty when it has none.
+ * ones; the statement takes them in this order when it has no statistics);
+ * empty when it has none.
  */
 export function pairKeys(normalized: string): string[] {
   const runs = [...normalized.matchAll(/[a-z0-9]+/g)].map((run) => ({

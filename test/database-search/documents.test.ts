@@ -20,7 +20,8 @@ import {
 } from '../../db/queries/search.ts';
 import { catchUpSearchDocumentsIn, searchDocumentsCaughtUp } from '../../database-search/search-catch-up.ts';
 import { RANKING_WEIGHTS } from '../../database-search/ranking.ts';
-import { likePattern } from '../../database-search/run-search.ts';
+import { likePattern, runSearch, STRICT_CANDIDATE_CAP } from '../../database-search/run-search.ts';
+import { SearchParamsSchema } from '../../core/schemas/search-params.ts';
 import { pairKeys } from '../../database-search/substring-query.ts';
 import { insertOutcome } from '../../db/queries/outcomes.ts';
 import { insertProblem, insertProblemRevision, setProblemRevision } from '../../db/queries/problems.ts';
@@ -387,6 +388,70 @@ describe('the exact source', () => {
     const room = await findMatchingDocuments(pool, query(5));
     expect(room.rows.map((r) => r.id).sort()).toEqual([...equal, containing].sort());
     expect(room.rows.at(-1)!.id).toBe(containing);
+  });
+});
+
+describe('the substring source', () => {
+  const substringQuery = (fragment: string, strictCap: number) => {
+    const needle = normalizeLiteral(fragment);
+    return literalQuery(fragment, KIND_RANK.substring, {
+      keys: [],
+      keyWeights: [],
+      pattern: likePattern(needle),
+      pairs: pairKeys(needle),
+      strictCap,
+    });
+  };
+
+  it('finds a fragment in every bucket of the pair keys, and stops at its cap', async () => {
+    const tag = newId('problem').slice(-12);
+    const ids: string[] = [];
+    // Enough records that every one of the 16 buckets (a hash of the id) holds some.
+    for (let i = 0; i < 60; i++)
+      ids.push(await createProblem(pool, { literal: `Error: bucketed ${tag} fragment number ${i} went away` }));
+    await searchDocumentsCaughtUp(pool);
+    const buckets = await pool.query<{ n: number }>(
+      'SELECT count(DISTINCT ak_search_pair_bucket(id))::int AS n FROM search_documents WHERE id = ANY($1::text[])',
+      [ids],
+    );
+    expect(buckets.rows[0]!.n).toBeGreaterThan(8);
+    const all = await findMatchingDocuments(pool, { ...substringQuery(`bucketed ${tag} fragment`, 100), limit: 100 });
+    expect(all.rows.map((r) => r.id).sort()).toEqual([...ids].sort());
+    expect([all.total, all.totalExact]).toEqual([60, true]);
+    const capped = await findMatchingDocuments(pool, substringQuery(`bucketed ${tag} fragment`, 10));
+    expect([capped.total, capped.totalExact]).toEqual([10, false]);
+    expect(capped.rows.every((r) => ids.includes(r.id) && r.kind === KIND_RANK.substring)).toBe(true);
+  });
+
+  it('keeps the record whose literal is the query first when its fragment fills the cap', async () => {
+    const tag = newId('problem').slice(-12);
+    const literal = `Error: capped ${tag} read refused by the upstream`;
+    // More records containing the query in a longer literal than the substring source reads.
+    for (let i = 0; i < STRICT_CANDIDATE_CAP + 10; i++)
+      await createProblem(pool, { literal: `${literal} after restart ${i}` });
+    const equal = await createProblem(pool, { literal });
+    await searchDocumentsCaughtUp(pool);
+    const result = await runSearch(pool, SearchParamsSchema.parse({ q: literal, mode: 'auto' }));
+    expect(result.items[0]!.id).toBe(equal);
+    expect(result.items[0]!.match.kind).toBe('exact');
+    expect(result.items.slice(1).every((item) => item.match.kind === 'substring')).toBe(true);
+    expect(result.coverage.total_exact).toBe(false);
+  });
+
+  it('finds the one record holding a fragment whose longest words many records share', async () => {
+    const tag = newId('problem').slice(-12);
+    const shared: string[] = [];
+    for (let i = 0; i < 30; i++)
+      shared.push(
+        await createProblem(pool, { literal: `QueuePool overflowing ${tag} limit of size ${i + 100} reached` }),
+      );
+    const one = await createProblem(pool, { literal: `QueuePool overflowing ${tag} limit of size 71 reached` });
+    await searchDocumentsCaughtUp(pool);
+    await pool.query('ANALYZE search_documents');
+    const found = await findMatchingDocuments(pool, substringQuery(`overflowing ${tag} limit of size 71 reached`, 50));
+    expect(found.rows.map((r) => r.id)).toEqual([one]);
+    expect(found.totalExact).toBe(true);
+    expect(shared).not.toContain(one);
   });
 });
 

@@ -25,9 +25,17 @@ describe('pairKeys', () => {
     expect(pairKeys('econnref')).toEqual([]);
   });
 
-  it('keeps the keys of the four longest pairs of words', () => {
+  it('orders the keys by the length of their pair of words, and keeps at most sixteen', () => {
     expect(pairKeys('connect econnrefused <ip>:<n>')).toEqual(['ect eco', 'sed ip', 'ip n']);
-    expect(pairKeys('aaa bbbb ccccc dddddd eeeeeee fff')).toEqual(['ddd eee', 'ccc ddd', 'eee fff', 'bbb ccc']);
+    expect(pairKeys('aaa bbbb ccccc dddddd eeeeeee fff')).toEqual([
+      'ddd eee',
+      'ccc ddd',
+      'eee fff',
+      'bbb ccc',
+      'aaa bbb',
+    ]);
+    const words = Array.from({ length: 20 }, (_, i) => `w${String(i).padStart(2, '0')}x`).join(' ');
+    expect(pairKeys(words)).toHaveLength(16);
   });
 });
 

@@ -4,6 +4,12 @@ import { termLexemesSql, termSharesSql } from '../search-families.ts';
 import { decayedConfidenceSql, trustSubjectColumnsSql } from '../trust.ts';
 import { DOCUMENT_COLUMNS, filtersOn, TOTALS } from './page.ts';
 
+/** The buckets of the pair keys' index (db/migrations/000044.sql, `ak_search_pair_bucket`). */
+const PAIR_BUCKETS = 16;
+
+/** Pair keys a substring is looked up by: a few are as selective as many, and each costs a posting list. */
+const PAIR_KEYS_READ = 4;
+
 /** What ranking reads of a candidate, carried from the index scan that found it. */
 const CANDIDATE_COLUMNS = `d.id, d.type, d.family, d.title, d.snippet, d.updated_at, d.exact_keys, d.tsv, d.title_tsv, d.text_norm,
   d.worked, d.partially_worked, d.did_not_work`;
@@ -94,12 +100,20 @@ export function matchStatementText(shape: MatchShape): string {
     ? ''
     : `
           AND NOT EXISTS (SELECT FROM exact_hits e WHERE e.exact_keys @> ARRAY[$8::text] OFFSET $31::int - 1)`;
+  // The pair keys are read bucket by bucket (db/migrations/000044.sql), stopping once the cap is full: a
+  // fragment thousands of records share reads a sixteenth of its postings. Of the query's keys the four
+  // rarest by the planner's statistics are looked up (in the query's order without them): the longest
+  // words' keys are often a common literal's own, held by every record of it.
   const substring =
     shape.substring === 'pairs'
       ? `
-       SELECT ${CANDIDATE_COLUMNS}, 2 AS src FROM search_documents d
-        WHERE $11::int >= 1 AND $9::text IS NOT NULL AND cardinality($27::text[]) > 0
-          AND d.pair_keys @> $27::text[] AND strpos(d.text_norm, $28::text) > 0 AND ${on('$25')}${wholeFilled} LIMIT $31::int`
+       SELECT d.*, 2 AS src FROM generate_series(0, ${PAIR_BUCKETS - 1}) AS b(n)
+        CROSS JOIN LATERAL (
+          SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
+           WHERE ak_search_bucket_keys(d.pair_keys, ak_search_pair_bucket(d.id))
+                   @> ak_search_bucket_keys((SELECT keys FROM pair_pick), b.n)
+             AND strpos(d.text_norm, $28::text) > 0 AND ${on('$25')} LIMIT $31::int) d
+        WHERE $11::int >= 1 AND $9::text IS NOT NULL AND cardinality($27::text[]) > 0${wholeFilled} LIMIT $31::int`
       : shape.substring === 'trigrams'
         ? `
        SELECT ${CANDIDATE_COLUMNS}, 2 AS src FROM search_documents d
@@ -254,7 +268,16 @@ export function matchStatementText(shape: MatchShape): string {
               coalesce(array_agg(($10::text[])[t.n::int]::tsquery) FILTER (WHERE cardinality(t.lexemes) > 1), '{}') AS groups
          FROM term t),
      -- Records equal to the whole query (or one of its lines equal to theirs) first: they score highest.
-     exact_hits AS MATERIALIZED (${exact}),
+     exact_hits AS MATERIALIZED (${exact}),${
+       shape.substring !== 'pairs'
+         ? ''
+         : `
+     pair_pick AS MATERIALIZED (
+       SELECT ARRAY(SELECT q.k FROM unnest($27::text[]) WITH ORDINALITY AS q(k, n)
+                     ORDER BY coalesce(s.freqs[array_position(s.elems, q.k)], 0), q.n LIMIT ${PAIR_KEYS_READ}) AS keys
+         FROM (SELECT ak_search_pair_key_elems() AS elems, ak_search_pair_key_freqs() AS freqs) s
+     ),`
+     }
      substring_hits AS MATERIALIZED (${substring}),
      level AS MATERIALIZED (
        SELECT $30::boolean AND NOT EXISTS (SELECT FROM exact_hits) AND NOT EXISTS (SELECT FROM substring_hits) AS fell_back
