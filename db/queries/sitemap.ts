@@ -37,8 +37,9 @@ export interface ChangedRecords {
  */
 export async function listChangedRecords(db: Queryable, since: string, limit: number): Promise<ChangedRecords[]> {
   const r = await db.query<ChangedRecords>(
+    // Ordered by the column, not the text alias of the same name: as text, 100 would sort before 99.
     `SELECT cursor::text AS cursor, affects FROM changes
-      WHERE cursor > $1::bigint AND cursor < ak_change_feed_horizon() ORDER BY cursor LIMIT $2::int`,
+      WHERE cursor > $1::bigint AND cursor < ak_change_feed_horizon() ORDER BY changes.cursor LIMIT $2::int`,
     [since, limit],
   );
   return r.rows;
