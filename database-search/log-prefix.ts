@@ -81,3 +81,13 @@ export function failureLinesFirst(normalized: string): string {
   if (failing.length === 0 || failing.length === lines.length) return normalized;
   return [...failing, ...lines.filter((line) => !FAILURE_LINE.test(line))].join('\n');
 }
+
+/** A stack frame as normalized: `at fn (<path>)`, `file <path>, line <n>, in fn`, `file util.js, line <n>, in …`. */
+const FRAME_LINE = /^(?:at [^\n]*|file [^ \n]+, line [^\n]*)$/;
+
+/** A pasted text without its stack frames' lines (the text itself when it has none, or is nothing but frames). */
+export function withoutFrameLines(normalized: string): string {
+  const lines = normalized.split('\n');
+  const kept = lines.filter((line) => !FRAME_LINE.test(line.trim()));
+  return kept.length === lines.length || kept.every((line) => line.trim() === '') ? normalized : kept.join('\n');
+}
