@@ -82,8 +82,11 @@ export function failureLinesFirst(normalized: string): string {
   return [...failing, ...lines.filter((line) => !FAILURE_LINE.test(line))].join('\n');
 }
 
-/** A stack frame as normalized: `at fn (<path>)`, `file <path>, line <n>, in fn`, `file util.js, line <n>, in …`. */
-const FRAME_LINE = /^(?:at [^\n]*|file [^ \n]+, line [^\n]*)$/;
+/**
+ * A stack frame as normalized (`at fn (<path>)`, `file <path>, line <n>, in fn`, `file util.js, line <n>, in …`),
+ * or the line Node prints above the trace of every unhandled `error` event.
+ */
+const FRAME_LINE = /^(?:at [^\n]*|file [^ \n]+, line [^\n]*|throw er; \/\/ unhandled error event)$/;
 
 /** A pasted text without its stack frames' lines (the text itself when it has none, or is nothing but frames). */
 export function withoutFrameLines(normalized: string): string {

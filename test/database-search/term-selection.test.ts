@@ -49,6 +49,12 @@ describe('withoutFrameLines', () => {
     ).toBe('mongoserverselectionerror: connect econnrefused <ip>:<n>');
   });
 
+  it("leaves out the line Node prints above every unhandled 'error' event", () => {
+    expect(withoutFrameLines('<path>\nthrow er; // unhandled error event\n^\ncert_has_expired')).toBe(
+      '<path>\n^\ncert_has_expired',
+    );
+  });
+
   it('keeps a text without frames, or of nothing but frames, as it is', () => {
     expect(withoutFrameLines('connect econnrefused <ip>:<n>\nretrying')).toBe(
       'connect econnrefused <ip>:<n>\nretrying',
