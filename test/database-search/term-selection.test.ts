@@ -55,6 +55,14 @@ describe('withoutFrameLines', () => {
     );
   });
 
+  it("leaves out a Python traceback's header and each frame's source line, not the error after a frame", () => {
+    expect(
+      withoutFrameLines(
+        'traceback (most recent call last):\nfile <path>, line <n>, in open_session\nconn = pymysql.connect(host=settings.db_host)\nfile <frozen codecs>, line <n>, in decode\nunicodedecodeerror: utf-8 codec cant decode byte <hex>',
+      ),
+    ).toBe('unicodedecodeerror: utf-8 codec cant decode byte <hex>');
+  });
+
   it('keeps a text without frames, or of nothing but frames, as it is', () => {
     expect(withoutFrameLines('connect econnrefused <ip>:<n>\nretrying')).toBe(
       'connect econnrefused <ip>:<n>\nretrying',
