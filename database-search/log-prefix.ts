@@ -81,3 +81,26 @@ export function failureLinesFirst(normalized: string): string {
   if (failing.length === 0 || failing.length === lines.length) return normalized;
   return [...failing, ...lines.filter((line) => !FAILURE_LINE.test(line))].join('\n');
 }
+
+/**
+ * A stack frame as normalized (`at fn (<path>)`, `file <path>, line <n>, in fn`, `file util.js, line <n>, in …`),
+ * a Python traceback's header, or the line Node prints above the trace of every unhandled `error` event.
+ */
+const FRAME_LINE =
+  /^(?:at [^\n]*|file [^,\n]+, line [^\n]*|traceback \(most recent call last\):|throw er; \/\/ unhandled error event)$/;
+/** A Python frame, whose next line is the frame's source line (`conn = pymysql.connect(…)`). */
+const PYTHON_FRAME = /^file [^,\n]+, line /;
+
+/**
+ * A pasted text without its stack frames' lines, a Python frame's source line among them unless it says a
+ * failure (the text itself when it has none, or is nothing but frames).
+ */
+export function withoutFrameLines(normalized: string): string {
+  const lines = normalized.split('\n');
+  const kept = lines.filter((line, i) => {
+    if (FRAME_LINE.test(line.trim())) return false;
+    const previous = lines[i - 1]?.trim();
+    return previous === undefined || !PYTHON_FRAME.test(previous) || FAILURE_LINE.test(line);
+  });
+  return kept.length === lines.length || kept.every((line) => line.trim() === '') ? normalized : kept.join('\n');
+}

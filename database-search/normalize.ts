@@ -69,6 +69,13 @@ export function exactKeys(normalized: string): string[] {
   return [...keys];
 }
 
+/**
+ * Lines a runtime prints around every error it throws, which the stored keys still hold (their rule,
+ * KEY_LINE, is mirrored by SQL): Node's re-throw of an unhandled `error` event opens the trace of every
+ * connection, listen and TLS failure alike, so a query is not matched by it.
+ */
+const QUERY_BOILERPLATE = /^throw er; \/\/ unhandled error event$/;
+
 /** Fragments of a query line are keys only with this many words: shorter runs collide too easily. */
 const MIN_FRAGMENT_WORDS = 2;
 /** How many words of its own a pasted line may carry before and after the literal (timestamps, levels, loggers, detail). */
@@ -99,7 +106,7 @@ export function queryKeys(normalized: string): string[] {
       }
     }
   }
-  return [...keys];
+  return [...keys].filter((key) => !QUERY_BOILERPLATE.test(key));
 }
 
 /** Keys are stored as MD5 hex, as SQL's `md5()` makes them: short, fixed-size index entries. */

@@ -143,15 +143,23 @@ function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-const PORT_IN_TEXT = /(?:(?<![0-9a-z])port[ =:]?|:)([0-9]{2,5})(?![0-9])/gi;
+/** A colon before a port, not the one before a clock's minutes or seconds (`10:22`, `03:02:21`). */
+const PORT_COLON = String.raw`(?<![0-9]:[0-9]{2})(?<!(?:^|[^0-9.:])[0-9]{1,2}):`;
+const PORT_IN_TEXT = new RegExp(String.raw`(?:(?<![0-9a-z])port[ =:]?|${PORT_COLON})([0-9]{2,5})(?![0-9])`, 'gi');
 /**
  * A port bound to an address or named as one: `10.0.0.5:8080`,
  * `localhost:3000`, `[::1]:5432`, `:::3000`, `port 22732`, `port=9200`.
- * Line and column numbers (`app.js:12:5`) and clock times are not.
+ * Line and column numbers (`app.js:12:5`), clock times and an address's
+ * last digits (`192.168.17.128` is no address on port 28) are not.
  */
 const ADDRESS_PORT =
-  /(?:(?<![0-9.])[0-9]{1,3}(?:\.[0-9]{1,3}){3}|localhost|\]|(?<![0-9a-f:])::1?|(?<![0-9a-z])port[ =:]?)(?::?)([0-9]{2,5})(?![0-9.])/gi;
-const portPattern = (port: string) => `(?:port[ =:]?|:)${port}(?![0-9])`;
+  /(?:(?:(?<![0-9.])[0-9]{1,3}(?:\.[0-9]{1,3}){3}|localhost|\]|(?<![0-9a-f:])::1?):|(?<![0-9a-z])port[ =:]?)([0-9]{2,5})(?![0-9.])/gi;
+/**
+ * Any of `ports` as a record's raw text writes one, never the minutes or seconds of a clock time
+ * (`03:02:21 [error]` names no FTP port 21): a colon after a number of one or two digits standing alone,
+ * or after `hh:mm`, is a clock's.
+ */
+const portsPattern = (ports: string[]) => String.raw`(?:port[ =:]?|${PORT_COLON})(?:${ports.join('|')})(?![0-9])`;
 const IPV6_LOOPBACK = String.raw`(?:^|[^0-9a-f:])::1(?![0-9a-f])|\[::1\]`;
 const IPV4_LOOPBACK = String.raw`127\.0\.0\.1`;
 /** The any-address a server binds: IPv6 `[::]:80` or Node's `:::3000`, IPv4 `0.0.0.0`. */
@@ -175,11 +183,7 @@ export function signatureOf(rawQuery: string): SignaturePatterns {
   // A port the query binds to an address says which server it dialled, even when it names no service:
   // a record naming a service port the query does not is another server.
   for (const match of lower.matchAll(ADDRESS_PORT)) ports.add(match[1]!);
-  if (ports.size)
-    add(
-      [...ports].map(portPattern).join('|'),
-      [...new Set([...WELL_KNOWN_PORTS, ...ports])].map(portPattern).join('|'),
-    );
+  if (ports.size) add(portsPattern([...ports]), portsPattern([...new Set([...WELL_KNOWN_PORTS, ...ports])]));
   const v6 = new RegExp(IPV6_LOOPBACK).test(lower);
   const v4 = lower.includes('127.0.0.1');
   // An address is no service: a record carrying the query's loopback (or any-address) is no likelier the

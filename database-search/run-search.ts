@@ -44,7 +44,7 @@ import {
 } from './keyword-query.ts';
 import { redactText } from '../core/redact-secrets.ts';
 import { isPasted, isPlainWords, keyWords, signatureOf, signatureReadsTitle, weightsFor } from './ranking.ts';
-import { failureLinesFirst, withoutLogPrefixes } from './log-prefix.ts';
+import { failureLinesFirst, withoutFrameLines, withoutLogPrefixes } from './log-prefix.ts';
 import { rerankByLiteral, rerankByTermWeight } from './rerank.ts';
 import { matchesOnlyAFragment, withFragmentMatches } from './fragment-matches.ts';
 import { keyHash, normalizeLiteral, queryKeys } from './normalize.ts';
@@ -139,6 +139,9 @@ export function championRead(termCount: number): number {
  */
 const MAX_TERMS = 16;
 
+/** Terms a paste's lines other than its stack frames must give for the frames' terms to be left out. */
+const MIN_MESSAGE_TERMS = 2;
+
 /** Trigram indexes need three characters; a shorter substring would scan every document. */
 const MIN_SUBSTRING_CHARS = 3;
 
@@ -152,15 +155,24 @@ export function likePattern(normalized: string): string | null {
  * The full-text terms a search matches by, of the query's message (normalized, without log prefixes): a
  * term an agent spells one way and a record another (`postgres`, `PostgreSQL`) matches either; a symptom
  * in words is matched by what it tells of the failure, not by how it was noticed; a pasted trace's terms
- * are read from its failing lines first, since its first lines may be the shell's.
+ * are read from its failing lines first, since its first lines may be the shell's, and not from its stack
+ * frames when its other lines give two or more: a frame names the paster's code and the runtime's internals
+ * (`at Timeout._onTimeout`, `File "util.js", line 1016`), which the record of the same error seldom holds,
+ * and a keyword match needs half of the terms.
  */
 export async function searchTerms(
   db: Queryable,
   message: string,
   options: { prepared?: boolean } = {},
 ): Promise<string[]> {
-  const read = await queryTerms(db, isPasted(message) ? failureLinesFirst(message) : message, MAX_TERMS, options);
-  return isPasted(message) ? withAliases(read) : withAliases(withoutNarrative(read), { symptom: true });
+  if (!isPasted(message))
+    return withAliases(withoutNarrative(await queryTerms(db, message, MAX_TERMS, options)), { symptom: true });
+  const withoutFrames = withoutFrameLines(message);
+  if (withoutFrames !== message) {
+    const read = await queryTerms(db, failureLinesFirst(withoutFrames), MAX_TERMS, options);
+    if (read.length >= MIN_MESSAGE_TERMS) return withAliases(read);
+  }
+  return withAliases(await queryTerms(db, failureLinesFirst(message), MAX_TERMS, options));
 }
 
 function toCandidate(row: DocumentRow, trust: Map<string, CandidateTrust>): SearchCandidate {

@@ -194,6 +194,18 @@ describe('queryKeys', () => {
     );
     expect(queryKeys(text)).toEqual(expect.arrayContaining(exactKeys(text)));
   });
+
+  it("is not matched by the line Node prints above every unhandled 'error' event", () => {
+    const keys = queryKeys(
+      normalizeLiteral(
+        "events.js:72\n        throw er; // Unhandled 'error' event\n              ^\nError: CERT_HAS_EXPIRED",
+      ),
+    );
+    expect(keys).not.toContain('throw er; // unhandled error event');
+    expect(exactKeys(normalizeLiteral("throw er; // Unhandled 'error' event\nError: x"))).toContain(
+      'throw er; // unhandled error event',
+    );
+  });
 });
 describe('likePattern', () => {
   it('escapes LIKE wildcards and refuses text too short for trigrams', () => {

@@ -49,6 +49,21 @@ describe('signatureOf: raw tokens the normalizer erases', () => {
 
   it('does not read line numbers, columns or clock times as ports', () => {
     expect(signatureOf('at Object.<anonymous> (/srv/app.js:132:17) at 10:38:47')).toEqual({ hits: [], known: [] });
+    // 22 and 21 are well-known ports (ssh, ftp), and here a clock's minutes and seconds.
+    expect(signatureOf('2024-06-15 10:22:21 [error] upstream timed out')).toEqual({ hits: [], known: [] });
+  });
+
+  it("does not read an address's last octet as a port", () => {
+    // 192.168.17.128 is no address 192.168.17.1 on port 28.
+    expect(signatureOf('client: 192.168.17.1, host: "192.168.17.128"')).toEqual({ hits: [], known: [] });
+  });
+
+  it("does not count a clock time in a record's text as a port it names", () => {
+    const query = 'upstream timed out, upstream: "fastcgi://127.0.0.1:9000"';
+    expect(signatureScore(query, '2014/01/13 03:02:21 [error] 25698#0: *8 upstream timed out')).toBe(0);
+    expect(signatureScore(query, '12:22 upstream timed out, upstream: 127.0.0.1:9000')).toBe(1);
+    expect(signatureScore(query, 'upstream timed out, upstream: localhost:21')).toBe(-1);
+    expect(signatureScore('connect ECONNREFUSED ::1:5432', 'connect ECONNREFUSED ::1:5432')).toBe(1);
   });
 
   it('tells the IPv6 any-address from the IPv4 one', () => {

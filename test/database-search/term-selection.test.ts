@@ -4,7 +4,7 @@
  * level asks for two terms.
  */
 import { describe, expect, it } from 'vitest';
-import { failureLinesFirst } from '../../database-search/log-prefix.ts';
+import { failureLinesFirst, withoutFrameLines } from '../../database-search/log-prefix.ts';
 import {
   anyTermQuery,
   lastResortMinimumTerms,
@@ -34,6 +34,40 @@ describe('failureLinesFirst', () => {
     expect(failureLinesFirst('error: a\nfatal: b')).toBe('error: a\nfatal: b');
     expect(failureLinesFirst('step one\nstep two')).toBe('step one\nstep two');
     expect(failureLinesFirst('connection refused')).toBe('connection refused');
+  });
+});
+
+describe('withoutFrameLines', () => {
+  it("leaves out a trace's stack frames, Node's and Python's, and keeps its message", () => {
+    expect(
+      withoutFrameLines(
+        'listen eaddrinuse <ip>:<n>\nfile util.js, line <n>, in object.exports._errnoexception\nat server.setuplistenhandle [as _listen2] (<path>)',
+      ),
+    ).toBe('listen eaddrinuse <ip>:<n>');
+    expect(
+      withoutFrameLines('mongoserverselectionerror: connect econnrefused <ip>:<n>\n  at timeout._ontimeout (<path>)'),
+    ).toBe('mongoserverselectionerror: connect econnrefused <ip>:<n>');
+  });
+
+  it("leaves out the line Node prints above every unhandled 'error' event", () => {
+    expect(withoutFrameLines('<path>\nthrow er; // unhandled error event\n^\ncert_has_expired')).toBe(
+      '<path>\n^\ncert_has_expired',
+    );
+  });
+
+  it("leaves out a Python traceback's header and each frame's source line, not the error after a frame", () => {
+    expect(
+      withoutFrameLines(
+        'traceback (most recent call last):\nfile <path>, line <n>, in open_session\nconn = pymysql.connect(host=settings.db_host)\nfile <frozen codecs>, line <n>, in decode\nunicodedecodeerror: utf-8 codec cant decode byte <hex>',
+      ),
+    ).toBe('unicodedecodeerror: utf-8 codec cant decode byte <hex>');
+  });
+
+  it('keeps a text without frames, or of nothing but frames, as it is', () => {
+    expect(withoutFrameLines('connect econnrefused <ip>:<n>\nretrying')).toBe(
+      'connect econnrefused <ip>:<n>\nretrying',
+    );
+    expect(withoutFrameLines('at a (<path>)\nat b (<path>)')).toBe('at a (<path>)\nat b (<path>)');
   });
 });
 

@@ -84,6 +84,20 @@ export function matchStatementText(shape: MatchShape): string {
              AND NOT ($8::text = ANY($7::text[]) AND d.exact_keys @> ARRAY[$8::text]) LIMIT $31::int)
          UNION ALL`
          }
+         -- A few records per whole line of the query (its lines but the whole), before those holding any of
+         -- its keys: that source answers in table order, so a line many records share (\`is the server
+         -- running on host <ip> (<ip>) and accepting\`) filled its rows and kept out the record holding the
+         -- query's rarer line as well.
+         (SELECT x.* FROM unnest($44::text[]) AS l(k)
+           CROSS JOIN LATERAL (
+             SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
+              WHERE l.k = ANY($7::text[]) AND l.k <> $8::text AND d.exact_keys @> ARRAY[l.k]
+                AND NOT ($8::text = ANY($7::text[]) AND d.exact_keys @> ARRAY[$8::text])${
+                  shape.filtered ? '' : ' AND (d.literal_key IS NULL OR NOT d.literal_key = ANY($7::text[]))'
+                }
+                AND ${on('$25')} LIMIT greatest(4, ceil($31::int::float8 / greatest(1, cardinality($44::text[]))))::int) x
+           LIMIT $31::int)
+         UNION ALL
          (SELECT ${CANDIDATE_COLUMNS} FROM search_documents d
            WHERE cardinality($7::text[]) > 0 AND d.exact_keys && $7::text[]
              AND NOT ($8::text = ANY($7::text[]) AND d.exact_keys @> ARRAY[$8::text])${
