@@ -37,7 +37,8 @@ export function recordPageOf(dir: string, ref: RecordRef): RecordPage {
   return { file: path.join(dir, `${url.slice(1)}.html`), url };
 }
 
-async function listRecordPages(dir: string): Promise<RecordPage[]> {
+/** Every record page, problems then solutions then discussions, each folder in name order. */
+export async function listRecordPages(dir: string): Promise<RecordPage[]> {
   const pages: RecordPage[] = [];
   for (const [folder, type] of Object.entries(FOLDERS)) {
     const names = await readdir(path.join(dir, folder)).catch(() => [] as string[]);
@@ -125,16 +126,17 @@ export function buildSearchIndex(dir: string, only?: RecordPage[]): Promise<Buil
 }
 
 /**
- * Indexes every record page into the folder `output` (Pagefind writes the
- * files itself): for the base tier. At 100k pages, getFiles sends the whole
- * bundle as one base64 message through the service's stdout, which Node then
- * decodes and holds (~1 GiB more in the worker); written to disk, Node never
- * holds it. (The service itself peaks at ~3.4 GiB building a 100k-page index
- * either way.)
+ * Indexes `pages` into the folder `output` (Pagefind writes the files
+ * itself): one shard of the base tier. At 100k pages, getFiles sends the
+ * whole bundle as one base64 message through the service's stdout, which
+ * Node then decodes and holds (~1 GiB more in the worker); written to disk,
+ * Node never holds it. The service itself holds the whole index it builds
+ * (~3.4 GiB at 100k pages) until close(), which is why a base is built in
+ * shards, each by a service of its own (base-tier.ts).
  */
-export async function writeBaseIndex(dir: string, output: string): Promise<number> {
-  return withIndex(dir, undefined, async (index, pages) => {
+export async function writeShardIndex(dir: string, pages: RecordPage[], output: string): Promise<number> {
+  return withIndex(dir, pages, async (index, indexed) => {
     assertOk(await index.writeFiles({ outputPath: output }), 'writeFiles');
-    return pages;
+    return indexed;
   });
 }
