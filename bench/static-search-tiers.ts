@@ -38,6 +38,8 @@ const SIZES = (process.env.BENCH_STATIC_SEARCH_SIZES ?? '1000,100000').split(','
  */
 const REBUILT_DIR = process.env.BENCH_STATIC_SEARCH_REBUILT_DIR;
 const REBUILT_DATABASE = process.env.BENCH_STATIC_SEARCH_REBUILT_DATABASE;
+/** SEARCH_SHARD_PAGES of every size's stack, when set (the service's default otherwise). */
+const SHARD_PAGES = process.env.BENCH_STATIC_SEARCH_SHARD_PAGES;
 const WRITES = 10;
 const TIMEOUT_MS = 30_000;
 /** Timed index runs per size, in rounds alternating between the sizes. */
@@ -81,14 +83,15 @@ export const staticSearchTiers: Bench = {
     const measured: Measured[] = [];
     const sizes: (number | 'rebuilt')[] = [...SIZES, ...(REBUILT_DIR ? (['rebuilt'] as const) : [])];
     if (REBUILT_DIR && !REBUILT_DATABASE) throw new Error('BENCH_STATIC_SEARCH_REBUILT_DIR needs _DATABASE too');
+    const settings = { SEARCH_INDEX_DELAY_MS: '200', ...(SHARD_PAGES ? { SEARCH_SHARD_PAGES: SHARD_PAGES } : {}) };
     for (const size of sizes) {
       const stack =
         size === 'rebuilt'
           ? await ctx.startStack(
-              { SEARCH_INDEX_DELAY_MS: '200', PROJECTIONS_DIR: REBUILT_DIR! },
+              { ...settings, PROJECTIONS_DIR: REBUILT_DIR! },
               { worker: false, templateDatabase: REBUILT_DATABASE },
             )
-          : await ctx.startStack({ SEARCH_INDEX_DELAY_MS: '200' }, { worker: false });
+          : await ctx.startStack(settings, { worker: false });
       const dir = stack.config.PROJECTIONS_DIR;
       if (size !== 'rebuilt') {
         await seedRecords(stack.pool, { records: size });

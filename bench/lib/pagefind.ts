@@ -117,7 +117,7 @@ export async function firstResultMs(base: string, dir: string, term: string): Pr
   const url = `${pathToFileURL(path.join(dir, `${primary.slice(1)}pagefind.js`)).href}?fresh=${randomUUID()}`;
   const pagefind = (await import(url)) as PagefindModule;
   await pagefind.options({ basePath: `${base}${primary}` });
-  for (const folder of merged) await pagefind.mergeIndex(`${base}${folder}`);
+  await Promise.all(merged.map((folder) => pagefind.mergeIndex(`${base}${folder}`)));
   const { results } = await pagefind.search(term);
   if (results.length === 0) throw new Error(`nothing found for ${term}`);
   await results[0]!.data();

@@ -27,7 +27,7 @@ export async function searchPublished(base: string, projectionsDir: string, term
   const url = `${pathToFileURL(path.join(projectionsDir, `${primary.slice(1)}pagefind.js`)).href}?fresh=${randomUUID()}`;
   const pagefind = (await import(url)) as PagefindModule;
   await pagefind.options({ basePath: `${base}${primary}` });
-  for (const folder of merged) await pagefind.mergeIndex(`${base}${folder}`);
+  await Promise.all(merged.map((folder) => pagefind.mergeIndex(`${base}${folder}`)));
   const { results } = await pagefind.search(term);
   const current = currentResults(results, new Set(manifest.superseded));
   return Promise.all(current.map(async (r) => (await r.data()).raw_url));

@@ -70,7 +70,8 @@ export async function loadPagefind(): Promise<StaticIndex> {
   const url = `${primary}pagefind.js`;
   const pagefind = (await import(/* @vite-ignore */ url)) as Pagefind;
   await pagefind.options({ excerptLength: 24, baseUrl: '/' });
-  for (const folder of merged) await pagefind.mergeIndex(folder, { baseUrl: '/' });
+  // Each merged index loads its own entry and metadata: at once, not one after another.
+  await Promise.all(merged.map((folder) => pagefind.mergeIndex(folder, { baseUrl: '/' })));
   await pagefind.init();
   const superseded = new Set(manifest.superseded);
   return {
