@@ -56,6 +56,9 @@ function assertOk<T extends { errors: string[] }>(response: T, step: string): T 
   return response;
 }
 
+/** Pages handed to Pagefind's service before the first of them is answered. */
+const IN_FLIGHT = 32;
+
 let running: Promise<unknown> = Promise.resolve();
 
 /**
@@ -103,13 +106,31 @@ function withIndex<T>(
       const { index } = assertOk(await pagefind.createIndex({ forceLanguage: 'en' }), 'createIndex');
       if (!index) throw new Error('Pagefind createIndex returned no index');
       let pages = 0;
+      // Up to IN_FLIGHT pages sent before their answers (Pagefind's service matches answers by message id):
+      // the next page is read while the service parses the last, instead of a round trip a page.
+      const inFlight = new Set<Promise<void>>();
+      let failure: unknown = null;
       for (const page of only ?? (await listRecordPages(dir))) {
         // Gone since the listing means its record is gone: nothing to index.
         const content = await readFile(page.file, 'utf8').catch(() => null);
         if (content === null) continue;
-        assertOk(await index.addHTMLFile({ url: page.url, content }), `addHTMLFile ${page.url}`);
-        pages++;
+        const added: Promise<void> = index
+          .addHTMLFile({ url: page.url, content })
+          .then(
+            (response) => {
+              assertOk(response, `addHTMLFile ${page.url}`);
+              pages++;
+            },
+            (error: unknown) => void (failure ??= error),
+          )
+          .catch((error: unknown) => void (failure ??= error))
+          .finally(() => inFlight.delete(added));
+        inFlight.add(added);
+        if (inFlight.size >= IN_FLIGHT) await Promise.race(inFlight);
+        if (failure) throw failure;
       }
+      await Promise.all(inFlight);
+      if (failure) throw failure;
       return await output(index, pages);
     } finally {
       await pagefind.close();
