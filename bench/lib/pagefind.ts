@@ -22,10 +22,18 @@ const pagefindBinary = () =>
 
 const kib = (status: string, field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
 
-/** The largest VmHWM (KiB) of this process's Pagefind children, sampled every 200 ms while `work` runs. */
-export async function withPagefindPeak<T>(work: () => Promise<T>): Promise<{ result: T; peakMiB: number }> {
+/**
+ * The largest VmHWM of this process's Pagefind children, and the largest
+ * VmRSS of this process itself (the base's thread: the page list, the result
+ * ids), sampled every 200 ms while `work` runs.
+ */
+export async function withPagefindPeak<T>(
+  work: () => Promise<T>,
+): Promise<{ result: T; peakMiB: number; processPeakMiB: number }> {
   let peak = 0;
+  let own = 0;
   const sample = async () => {
+    own = Math.max(own, kib(await readFile('/proc/self/status', 'utf8').catch(() => ''), 'VmRSS'));
     for (const pid of await readdir('/proc').catch(() => [] as string[])) {
       if (!/^\d+$/.test(pid)) continue;
       const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
@@ -37,7 +45,7 @@ export async function withPagefindPeak<T>(work: () => Promise<T>): Promise<{ res
   const timer = setInterval(() => void sample(), 200);
   try {
     const result = await work();
-    return { result, peakMiB: peak / 1024 };
+    return { result, peakMiB: peak / 1024, processPeakMiB: own / 1024 };
   } finally {
     clearInterval(timer);
   }
@@ -56,11 +64,18 @@ export async function bytesUnder(root: string): Promise<number> {
  * drives) over the same record pages, cut into the same shards, each shard a
  * folder of hard links to the pages (made before the clock starts), indexed
  * into a scratch folder. Time summed over the shards; memory the largest
- * shard's peak.
+ * shard's peak. With `maxShards`, only the first shards are indexed and the
+ * time is scaled to every page (`scaled` says so).
  */
-export async function pagefindCliFloor(dir: string, shardPages: number): Promise<{ seconds: number; peakMiB: number }> {
+export async function pagefindCliFloor(
+  dir: string,
+  shardPages: number,
+  maxShards = Number.POSITIVE_INFINITY,
+): Promise<{ seconds: number; peakMiB: number; shards: number; scaled: boolean }> {
   const binary = pagefindBinary();
-  const pages = await listRecordPages(dir);
+  const all = await listRecordPages(dir);
+  const pages = all.slice(0, Math.min(all.length, maxShards * shardPages));
+  let shards = 0;
   const scratch = path.join(path.dirname(dir), `.bench-pagefind-floor-${randomBytes(4).toString('hex')}`);
   let seconds = 0;
   let peakKiB = 0;
@@ -89,13 +104,15 @@ export async function pagefindCliFloor(dir: string, shardPages: number): Promise
       clearInterval(timer);
       if (code !== 0) throw new Error(`pagefind exited ${code}: ${stderr}`);
       seconds += (performance.now() - started) / 1000;
+      shards++;
       await rm(path.join(scratch, `site-${n}`), { recursive: true, force: true });
       await rm(path.join(scratch, `out-${n}`), { recursive: true, force: true });
     }
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
-  return { seconds, peakMiB: peakKiB / 1024 };
+  const scaled = pages.length < all.length;
+  return { seconds: scaled ? (seconds * all.length) / pages.length : seconds, peakMiB: peakKiB / 1024, shards, scaled };
 }
 
 interface PagefindModule {
