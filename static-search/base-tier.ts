@@ -130,7 +130,7 @@ export async function buildBaseTier(dir: string, coversRun: number, shardPages: 
     for (let start = 0; start < all.length; start += shardPages) {
       const name = String(shards.length);
       const output = path.join(staging, name);
-      const indexed = await writeShardIndex(dir, all.slice(start, start + shardPages), output);
+      const indexed = await writeShardIndex(all.slice(start, start + shardPages), output);
       // Every page of this run was removed since the listing: Pagefind cannot load an index without pages.
       if (indexed === 0) {
         await rm(output, { recursive: true, force: true });

@@ -192,10 +192,7 @@ export async function updateSearchIndex(
   let counts: PublishCounts = { written: 0, unchanged: 0, removed: 0 };
   let pages = 0;
   if (urls.length > 0) {
-    const built = await buildSearchIndex(
-      dir,
-      urls.map((url) => ({ url, file: path.join(dir, `${url.slice(1)}.html`) })),
-    );
+    const built = await buildSearchIndex(urls.map((url) => ({ url, file: path.join(dir, `${url.slice(1)}.html`) })));
     pages = built.pages;
     if (built.pages > 0) counts = await publishSearchIndex(dir, built.files, RECENT_TIER);
     const baseIds = await baseIdsOf(dir, info.base);
