@@ -68,7 +68,7 @@ export const ConfigSchema = z.object({
    * Pages per shard of the static search's base tier: each shard is its own
    * Pagefind index, built by its own Pagefind service one after another, so a
    * compaction's memory follows this number, not the corpus (Pagefind's
-   * service holds its whole index in memory: about 3.4 GiB at 100k pages).
+   * service holds its whole index in memory: 3.4–4.1 GiB at 100k pages).
    * The browser merges the shards, so fewer, larger shards load fewer files.
    */
   SEARCH_SHARD_PAGES: z.coerce.number().int().min(1).default(100_000),

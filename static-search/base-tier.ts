@@ -1,7 +1,7 @@
 /**
  * Builds and publishes the base tier (tiers.ts) in a worker thread of its
  * own, in shards. Pagefind's service holds the whole index it builds in
- * memory until it is closed (about 3.4 GiB at 100k pages), so one index of
+ * memory until it is closed (3.4–4.1 GiB at 100k pages), so one index of
  * every page would need memory in proportion to the corpus. The base is
  * therefore cut into shards of at most SEARCH_SHARD_PAGES pages (the page
  * list in name order, cut into runs), each its own Pagefind bundle, built by

@@ -176,7 +176,7 @@ export function buildSearchIndex(only: RecordPage[]): Promise<BuiltIndex> {
  * whole bundle as one base64 message through the service's stdout, which
  * Node then decodes and holds (~1 GiB more in the worker); written to disk,
  * Node never holds it. The service itself holds the whole index it builds
- * (~3.4 GiB at 100k pages) until close(), which is why a base is built in
+ * (3.4–4.1 GiB at 100k pages) until close(), which is why a base is built in
  * shards, each by a service of its own (base-tier.ts).
  */
 export async function writeShardIndex(pages: RecordPage[], output: string): Promise<number> {
