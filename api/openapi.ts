@@ -629,7 +629,14 @@ export function buildOpenApiDocument(): Json {
       }),
     );
   }
-  const FILE = [pathParameter('file', 'A file of the current Pagefind bundle.', undefined, 'pagefind-entry.json')];
+  const FILE = [
+    pathParameter(
+      'file',
+      'The tier manifest (tiers.json, naming the base shards and the recent tier) or a file of one of those Pagefind bundles.',
+      undefined,
+      'tiers.json',
+    ),
+  ];
   add(
     '/pagefind/{file}',
     'get',

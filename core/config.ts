@@ -64,6 +64,14 @@ export const ConfigSchema = z.object({
   RENDER_WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
   /** How long a search re-index waits after the first request, so a burst of writes costs one run. */
   SEARCH_INDEX_DELAY_MS: z.coerce.number().int().min(0).default(1000),
+  /**
+   * Pages per shard of the static search's base tier: each shard is its own
+   * Pagefind index, built by its own Pagefind service one after another, so a
+   * compaction's memory follows this number, not the corpus (Pagefind's
+   * service holds its whole index in memory: 3.4–4.1 GiB at 100k pages).
+   * The browser merges the shards, so fewer, larger shards load fewer files.
+   */
+  SEARCH_SHARD_PAGES: z.coerce.number().int().min(1).default(100_000),
   /** Rate limits: requests per window, per identity (writes) or client address. */
   WRITE_RATE_LIMIT: intFrom(120),
   WRITE_RATE_WINDOW_SECONDS: intFrom(60),

@@ -97,20 +97,15 @@ export function writeProjectionFileSync(dir: string, relative: string, bytes: Ui
 }
 
 /**
- * Moves `source` (a finished file on the same file system, such as a bundle
- * a tool wrote to a staging folder) to `relative`, stamped with its
- * content-derived mtime, unless `relative` already holds its bytes: the
- * rename is as atomic as a write's temp file, without writing the bytes a
- * second time.
+ * Stamps a finished file that no reader sees yet (a bundle a tool wrote to a
+ * staging folder, renamed into place whole afterwards) with its
+ * content-derived mtime, and returns its bytes.
  */
-export function moveProjectionFileSync(dir: string, relative: string, source: string): WriteResult {
-  const target = pathInside(dir, relative);
-  const bytes = readFileSync(source);
+export function stampStagedFileSync(file: string): Buffer {
+  const bytes = readFileSync(file);
   const mtime = contentMtime(bytes);
-  if (keptAsIs(target, bytes, mtime)) return 'unchanged';
-  utimesSync(source, mtime, mtime);
-  inFolderOf(target, () => renameSync(source, target));
-  return 'written';
+  utimesSync(file, mtime, mtime);
+  return bytes;
 }
 
 /**

@@ -6,5 +6,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildBaseTier } from './base-tier.ts';
 
-const { dir, coversRun } = workerData as { dir: string; coversRun: number };
-parentPort!.postMessage(await buildBaseTier(dir, coversRun));
+const { dir, coversRun, shardPages } = workerData as { dir: string; coversRun: number; shardPages: number };
+parentPort!.postMessage(await buildBaseTier(dir, coversRun, shardPages));

@@ -4,7 +4,7 @@
  * Pagefind has no incremental mode; reading the published files (not the
  * database) indexes exactly what readers get.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { opendir, readFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import * as pagefind from 'pagefind';
@@ -37,23 +37,55 @@ export function recordPageOf(dir: string, ref: RecordRef): RecordPage {
   return { file: path.join(dir, `${url.slice(1)}.html`), url };
 }
 
-async function listRecordPages(dir: string): Promise<RecordPage[]> {
-  const pages: RecordPage[] = [];
+/**
+ * Every record page, problems then solutions then discussions, each folder
+ * in name order, held as ids: a page's file and URL are made only when a
+ * slice of the list is taken (a shard). A million pages as objects with
+ * their two paths held 612 MiB after collection (1.4 GiB at the peak of
+ * reading whole folders); as ids streamed from each folder, tens of MiB.
+ */
+export interface RecordPageList {
+  length: number;
+  slice(start: number, end: number): RecordPage[];
+}
+
+export async function listRecordPages(dir: string): Promise<RecordPageList> {
+  const folders: { folder: string; type: RecordRef['type']; ids: string[] }[] = [];
   for (const [folder, type] of Object.entries(FOLDERS)) {
-    const names = await readdir(path.join(dir, folder)).catch(() => [] as string[]);
-    for (const name of names.sort()) {
-      const id = PAGE.exec(name)?.[1];
-      // The page's own URL: projections are served without the .html suffix.
-      if (id) pages.push({ file: path.join(dir, folder, name), url: recordLinks({ type, id }).html });
-    }
+    const ids: string[] = [];
+    const handle = await opendir(path.join(dir, folder), { bufferSize: 1024 }).catch(() => null);
+    // One entry at a time: a folder's names (six files a record) are never all in memory.
+    if (handle)
+      for await (const entry of handle) {
+        const id = PAGE.exec(entry.name)?.[1];
+        if (id) ids.push(id);
+      }
+    folders.push({ folder, type, ids: ids.sort() });
   }
-  return pages;
+  const length = folders.reduce((n, f) => n + f.ids.length, 0);
+  return {
+    length,
+    slice(start, end) {
+      const pages: RecordPage[] = [];
+      let offset = 0;
+      for (const { folder, type, ids } of folders) {
+        for (let i = Math.max(start - offset, 0); i < Math.min(end - offset, ids.length); i++)
+          // The page's own URL: projections are served without the .html suffix.
+          pages.push({ file: path.join(dir, folder, `${ids[i]}.html`), url: recordLinks({ type, id: ids[i]! }).html });
+        offset += ids.length;
+      }
+      return pages;
+    },
+  };
 }
 
 function assertOk<T extends { errors: string[] }>(response: T, step: string): T {
   if (response.errors.length > 0) throw new Error(`Pagefind ${step} failed: ${response.errors.join('; ')}`);
   return response;
 }
+
+/** Pages handed to Pagefind's service before the first of them is answered. */
+const IN_FLIGHT = 32;
 
 let running: Promise<unknown> = Promise.resolve();
 
@@ -91,24 +123,38 @@ export function resultIdsByUrl(files: Iterable<{ path: string; content: Uint8Arr
 
 type PagefindIndex = NonNullable<Awaited<ReturnType<typeof pagefind.createIndex>>['index']>;
 
-/** A Pagefind index of `pages` (every record page when omitted), handed to `output` while its service runs. */
-function withIndex<T>(
-  dir: string,
-  only: RecordPage[] | undefined,
-  output: (index: PagefindIndex, pages: number) => Promise<T>,
-): Promise<T> {
+/** A Pagefind index of `only`, handed to `output` while its service runs. */
+function withIndex<T>(only: RecordPage[], output: (index: PagefindIndex, pages: number) => Promise<T>): Promise<T> {
   return exclusive(async () => {
     try {
       const { index } = assertOk(await pagefind.createIndex({ forceLanguage: 'en' }), 'createIndex');
       if (!index) throw new Error('Pagefind createIndex returned no index');
       let pages = 0;
-      for (const page of only ?? (await listRecordPages(dir))) {
+      // Up to IN_FLIGHT pages sent before their answers (Pagefind's service matches answers by message id):
+      // the next page is read while the service parses the last, instead of a round trip a page.
+      const inFlight = new Set<Promise<void>>();
+      let failure: unknown = null;
+      for (const page of only) {
         // Gone since the listing means its record is gone: nothing to index.
         const content = await readFile(page.file, 'utf8').catch(() => null);
         if (content === null) continue;
-        assertOk(await index.addHTMLFile({ url: page.url, content }), `addHTMLFile ${page.url}`);
-        pages++;
+        const added: Promise<void> = index
+          .addHTMLFile({ url: page.url, content })
+          .then(
+            (response) => {
+              assertOk(response, `addHTMLFile ${page.url}`);
+              pages++;
+            },
+            (error: unknown) => void (failure ??= error),
+          )
+          .catch((error: unknown) => void (failure ??= error))
+          .finally(() => inFlight.delete(added));
+        inFlight.add(added);
+        if (inFlight.size >= IN_FLIGHT) await Promise.race(inFlight);
+        if (failure) throw failure;
       }
+      await Promise.all(inFlight);
+      if (failure) throw failure;
       return await output(index, pages);
     } finally {
       await pagefind.close();
@@ -116,25 +162,26 @@ function withIndex<T>(
   });
 }
 
-/** Indexes `pages` (every record page when omitted) into memory: for the recent tier, a few pages. */
-export function buildSearchIndex(dir: string, only?: RecordPage[]): Promise<BuiltIndex> {
-  return withIndex(dir, only, async (index, pages) => ({
+/** Indexes `pages` into memory: for the recent tier, a few pages. */
+export function buildSearchIndex(only: RecordPage[]): Promise<BuiltIndex> {
+  return withIndex(only, async (index, pages) => ({
     pages,
     files: assertOk(await index.getFiles(), 'getFiles').files,
   }));
 }
 
 /**
- * Indexes every record page into the folder `output` (Pagefind writes the
- * files itself): for the base tier. At 100k pages, getFiles sends the whole
- * bundle as one base64 message through the service's stdout, which Node then
- * decodes and holds (~1 GiB more in the worker); written to disk, Node never
- * holds it. (The service itself peaks at ~3.4 GiB building a 100k-page index
- * either way.)
+ * Indexes `pages` into the folder `output` (Pagefind writes the files
+ * itself): one shard of the base tier. At 100k pages, getFiles sends the
+ * whole bundle as one base64 message through the service's stdout, which
+ * Node then decodes and holds (~1 GiB more in the worker); written to disk,
+ * Node never holds it. The service itself holds the whole index it builds
+ * (3.4–4.1 GiB at 100k pages) until close(), which is why a base is built in
+ * shards, each by a service of its own (base-tier.ts).
  */
-export async function writeBaseIndex(dir: string, output: string): Promise<number> {
-  return withIndex(dir, undefined, async (index, pages) => {
+export async function writeShardIndex(pages: RecordPage[], output: string): Promise<number> {
+  return withIndex(pages, async (index, indexed) => {
     assertOk(await index.writeFiles({ outputPath: output }), 'writeFiles');
-    return pages;
+    return indexed;
   });
 }

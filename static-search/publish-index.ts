@@ -1,6 +1,6 @@
 /**
- * Publishes a built Pagefind bundle to PROJECTIONS_DIR/pagefind so that a
- * reader never sees a broken index while it changes:
+ * Publishes the recent tier's Pagefind bundle to PROJECTIONS_DIR/pagefind/recent
+ * so that a reader never sees a broken index while it changes:
  *
  * - every file is written atomically (temp + rename, see render/publish.ts)
  *   and only when its bytes changed; content-hashed chunks never change;
@@ -16,7 +16,7 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { IndexFile } from 'pagefind';
-import { moveProjectionFileSync, writeProjectionFile } from '../projections/publish-file.ts';
+import { writeProjectionFile } from '../projections/publish-file.ts';
 import { pathInside } from '../projections/safe-path.ts';
 
 export const SEARCH_DIR = 'pagefind';
@@ -29,19 +29,19 @@ export interface TierLocation {
   generationFile: string;
 }
 
-export const BASE_TIER: TierLocation = { dir: SEARCH_DIR, generationFile: '.pagefind-generation.json' };
-/** The recent tier lives inside the base's public folder, so /pagefind/* serves both. */
+/**
+ * The recent tier lives inside the public search folder, so /pagefind/* serves
+ * it beside the base's shards (base-tier.ts) and the tier manifest.
+ */
 export const RECENT_TIER: TierLocation = {
   dir: `${SEARCH_DIR}/recent`,
   generationFile: '.pagefind-recent-generation.json',
 };
-/** Files under the base folder that belong to something else: the recent tier and the tier manifest. */
-const NOT_BASE = /^(recent\/|tiers\.json$)/;
 /**
  * Pagefind's prebuilt UIs: /search uses the JS API alone (and renders
  * excerpts itself, never as HTML), so they are not published.
  */
-const UNUSED = /^pagefind-(ui|modular-ui|component-ui|highlight)\./;
+export const UNUSED = /^pagefind-(ui|modular-ui|component-ui|highlight)\./;
 
 export interface PublishCounts {
   written: number;
@@ -74,39 +74,12 @@ function inPublishOrder<T extends { path: string }>(files: T[]): T[] {
   return [...published.filter((f) => f !== entry), entry];
 }
 
-export async function publishSearchIndex(
-  dir: string,
-  files: IndexFile[],
-  tier: TierLocation = BASE_TIER,
-): Promise<PublishCounts> {
+export async function publishSearchIndex(dir: string, files: IndexFile[], tier: TierLocation): Promise<PublishCounts> {
   const counts: PublishCounts = { written: 0, unchanged: 0, removed: 0 };
   const ordered = inPublishOrder(files);
   for (const file of ordered) {
     counts[await writeProjectionFile(dir, `${tier.dir}/${file.path}`, Buffer.from(file.content))]++;
   }
-  counts.removed = await removeOlderGenerations(
-    dir,
-    ordered.map((f) => f.path),
-    tier,
-  );
-  return counts;
-}
-
-/**
- * Publishes the bundle Pagefind wrote to `staging` (inside `dir`, so each
- * file is renamed into place), in the same order and with the same
- * generations as publishSearchIndex. Synchronous file calls: it runs in the
- * base tier's own thread (base-thread.ts), where nothing else waits on them.
- */
-export async function publishStagedIndex(
-  dir: string,
-  staging: string,
-  tier: TierLocation = BASE_TIER,
-): Promise<PublishCounts> {
-  const counts: PublishCounts = { written: 0, unchanged: 0, removed: 0 };
-  const ordered = inPublishOrder((await listPublished(staging)).map((p) => ({ path: p })));
-  for (const file of ordered)
-    counts[moveProjectionFileSync(dir, `${tier.dir}/${file.path}`, path.join(staging, file.path))]++;
   counts.removed = await removeOlderGenerations(
     dir,
     ordered.map((f) => f.path),
@@ -121,7 +94,7 @@ async function removeOlderGenerations(dir: string, current: string[], tier: Tier
   const keep = new Set([...current, ...(await previousGeneration(dir, tier))]);
   const root = path.join(dir, tier.dir);
   for (const file of await listPublished(root)) {
-    if (keep.has(file) || (tier === BASE_TIER && NOT_BASE.test(file))) continue;
+    if (keep.has(file)) continue;
     await rm(pathInside(root, file), { force: true });
     removed++;
   }

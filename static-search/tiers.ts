@@ -2,8 +2,8 @@
  * The static search index in two tiers, so the cost of indexing a write does
  * not grow with the corpus:
  *
- * - the base tier (`/pagefind/`): every record page, rebuilt in the
- *   background (a compaction, `compactSearchIndex`, a job of its own in the
+ * - the base tier (`/pagefind/base-<stamp>/<n>/`): every record page, in
+ *   shards of at most `shardPages` (base-tier.ts), rebuilt in the background (a compaction, `compactSearchIndex`, a job of its own in the
  *   worker: worker/jobs/search-index.ts) when the recent tier passes
  *   COMPACT_AT pages or after a full rebuild; built by the index run itself
  *   only when there is none;
@@ -40,6 +40,13 @@ import { writeStateFile } from './state-file.ts';
 
 /** Recent pages past which a run asks for a compaction (a new base, after which the recent tier starts over). */
 export const COMPACT_AT = 2000;
+/** Pages per base shard unless told otherwise (the worker passes SEARCH_SHARD_PAGES, core/config.ts). */
+export const SHARD_PAGES = 100_000;
+
+export interface TierOptions {
+  compactAt?: number;
+  shardPages?: number;
+}
 
 const PENDING_DIR = '.pagefind-pending';
 /** Every record: a full rebuild asks for a compaction instead of listing them all. */
@@ -76,6 +83,8 @@ async function baseIdsOf(dir: string, base: string): Promise<Map<string, string>
 export interface TierManifest {
   /** Pages in the base; with none, Pagefind cannot load it, and there is nothing to search. */
   base_pages: number;
+  /** The base's shards, each a Pagefind bundle's folder (`/pagefind/base-…/0/`): the first is loaded, the rest merged. */
+  base_shards: string[];
   recent: boolean;
   superseded: string[];
 }
@@ -129,25 +138,38 @@ async function publishManifest(dir: string, manifest: TierManifest): Promise<voi
 }
 
 /** A compaction: every page into a new base, published with its ids; the next index run reconciles the recent tier with it. */
-export async function compactSearchIndex(dir: string): Promise<BaseBuild> {
+export async function compactSearchIndex(
+  dir: string,
+  { shardPages = SHARD_PAGES }: TierOptions = {},
+): Promise<BaseBuild> {
   // Read before any page is: every note of that run was written before this line.
   const { run } = await readState(dir);
   // In its own thread: at 100k pages this takes minutes, and renders share this event loop.
-  return buildBaseTierInThread(dir, run);
+  return buildBaseTierInThread(dir, run, shardPages);
 }
 
-const entryExists = (dir: string) =>
-  readFile(path.join(dir, SEARCH_DIR, 'pagefind-entry.json')).then(
-    () => true,
-    () => false,
-  );
+/** Every shard of the base is on disk (a deleted folder means building the base again). */
+const shardsExist = async (dir: string, info: BaseInfo) =>
+  (
+    await Promise.all(
+      info.shards.map((shard) =>
+        readFile(path.join(dir, `${shard.slice(1)}pagefind-entry.json`)).then(
+          () => true,
+          () => false,
+        ),
+      ),
+    )
+  ).every(Boolean);
 
 /**
  * One index run: the recent tier from what changed since the base. With no
  * base yet (or an empty one: Pagefind cannot load an index without pages),
  * it builds the base itself first.
  */
-export async function updateSearchIndex(dir: string, compactAt = COMPACT_AT): Promise<TierRun> {
+export async function updateSearchIndex(
+  dir: string,
+  { compactAt = COMPACT_AT, shardPages = SHARD_PAGES }: TierOptions = {},
+): Promise<TierRun> {
   const pending = await takePending(dir);
   const state = await readState(dir);
   state.run++;
@@ -157,9 +179,10 @@ export async function updateSearchIndex(dir: string, compactAt = COMPACT_AT): Pr
   let info = await readBaseInfo(dir);
   let tier: TierRun['tier'] = 'recent';
   let baseCounts: PublishCounts | null = null;
-  if (!info || info.pages === 0 || !(await entryExists(dir))) {
+  if (!info || info.pages === 0 || !(await shardsExist(dir, info))) {
     // This run's notes were written before the base starts reading pages: it covers them.
-    baseCounts = await buildBaseTierInThread(dir, state.run);
+    const built = await buildBaseTierInThread(dir, state.run, shardPages);
+    baseCounts = { written: built.written, unchanged: 0, removed: built.removed };
     info = (await readBaseInfo(dir))!;
     tier = 'base';
   }
@@ -169,10 +192,7 @@ export async function updateSearchIndex(dir: string, compactAt = COMPACT_AT): Pr
   let counts: PublishCounts = { written: 0, unchanged: 0, removed: 0 };
   let pages = 0;
   if (urls.length > 0) {
-    const built = await buildSearchIndex(
-      dir,
-      urls.map((url) => ({ url, file: path.join(dir, `${url.slice(1)}.html`) })),
-    );
+    const built = await buildSearchIndex(urls.map((url) => ({ url, file: path.join(dir, `${url.slice(1)}.html`) })));
     pages = built.pages;
     if (built.pages > 0) counts = await publishSearchIndex(dir, built.files, RECENT_TIER);
     const baseIds = await baseIdsOf(dir, info.base);
@@ -182,9 +202,14 @@ export async function updateSearchIndex(dir: string, compactAt = COMPACT_AT): Pr
       const id = baseIds.get(url);
       return id && !inRecent.has(id) ? [id] : [];
     });
-    await publishManifest(dir, { base_pages: info.pages, recent: built.pages > 0, superseded });
+    await publishManifest(dir, {
+      base_pages: info.pages,
+      base_shards: info.shards,
+      recent: built.pages > 0,
+      superseded,
+    });
   } else {
-    await publishManifest(dir, { base_pages: info.pages, recent: false, superseded: [] });
+    await publishManifest(dir, { base_pages: info.pages, base_shards: info.shards, recent: false, superseded: [] });
     await rm(path.join(dir, RECENT_TIER.dir), { recursive: true, force: true });
     await rm(path.join(dir, RECENT_TIER.generationFile), { force: true });
   }
@@ -200,9 +225,9 @@ export interface SearchIndexRun extends TierRun {
 }
 
 /** One index run, timed: what the worker's search-index job (worker/jobs/search-index.ts) and the benches run. */
-export async function rebuildSearchIndex(dir: string, compactAt?: number): Promise<SearchIndexRun> {
+export async function rebuildSearchIndex(dir: string, options?: TierOptions): Promise<SearchIndexRun> {
   const started = performance.now();
-  const run = await updateSearchIndex(dir, compactAt);
+  const run = await updateSearchIndex(dir, options);
   return { ...run, ms: Math.round(performance.now() - started) };
 }
 

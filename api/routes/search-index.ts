@@ -46,7 +46,9 @@ export function createSearchIndexHandler({ config }: AppDeps) {
       body,
       contentType: type,
       cacheControl: cacheControlOf(relative),
-      contentSecurityPolicy: relative === 'pagefind-worker.js' ? SEARCH_WORKER_CONTENT_SECURITY_POLICY : undefined,
+      contentSecurityPolicy: /(^|\/)pagefind-worker\.js$/.test(relative)
+        ? SEARCH_WORKER_CONTENT_SECURITY_POLICY
+        : undefined,
     });
   };
 }

@@ -25,10 +25,14 @@ export interface BenchContext {
   templateDatabase: string;
   /**
    * The API and (unless `worker: false`) a worker in this process, on a fresh
-   * clone of the template, with a temporary projections directory. Closed
-   * after the bench.
+   * clone of the template (or of `templateDatabase`, e.g. a seeded
+   * database), with a temporary projections directory (unless the overrides
+   * name one). Closed after the bench.
    */
-  startStack(overrides?: Record<string, string>, options?: { worker?: boolean }): Promise<Stack>;
+  startStack(
+    overrides?: Record<string, string>,
+    options?: { worker?: boolean; templateDatabase?: string },
+  ): Promise<Stack>;
   /** A file in the bench's own temporary directory (removed afterwards). */
   tempFile(name: string): string;
   /** nginx with deploy/nginx/agent-knowledge.conf in front of `stack`. Stopped after the bench. */
@@ -53,7 +57,11 @@ export function createBenchContext(
     async startStack(overrides = {}, options = {}) {
       const stack = await startStack(
         { ...BENCH_SETTINGS, ...overrides },
-        { ...options, templateDatabase, logFile: path.join(dir, 'service.log') },
+        {
+          ...options,
+          templateDatabase: options.templateDatabase ?? templateDatabase,
+          logFile: path.join(dir, 'service.log'),
+        },
       );
       deferred.push(() => stack.close());
       return stack;

@@ -59,7 +59,7 @@ async function concrete(path: string): Promise<string> {
     const chunk = /\/sitemaps\/([^<]+\.xml)</.exec(await (await fetch(`${stack.base}/sitemap.xml`)).text())![1]!;
     url = url.replace('{file}', chunk);
   }
-  return url.replace('{file}', 'pagefind-entry.json');
+  return url.replace('{file}', 'tiers.json');
 }
 
 function responseFor(operation: Json, status: number): Json | undefined {

@@ -157,7 +157,8 @@ describe('/search', () => {
     const policy = page.headers.get('content-security-policy')!;
     expect(policy).toBe(`${SEARCH_CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`);
     expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="${SEARCH_CONTENT_SECURITY_POLICY}">`);
-    const worker = await fetch(`${stack.base}/pagefind/pagefind-worker.js`);
+    const { base_shards } = await (await fetch(`${stack.base}/pagefind/tiers.json`)).json();
+    const worker = await fetch(`${stack.base}${base_shards[0]}pagefind-worker.js`);
     expect(worker.headers.get('content-security-policy')).toBe(
       `${SEARCH_WORKER_CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`,
     );

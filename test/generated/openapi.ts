@@ -6215,8 +6215,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description A file of the current Pagefind bundle.
-                 * @example pagefind-entry.json
+                 * @description The tier manifest (tiers.json, naming the base shards and the recent tier) or a file of one of those Pagefind bundles.
+                 * @example tiers.json
                  */
                 file: string;
             };
@@ -6260,8 +6260,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description A file of the current Pagefind bundle.
-                 * @example pagefind-entry.json
+                 * @description The tier manifest (tiers.json, naming the base shards and the recent tier) or a file of one of those Pagefind bundles.
+                 * @example tiers.json
                  */
                 file: string;
             };

@@ -1,13 +1,13 @@
 /**
  * Searches the Pagefind index a stack published, with Pagefind's own search
  * code (the pagefind.js the worker published), fetching over the API's
- * /pagefind/* routes, both tiers merged as /search merges them: what a
- * browser does, minus the browser.
+ * /pagefind/* routes, every base shard and the recent tier merged as /search
+ * merges them: what a browser does, minus the browser.
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { currentResults, type TierManifest } from '../../site/lib/search/pagefind.ts';
+import { currentResults, indexFolders, type TierManifest } from '../../site/lib/search/pagefind.ts';
 
 interface PagefindModule {
   options(o: { basePath: string }): Promise<void>;
@@ -23,10 +23,11 @@ export async function searchPublished(base: string, projectionsDir: string, term
   );
   if (!manifest) throw new Error('no search index is published yet');
   if (manifest.base_pages === 0 && !manifest.recent) return [];
-  const url = `${pathToFileURL(path.join(projectionsDir, 'pagefind', 'pagefind.js')).href}?fresh=${randomUUID()}`;
+  const { primary, merged } = indexFolders(manifest);
+  const url = `${pathToFileURL(path.join(projectionsDir, `${primary.slice(1)}pagefind.js`)).href}?fresh=${randomUUID()}`;
   const pagefind = (await import(url)) as PagefindModule;
-  await pagefind.options({ basePath: `${base}/pagefind/` });
-  if (manifest.recent) await pagefind.mergeIndex(`${base}/pagefind/recent/`);
+  await pagefind.options({ basePath: `${base}${primary}` });
+  await Promise.all(merged.map((folder) => pagefind.mergeIndex(`${base}${folder}`)));
   const { results } = await pagefind.search(term);
   const current = currentResults(results, new Set(manifest.superseded));
   return Promise.all(current.map(async (r) => (await r.data()).raw_url));

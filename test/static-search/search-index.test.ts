@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEARCH_COMPACT_QUEUE, SEARCH_INDEX_JOB, SEARCH_INDEX_QUEUE } from '../../core/queue-contract.ts';
 import { redisConnectionOptions } from '../../infra/redis.ts';
 import { countUnrenderedChanges } from '../../db/queries/changes.ts';
-import type { SearchIndexRun } from '../../static-search/tiers.ts';
+import type { SearchIndexRun, TierManifest } from '../../static-search/tiers.ts';
 import { searchIndexJobOptions } from '../../worker/jobs/search-index.ts';
 import { notePendingRecords } from '../../static-search/tiers.ts';
 import { admit, errorOf, eventually, problemBody, send, type Agent } from '../helpers/client.ts';
@@ -20,8 +20,15 @@ let queue: Queue;
 let compactQueue: Queue;
 let redis: Redis;
 
+/**
+ * Two pages a base shard: every base in this file is several shards, so each
+ * behaviour below (superseded copies, a page found once, compactions under
+ * way) is checked across shards merged in the search, as at a million pages.
+ */
+const SHARD_PAGES = 2;
+
 beforeAll(async () => {
-  stack = await startStack({ SEARCH_INDEX_DELAY_MS: '200' });
+  stack = await startStack({ SEARCH_INDEX_DELAY_MS: '200', SEARCH_SHARD_PAGES: String(SHARD_PAGES) });
   queue = new Queue(SEARCH_INDEX_QUEUE, {
     connection: redisConnectionOptions(stack.config.REDIS_URL!),
     prefix: stack.config.QUEUE_PREFIX,
@@ -89,7 +96,7 @@ async function settled(q: Queue = queue, { compactions = true } = {}): Promise<v
     return (
       (await countUnrenderedChanges(stack.pool)) === 0 &&
       (await pendingNotes()).length === 0 &&
-      (await exists('pagefind/pagefind-entry.json'))
+      (await exists('pagefind/tiers.json'))
     );
   }, 20_000);
 }
@@ -295,29 +302,128 @@ describe('the published bundle', () => {
     const entries = await readdir(root, { recursive: true, withFileTypes: true });
     return entries.filter((e) => e.isFile()).map((e) => path.relative(root, path.join(e.parentPath, e.name)));
   }
+  const manifest = async (): Promise<TierManifest> => (await fetch(`${stack.base}/pagefind/tiers.json`)).json();
+  /** The base folders published (`base-<stamp>`), each holding its shards. */
+  const baseFolders = async () =>
+    (await readdir(path.join(dir(), 'pagefind'))).filter((name) => name.startsWith('base-')).sort();
 
-  it('holds the current and the previous generation only, and none of the prebuilt UIs', async () => {
+  it('cuts the base into shards of at most SEARCH_SHARD_PAGES pages, each page in exactly one, and searches them all', async () => {
+    const words = [uniqueWord('shardfirst'), uniqueWord('shardsecond'), uniqueWord('shardthird')];
+    const shared = uniqueWord('shardshared');
+    const ids: string[] = [];
+    for (const word of words) {
+      const res = await send(
+        stack.base,
+        agent,
+        'POST',
+        '/api/problems',
+        problemBody({ title: `Failure mentioning ${word}`, body: `The log says ${shared} and ${word}.` }),
+      );
+      expect(res.status).toBe(201);
+      ids.push(res.body.resource.id);
+    }
+    await eventually(async () => (await countUnrenderedChanges(stack.pool)) === 0);
+    await compact();
+    const { base_pages, base_shards } = await manifest();
+    expect(base_shards.length).toBe(Math.ceil(base_pages / SHARD_PAGES));
+    expect(base_shards.length).toBeGreaterThanOrEqual(3);
+    // Each shard is a Pagefind bundle of its own, read back with Pagefind's own code: together they hold every page once.
+    const pagesByShard = await Promise.all(
+      base_shards.map(async (shard) => {
+        const entry = JSON.parse(await readFile(path.join(dir(), shard.slice(1), 'pagefind-entry.json'), 'utf8'));
+        return Object.values(entry.languages as Record<string, { page_count: number }>).reduce(
+          (sum, language) => sum + language.page_count,
+          0,
+        );
+      }),
+    );
+    expect(pagesByShard.every((n) => n >= 1 && n <= SHARD_PAGES)).toBe(true);
+    expect(pagesByShard.reduce((a, b) => a + b, 0)).toBe(base_pages);
+    for (const [i, word] of words.entries())
+      expect(await searchPublished(stack.base, dir(), word)).toEqual([`/problems/${ids[i]}`]);
+    // Three pages, in at least two shards (two pages a shard): each found, once.
+    expect((await searchPublished(stack.base, dir(), shared)).sort()).toEqual(
+      ids.map((id) => `/problems/${id}`).sort(),
+    );
+  });
+
+  it('finds an edited record once, by its new words, when its base copy is in another shard than the first', async () => {
+    // Many pages before it: its base copy is in a later shard, merged into the first.
+    const [oldWord, newWord] = [uniqueWord('lateshardold'), uniqueWord('lateshardnew')];
+    const id = await createProblem(oldWord);
+    await eventually(async () => (await countUnrenderedChanges(stack.pool)) === 0);
+    await compact();
+    const { base_shards } = await manifest();
+    const ids: Record<string, string> = JSON.parse(
+      await readFile(path.join(dir(), '.pagefind-base-ids.json'), 'utf8'),
+    ).ids;
+    const shardOf = async (url: string) => {
+      for (const [n, shard] of base_shards.entries()) {
+        const fragment = path.join(dir(), shard.slice(1), 'fragment', `${ids[url]}.pf_fragment`);
+        if (
+          await readFile(fragment).then(
+            () => true,
+            () => false,
+          )
+        )
+          return n;
+      }
+      return -1;
+    };
+    expect(await shardOf(`/problems/${id}`)).toBeGreaterThan(0);
+    await editProblem(id, 1, newWord);
+    await eventually(async () => (await countUnrenderedChanges(stack.pool)) === 0);
+    await settled();
+    expect((await manifest()).superseded).toContain(ids[`/problems/${id}`]);
+    expect(await searchPublished(stack.base, dir(), newWord)).toEqual([`/problems/${id}`]);
+    expect(await searchPublished(stack.base, dir(), oldWord)).toEqual([]);
+    const all = await searchPublished(stack.base, dir(), 'mentioning');
+    expect(all.filter((url) => url === `/problems/${id}`)).toHaveLength(1);
+  });
+
+  it('publishes each base whole in a folder of its own and keeps only the previous one, with none of the prebuilt UIs', async () => {
     await createProblem(uniqueWord('generation'));
     await eventually(async () => (await countUnrenderedChanges(stack.pool)) === 0);
     await compact();
-    const current: string[] = JSON.parse(await readFile(path.join(dir(), '.pagefind-generation.json'), 'utf8'));
-    // The base's own files: the recent tier and the tier manifest live beside them.
-    const files = (await publishedFiles()).filter((f) => !f.startsWith('recent/') && f !== 'tiers.json');
-    expect(files).toEqual(expect.arrayContaining(current));
-    const stale = files.filter((f) => !current.includes(f));
-    // Older chunks are kept one generation for searches already under way, then deleted.
-    expect(stale.every((f) => /\.pf_[a-z]+$/.test(f))).toBe(true);
-    expect(files.filter((f) => f.endsWith('.pf_meta')).length).toBeLessThanOrEqual(2);
+    const first = (await manifest()).base_shards;
+    await compact();
+    const second = (await manifest()).base_shards;
+    await compact();
+    const third = (await manifest()).base_shards;
+    const folderOf = (shards: string[]) => shards[0]!.split('/')[2]!;
+    expect(new Set([folderOf(first), folderOf(second), folderOf(third)]).size).toBe(3);
+    // Every shard of a base in that base's folder: tiers.json switches all of them at once.
+    for (const shards of [second, third])
+      expect(shards.every((s) => s.startsWith(`/pagefind/${folderOf(shards)}/`))).toBe(true);
+    // The current base and the one before it (searches under way may still read it); older ones are deleted.
+    expect(await baseFolders()).toEqual([folderOf(second), folderOf(third)].sort());
+    const files = await publishedFiles();
     expect(files.some((f) => /pagefind-(ui|modular-ui|component-ui|highlight)\./.test(f))).toBe(false);
+    // Nothing of a base lies outside its folder: beside them only the recent tier and the manifest.
+    expect(files.filter((f) => !f.startsWith('base-') && !f.startsWith('recent/') && f !== 'tiers.json')).toEqual([]);
   });
 
   it.each([
     ['pagefind.js', 'text/javascript; charset=utf-8', /max-age=30/],
     ['pagefind-worker.js', 'text/javascript; charset=utf-8', /max-age=30/],
     ['pagefind-entry.json', 'application/json', /^no-cache$/],
-    ['tiers.json', 'application/json', /^no-cache$/],
     ['wasm.en.pagefind', 'application/octet-stream', /max-age=30/],
-  ])('serves %s with its media type, cache policy, ETag, 304 and HEAD', async (file, type, cache) => {
+  ])("serves a shard's %s with its media type, cache policy, ETag, 304 and HEAD", async (name, type, cache) => {
+    await expectServed(`${(await manifest()).base_shards.at(-1)!.slice('/pagefind/'.length)}${name}`, type, cache);
+  });
+
+  it('serves tiers.json with its media type, no-cache, ETag, 304 and HEAD', async () => {
+    await expectServed('tiers.json', 'application/json', /^no-cache$/);
+  });
+
+  it("sends every shard's Pagefind worker script its own policy", async () => {
+    for (const shard of (await manifest()).base_shards) {
+      const res = await fetch(`${stack.base}${shard}pagefind-worker.js`);
+      expect(res.headers.get('content-security-policy')).toContain("script-src 'self' 'wasm-unsafe-eval'");
+    }
+  });
+
+  async function expectServed(file: string, type: string, cache: RegExp): Promise<void> {
     const res = await fetch(`${stack.base}/pagefind/${file}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe(type);
@@ -332,7 +438,7 @@ describe('the published bundle', () => {
       headers: { 'accept-encoding': 'identity' },
     });
     expect(head.headers.get('content-length')).toBe(String(body.length));
-  });
+  }
 
   it('serves content-named chunks as immutable', async () => {
     const meta = (await publishedFiles()).find((f) => f.endsWith('.pf_meta'))!;
@@ -343,8 +449,8 @@ describe('the published bundle', () => {
 
   it.each([
     ['/pagefind/nothing.js'],
-    ['/pagefind/../.pagefind-generation.json'],
-    ['/pagefind/%2e%2e/.pagefind-generation.json'],
+    ['/pagefind/../.pagefind-tiers.json'],
+    ['/pagefind/%2e%2e/.pagefind-tiers.json'],
     ['/pagefind/pagefind-ui.js'],
   ])('answers %s with 404 not_found', async (p) => {
     const res = await fetch(stack.base + p);
@@ -353,9 +459,10 @@ describe('the published bundle', () => {
   });
 
   it('answers OPTIONS with 204 and 405 to writes', async () => {
-    const options = await fetch(`${stack.base}/pagefind/pagefind.js`, { method: 'OPTIONS' });
+    const script = `${stack.base}${(await manifest()).base_shards[0]}pagefind.js`;
+    const options = await fetch(script, { method: 'OPTIONS' });
     expect(options.status).toBe(204);
     expect(options.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
-    expect((await fetch(`${stack.base}/pagefind/pagefind.js`, { method: 'POST' })).status).toBe(405);
+    expect((await fetch(script, { method: 'POST' })).status).toBe(405);
   });
 });

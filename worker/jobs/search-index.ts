@@ -64,7 +64,7 @@ export function queueSearchCompaction(queue: Queue): Promise<unknown> {
 /** The search-index queue's processor: one run (static-search/tiers.ts), and a compaction asked for when it needs one. */
 export function processSearchIndex(ctx: JobContext): Processor<unknown, SearchIndexRun> {
   return async function processSearchIndex(): Promise<SearchIndexRun> {
-    const run = await rebuildSearchIndex(ctx.config.PROJECTIONS_DIR);
+    const run = await rebuildSearchIndex(ctx.config.PROJECTIONS_DIR, { shardPages: ctx.config.SEARCH_SHARD_PAGES });
     ctx.logger.info(run, 'search index published');
     // Lost to a Redis outage, the request is made again by the next run that still needs it.
     if (run.compact) await ctx.request('search-compact');
@@ -76,7 +76,7 @@ export function processSearchIndex(ctx: JobContext): Processor<unknown, SearchIn
 export function processSearchCompaction(ctx: JobContext): Processor<unknown, BaseBuild & { ms: number }> {
   return async function processSearchCompaction(): Promise<BaseBuild & { ms: number }> {
     const started = performance.now();
-    const base = await compactSearchIndex(ctx.config.PROJECTIONS_DIR);
+    const base = await compactSearchIndex(ctx.config.PROJECTIONS_DIR, { shardPages: ctx.config.SEARCH_SHARD_PAGES });
     const run = { ...base, ms: Math.round(performance.now() - started) };
     ctx.logger.info(run, 'search index base published');
     await ctx.request('search-index');

@@ -1,8 +1,9 @@
 /**
  * The part of Pagefind's browser API (/pagefind/pagefind.js, published by the
  * worker) that /search uses, typed, and its loader. The index has two tiers
- * (static-search/tiers.ts): the base, and the recent pages merged into it
- * with `mergeIndex`; base results the recent tier supersedes are dropped.
+ * (static-search/tiers.ts): the base, in shards, and the recent pages; the
+ * first shard is loaded and the other shards and the recent tier merged into
+ * it with `mergeIndex`; base results the recent tier supersedes are dropped.
  */
 export interface PagefindResultData {
   url: string;
@@ -27,15 +28,23 @@ export interface Pagefind {
   search(term: string, options?: { filters?: Record<string, string> }): Promise<PagefindSearch | null>;
 }
 
-/** `/pagefind/tiers.json`: the base's size, whether a recent tier exists, and the base result ids it supersedes. */
+/** `/pagefind/tiers.json`: the base's size and shards, whether a recent tier exists, and the base result ids it supersedes. */
 export interface TierManifest {
   base_pages: number;
+  /** Each shard's folder (`/pagefind/base-…/0/`); a manifest from before shards has none: the base is `/pagefind/`. */
+  base_shards?: string[];
   recent: boolean;
   superseded: string[];
 }
 
 export interface StaticIndex {
   search(term: string, options?: { filters?: Record<string, string> }): Promise<PagefindResult[]>;
+}
+
+/** The folders to search, the one to load first: every base shard, then the recent tier. */
+export function indexFolders(manifest: TierManifest): { primary: string; merged: string[] } {
+  const folders = [...(manifest.base_shards ?? ['/pagefind/']), ...(manifest.recent ? ['/pagefind/recent/'] : [])];
+  return { primary: folders[0]!, merged: folders.slice(1) };
 }
 
 /** Results without base copies the recent tier supersedes, each page once (a page unchanged since the base is in both). */
@@ -55,11 +64,14 @@ export async function loadPagefind(): Promise<StaticIndex> {
   );
   // No records yet: Pagefind cannot load an index without pages, and nothing would match.
   if (manifest && manifest.base_pages === 0 && !manifest.recent) return { search: async () => [] };
-  const url = '/pagefind/pagefind.js';
+  if (!manifest) throw new Error('the search index is not published yet');
+  const { primary, merged } = indexFolders(manifest);
+  // Pagefind takes the primary index's folder from the URL of the pagefind.js it was loaded from.
+  const url = `${primary}pagefind.js`;
   const pagefind = (await import(/* @vite-ignore */ url)) as Pagefind;
   await pagefind.options({ excerptLength: 24, baseUrl: '/' });
-  if (!manifest) throw new Error('the search index is not published yet');
-  if (manifest.recent) await pagefind.mergeIndex('/pagefind/recent/', { baseUrl: '/' });
+  // Each merged index loads its own entry and metadata: at once, not one after another.
+  await Promise.all(merged.map((folder) => pagefind.mergeIndex(folder, { baseUrl: '/' })));
   await pagefind.init();
   const superseded = new Set(manifest.superseded);
   return {
