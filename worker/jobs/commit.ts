@@ -1,8 +1,9 @@
 /**
- * Commits one write: in a single transaction it claims the idempotency key,
- * applies the operation, appends the change and stores the receipt. Domain
- * failures come back as values (and roll back); only unexpected errors throw,
- * so BullMQ retries them.
+ * Commits writes: in one transaction each write claims its idempotency key,
+ * applies its operation, appends its change and stores its receipt; a
+ * batch of writes shares one transaction (`commitBatch`). Domain failures
+ * come back as values (and roll back); only unexpected errors throw, so
+ * BullMQ retries them.
  */
 import { UnrecoverableError } from 'bullmq';
 import type pg from 'pg';
@@ -10,10 +11,16 @@ import { errorInfo, type ErrorInfo } from '../../core/errors.ts';
 import { idempotencyMismatch } from '../../core/idempotency.ts';
 import type { CommitJob, CommitResult } from '../../core/queue-contract.ts';
 import type { OperationReceipt } from '../../core/types.ts';
-import { withNamedStatements, withTransaction } from '../../db/pool.ts';
+import {
+  isConnectionError,
+  isReadOnlyError,
+  withNamedStatements,
+  withTransaction,
+  type Queryable,
+} from '../../db/pool.ts';
 import { appendChange } from '../../db/queries/changes.ts';
 import { appendChangeAndSaveReceipt, claimOperation, findOperation, saveReceipt } from '../../db/queries/operations.ts';
-import { operationNamed } from '../../operations/registry.ts';
+import { operationNamed, type RegisteredOperation } from '../../operations/registry.ts';
 
 /**
  * PostgreSQL refusals of a value itself (a number out of its column's range,
@@ -46,74 +53,138 @@ export async function commitOperation(
   job: CommitJob,
   options: CommitOptions = {},
 ): Promise<CommitResult> {
-  const { requestHash } = job;
   const operation = operationNamed(job.operation);
   // Queued by code that knew an operation this code does not: retrying cannot help.
   if (!operation) throw new UnrecoverableError(`unknown operation ${JSON.stringify(job.operation)}`);
   try {
-    return await withTransaction(pool, async (client): Promise<CommitResult> => {
-      const tx = options.prepared ? withNamedStatements(client) : client;
-      const at = new Date();
-      const claimed = await claimOperation(tx, {
-        identityId: job.identityId,
-        key: job.idempotencyKey,
-        operation: job.operation,
-        requestHash,
-        at,
-      });
-      if (!claimed) {
-        const prior = (await findOperation(tx, job.identityId, job.idempotencyKey))!;
-        if (prior.request_hash !== requestHash) return { ok: false, error: idempotencyMismatch(), requestHash };
-        return {
-          ok: true,
-          receipt: { ...prior.receipt, replayed: true },
-          requestHash,
-          requestId: job.requestId,
-          replayed: true,
-        };
-      }
-      const outcome = await operation.handler(tx, job, at);
-      if (!outcome.ok) throw new Rollback(outcome.error);
-      const receiptWith = (cursor: string | null): OperationReceipt => ({
-        operation: job.operation,
-        idempotency_key: job.idempotencyKey,
-        status: 'committed',
-        replayed: false,
-        ...(outcome.change ? {} : { unchanged: true }),
-        resource: outcome.resource,
-        change_cursor: cursor,
-        committed_at: at.toISOString(),
-        redacted: job.redacted ?? [],
-      });
-      const followUps = outcome.followUps ?? [];
-      let cursor: string | null;
-      if (outcome.change && followUps.length === 0) {
-        // The common case, one change: appended with the receipt in one statement, which sets the cursor.
-        cursor = await appendChangeAndSaveReceipt(
-          tx,
-          job.identityId,
-          job.idempotencyKey,
-          { ...outcome.change, ...operation.change, at },
-          receiptWith(null),
-        );
-      } else {
-        // An edit that changes nothing logs no change: nothing to render, no cursor.
-        cursor = outcome.change ? await appendChange(tx, { ...outcome.change, ...operation.change, at }) : null;
-        for (const followUp of followUps) await appendChange(tx, { ...followUp, at });
-        await saveReceipt(tx, job.identityId, job.idempotencyKey, receiptWith(cursor));
-      }
-      const receipt = receiptWith(cursor);
-      return { ok: true, receipt, requestHash, requestId: job.requestId, replayed: false };
-    });
+    return await withTransaction(pool, (client) =>
+      applyOperation(options.prepared ? withNamedStatements(client) : client, job, operation),
+    );
   } catch (error) {
-    if (error instanceof Rollback) return { ok: false, error: error.error, requestHash };
+    if (error instanceof Rollback) return { ok: false, error: error.error, requestHash: job.requestHash };
     if (REFUSED_VALUES.has((error as { code?: string }).code ?? '')) {
       return {
         ok: false,
-        requestHash,
+        requestHash: job.requestHash,
         error: errorInfo('unstorable_value'),
       };
     }
     throw new Error(`commit of ${job.operation} failed`, { cause: error });
   }
+}
+
+/**
+ * One write inside the caller's transaction: claims the key, applies the
+ * operation, appends its change and stores its receipt. A domain failure
+ * throws `Rollback`: the caller's transaction must not commit what the
+ * write did before it failed (its claim, first of all).
+ */
+async function applyOperation(tx: Queryable, job: CommitJob, operation: RegisteredOperation): Promise<CommitResult> {
+  const { requestHash } = job;
+  const at = new Date();
+  const claimed = await claimOperation(tx, {
+    identityId: job.identityId,
+    key: job.idempotencyKey,
+    operation: job.operation,
+    requestHash,
+    at,
+  });
+  if (!claimed) {
+    const prior = (await findOperation(tx, job.identityId, job.idempotencyKey))!;
+    if (prior.request_hash !== requestHash) return { ok: false, error: idempotencyMismatch(), requestHash };
+    return {
+      ok: true,
+      receipt: { ...prior.receipt, replayed: true },
+      requestHash,
+      requestId: job.requestId,
+      replayed: true,
+    };
+  }
+  const outcome = await operation.handler(tx, job, at);
+  if (!outcome.ok) throw new Rollback(outcome.error);
+  const receiptWith = (cursor: string | null): OperationReceipt => ({
+    operation: job.operation,
+    idempotency_key: job.idempotencyKey,
+    status: 'committed',
+    replayed: false,
+    ...(outcome.change ? {} : { unchanged: true }),
+    resource: outcome.resource,
+    change_cursor: cursor,
+    committed_at: at.toISOString(),
+    redacted: job.redacted ?? [],
+  });
+  const followUps = outcome.followUps ?? [];
+  let cursor: string | null;
+  if (outcome.change && followUps.length === 0) {
+    // The common case, one change: appended with the receipt in one statement, which sets the cursor.
+    cursor = await appendChangeAndSaveReceipt(
+      tx,
+      job.identityId,
+      job.idempotencyKey,
+      { ...outcome.change, ...operation.change, at },
+      receiptWith(null),
+    );
+  } else {
+    // An edit that changes nothing logs no change: nothing to render, no cursor.
+    cursor = outcome.change ? await appendChange(tx, { ...outcome.change, ...operation.change, at }) : null;
+    for (const followUp of followUps) await appendChange(tx, { ...followUp, at });
+    await saveReceipt(tx, job.identityId, job.idempotencyKey, receiptWith(cursor));
+  }
+  return { ok: true, receipt: receiptWith(cursor), requestHash, requestId: job.requestId, replayed: false };
+}
+
+/** A write's outcome in a batch: its result, or the error its job fails with (and is retried on). */
+export type BatchOutcome = PromiseSettledResult<CommitResult>;
+
+const settle = (promises: Promise<CommitResult>[]): Promise<BatchOutcome[]> => Promise.allSettled(promises);
+
+/**
+ * Commits several writes in one transaction, in order, each exactly as
+ * `commitOperation` would alone (its own key claimed, its own change and
+ * receipt): one BEGIN and one COMMIT, and one flush of the log, for the
+ * batch. Receipts still follow the commit, which is the batch's.
+ *
+ * One write's failure never fails the others. A write that fails in the
+ * batch (a domain refusal such as a duplicate, a value PostgreSQL refuses)
+ * rolls the whole transaction back, so nothing of it, or of the others,
+ * is left; then the others are committed again as a batch, and after
+ * them that write alone, where it fails as it would have alone. A failure
+ * that is no write's own (the database away or read-only, a failed COMMIT)
+ * puts every write alone, each meeting it as it would alone. Every attempt
+ * is a transaction of its own and the keys are claimed in it, so a write
+ * re-run after a rolled-back or dead attempt commits once.
+ */
+export async function commitBatch(
+  pool: pg.Pool,
+  jobs: readonly CommitJob[],
+  options: CommitOptions = {},
+): Promise<BatchOutcome[]> {
+  const alone = () => settle(jobs.map((job) => commitOperation(pool, job, options)));
+  const operations = jobs.map((job) => operationNamed(job.operation));
+  if (jobs.length < 2 || operations.some((operation) => !operation)) return alone();
+  let failedAt = -1;
+  let failure: unknown;
+  try {
+    const results = await withTransaction(pool, async (client) => {
+      const tx = options.prepared ? withNamedStatements(client) : client;
+      const out: CommitResult[] = [];
+      for (const [i, job] of jobs.entries()) {
+        failedAt = i;
+        out.push(await applyOperation(tx, job, operations[i]!));
+      }
+      failedAt = -1;
+      return out;
+    });
+    return results.map((value) => ({ status: 'fulfilled', value }));
+  } catch (error) {
+    failure = error;
+  }
+  if (failedAt < 0 || isConnectionError(failure) || isReadOnlyError(failure)) return alone();
+  const others = jobs.filter((_, i) => i !== failedAt);
+  // The others first, then the failed write: it meets what they committed, as it would have in the batch.
+  const rest = await commitBatch(pool, others, options);
+  const failed = await settle([commitOperation(pool, jobs[failedAt]!, options)]);
+  const outcomes = [...rest];
+  outcomes.splice(failedAt, 0, failed[0]!);
+  return outcomes;
 }
