@@ -152,3 +152,41 @@ describe('a batch of writes in one transaction', () => {
     }
   });
 });
+
+describe('a batch of different writes', () => {
+  it('commits creates and edits together, an edit that changes nothing with no change logged', async () => {
+    const created = await commitOperation(stack.pool, createJob({ title: 'Mixed base' }));
+    if (!created.ok) throw new Error('not created');
+    const id = created.receipt.resource.id;
+    const edit = (over: Record<string, unknown>): CommitJob => {
+      const body = { base_revision: 1, ...over };
+      const key = newKey();
+      return {
+        operation: 'edit_problem',
+        identityId: agent.id,
+        credentialId: agent.credentialId,
+        scopes: ['knowledge'],
+        idempotencyKey: key,
+        targetId: id,
+        requestHash: requestHashOf('edit_problem', id, body),
+        requestId: `req_${key}`,
+        body,
+        redacted: [],
+      };
+    };
+    const jobs = [createJob({ title: 'Mixed new' }), edit({ title: 'Mixed base' }), edit({ title: 'Mixed edited' })];
+    const results = (await commitBatch(stack.pool, jobs, { prepared: true })).map(value);
+    expect(results.map((r) => r.ok)).toEqual([true, true, true]);
+    const [made, unchanged, edited] = results.map((r) => (r.ok ? r.receipt : null));
+    expect(made!.change_cursor).not.toBeNull();
+    expect(unchanged!.unchanged).toBe(true);
+    expect(unchanged!.change_cursor).toBeNull();
+    expect(edited!.resource.revision).toBe(2);
+    const logged = await stack.pool.query(
+      `SELECT cursor::text AS cursor FROM changes WHERE resource_id = $1 AND revision = 2`,
+      [id],
+    );
+    expect(logged.rows.map((r) => r.cursor)).toEqual([edited!.change_cursor]);
+    expect(BigInt(made!.change_cursor!)).toBeGreaterThan(0n);
+  });
+});

@@ -18,8 +18,13 @@ import {
   withTransaction,
   type Queryable,
 } from '../../db/pool.ts';
-import { appendChange } from '../../db/queries/changes.ts';
-import { appendChangeAndSaveReceipt, claimOperation, findOperation, saveReceipt } from '../../db/queries/operations.ts';
+import { appendChange, type NewChange } from '../../db/queries/changes.ts';
+import {
+  appendChangesAndSaveReceipts,
+  claimOperations,
+  findOperation,
+  saveReceipt,
+} from '../../db/queries/operations.ts';
 import { operationNamed, type RegisteredOperation } from '../../operations/registry.ts';
 
 /**
@@ -57,9 +62,10 @@ export async function commitOperation(
   // Queued by code that knew an operation this code does not: retrying cannot help.
   if (!operation) throw new UnrecoverableError(`unknown operation ${JSON.stringify(job.operation)}`);
   try {
-    return await withTransaction(pool, (client) =>
-      applyOperation(options.prepared ? withNamedStatements(client) : client, job, operation),
+    const [result] = await withTransaction(pool, (client) =>
+      applyWrites(options.prepared ? withNamedStatements(client) : client, [job], [operation]),
     );
+    return result!;
   } catch (error) {
     if (error instanceof Rollback) return { ok: false, error: error.error, requestHash: job.requestHash };
     if (REFUSED_VALUES.has((error as { code?: string }).code ?? '')) {
@@ -73,64 +79,107 @@ export async function commitOperation(
   }
 }
 
+/** Where a batch stands while its transaction runs: the write being applied, -1 when none is. */
+interface Progress {
+  at: number;
+}
+
 /**
- * One write inside the caller's transaction: claims the key, applies the
- * operation, appends its change and stores its receipt. A domain failure
- * throws `Rollback`: the caller's transaction must not commit what the
- * write did before it failed (its claim, first of all).
+ * Writes inside the caller's transaction, in order, each as it is alone:
+ * its key claimed, its operation applied, its change appended and its
+ * receipt stored. The keys are claimed in one statement, and the common
+ * case's changes and receipts stored in one more, so a batch pays two round
+ * trips for them whatever it holds. A domain failure throws `Rollback`: the
+ * transaction must not commit what the write did before it failed (its
+ * claim, first of all); `progress` then names the write that failed. Keys
+ * must differ from each other.
  */
-async function applyOperation(tx: Queryable, job: CommitJob, operation: RegisteredOperation): Promise<CommitResult> {
-  const { requestHash } = job;
-  const at = new Date();
-  const claimed = await claimOperation(tx, {
-    identityId: job.identityId,
-    key: job.idempotencyKey,
-    operation: job.operation,
-    requestHash,
-    at,
-  });
-  if (!claimed) {
-    const prior = (await findOperation(tx, job.identityId, job.idempotencyKey))!;
-    if (prior.request_hash !== requestHash) return { ok: false, error: idempotencyMismatch(), requestHash };
-    return {
-      ok: true,
-      receipt: { ...prior.receipt, replayed: true },
-      requestHash,
-      requestId: job.requestId,
-      replayed: true,
-    };
-  }
-  const outcome = await operation.handler(tx, job, at);
-  if (!outcome.ok) throw new Rollback(outcome.error);
-  const receiptWith = (cursor: string | null): OperationReceipt => ({
-    operation: job.operation,
-    idempotency_key: job.idempotencyKey,
-    status: 'committed',
-    replayed: false,
-    ...(outcome.change ? {} : { unchanged: true }),
-    resource: outcome.resource,
-    change_cursor: cursor,
-    committed_at: at.toISOString(),
-    redacted: job.redacted ?? [],
-  });
-  const followUps = outcome.followUps ?? [];
-  let cursor: string | null;
-  if (outcome.change && followUps.length === 0) {
-    // The common case, one change: appended with the receipt in one statement, which sets the cursor.
-    cursor = await appendChangeAndSaveReceipt(
-      tx,
-      job.identityId,
-      job.idempotencyKey,
-      { ...outcome.change, ...operation.change, at },
-      receiptWith(null),
-    );
-  } else {
+async function applyWrites(
+  tx: Queryable,
+  jobs: readonly CommitJob[],
+  operations: readonly RegisteredOperation[],
+  progress: Progress = { at: -1 },
+): Promise<CommitResult[]> {
+  const ats = jobs.map(() => new Date());
+  const claimed = await claimOperations(
+    tx,
+    jobs.map((job, i) => ({
+      identityId: job.identityId,
+      key: job.idempotencyKey,
+      operation: job.operation,
+      requestHash: job.requestHash,
+      at: ats[i]!,
+    })),
+  );
+  const results: CommitResult[] = [];
+  const pending: { i: number; receipt: OperationReceipt; change: NewChange }[] = [];
+  for (const [i, job] of jobs.entries()) {
+    progress.at = i;
+    const { requestHash } = job;
+    const at = ats[i]!;
+    const operation = operations[i]!;
+    if (!claimed[i]) {
+      const prior = (await findOperation(tx, job.identityId, job.idempotencyKey))!;
+      results[i] =
+        prior.request_hash !== requestHash
+          ? { ok: false, error: idempotencyMismatch(), requestHash }
+          : {
+              ok: true,
+              receipt: { ...prior.receipt, replayed: true },
+              requestHash,
+              requestId: job.requestId,
+              replayed: true,
+            };
+      continue;
+    }
+    const outcome = await operation.handler(tx, job, at);
+    if (!outcome.ok) throw new Rollback(outcome.error);
+    const receiptWith = (cursor: string | null): OperationReceipt => ({
+      operation: job.operation,
+      idempotency_key: job.idempotencyKey,
+      status: 'committed',
+      replayed: false,
+      ...(outcome.change ? {} : { unchanged: true }),
+      resource: outcome.resource,
+      change_cursor: cursor,
+      committed_at: at.toISOString(),
+      redacted: job.redacted ?? [],
+    });
+    const followUps = outcome.followUps ?? [];
+    if (outcome.change && followUps.length === 0) {
+      // The common case, one change: appended with the receipt after the loop, with the batch's others.
+      pending.push({ i, receipt: receiptWith(null), change: { ...outcome.change, ...operation.change, at } });
+      continue;
+    }
     // An edit that changes nothing logs no change: nothing to render, no cursor.
-    cursor = outcome.change ? await appendChange(tx, { ...outcome.change, ...operation.change, at }) : null;
+    const cursor = outcome.change ? await appendChange(tx, { ...outcome.change, ...operation.change, at }) : null;
     for (const followUp of followUps) await appendChange(tx, { ...followUp, at });
     await saveReceipt(tx, job.identityId, job.idempotencyKey, receiptWith(cursor));
+    results[i] = { ok: true, receipt: receiptWith(cursor), requestHash, requestId: job.requestId, replayed: false };
   }
-  return { ok: true, receipt: receiptWith(cursor), requestHash, requestId: job.requestId, replayed: false };
+  progress.at = -1;
+  if (pending.length > 0) {
+    const cursors = await appendChangesAndSaveReceipts(
+      tx,
+      pending.map(({ i, receipt, change }) => ({
+        identityId: jobs[i]!.identityId,
+        key: jobs[i]!.idempotencyKey,
+        change,
+        receipt,
+      })),
+    );
+    for (const [n, { i, receipt }] of pending.entries()) {
+      const job = jobs[i]!;
+      results[i] = {
+        ok: true,
+        receipt: { ...receipt, change_cursor: cursors[n]! },
+        requestHash: job.requestHash,
+        requestId: job.requestId,
+        replayed: false,
+      };
+    }
+  }
+  return results;
 }
 
 /** A write's outcome in a batch: its result, or the error its job fails with (and is retried on). */
@@ -162,23 +211,39 @@ export async function commitBatch(
   const alone = () => settle(jobs.map((job) => commitOperation(pool, job, options)));
   const operations = jobs.map((job) => operationNamed(job.operation));
   if (jobs.length < 2 || operations.some((operation) => !operation)) return alone();
-  let failedAt = -1;
+  // A key given twice (another body, or a job queued again) is decided after the batch, against what it committed.
+  const seen = new Set<string>();
+  const repeated = jobs.map((job) => {
+    const id = `${job.identityId}\n${job.idempotencyKey}`;
+    return seen.has(id) || !seen.add(id);
+  });
+  if (repeated.some(Boolean)) {
+    const first = await commitBatch(
+      pool,
+      jobs.filter((_, i) => !repeated[i]),
+      options,
+    );
+    const outcomes: BatchOutcome[] = [];
+    for (const [i, job] of jobs.entries())
+      outcomes.push(repeated[i] ? (await settle([commitOperation(pool, job, options)]))[0]! : first.shift()!);
+    return outcomes;
+  }
+  const progress: Progress = { at: -1 };
   let failure: unknown;
   try {
-    const results = await withTransaction(pool, async (client) => {
-      const tx = options.prepared ? withNamedStatements(client) : client;
-      const out: CommitResult[] = [];
-      for (const [i, job] of jobs.entries()) {
-        failedAt = i;
-        out.push(await applyOperation(tx, job, operations[i]!));
-      }
-      failedAt = -1;
-      return out;
-    });
+    const results = await withTransaction(pool, (client) =>
+      applyWrites(
+        options.prepared ? withNamedStatements(client) : client,
+        jobs,
+        operations as RegisteredOperation[],
+        progress,
+      ),
+    );
     return results.map((value) => ({ status: 'fulfilled', value }));
   } catch (error) {
     failure = error;
   }
+  const failedAt = progress.at;
   if (failedAt < 0 || isConnectionError(failure) || isReadOnlyError(failure)) return alone();
   const others = jobs.filter((_, i) => i !== failedAt);
   // The others first, then the failed write: it meets what they committed, as it would have in the batch.
