@@ -215,7 +215,9 @@ export async function commitBatch(
   const seen = new Set<string>();
   const repeated = jobs.map((job) => {
     const id = `${job.identityId}\n${job.idempotencyKey}`;
-    return seen.has(id) || !seen.add(id);
+    if (seen.has(id)) return true;
+    seen.add(id);
+    return false;
   });
   if (repeated.some(Boolean)) {
     const first = await commitBatch(
