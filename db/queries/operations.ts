@@ -61,15 +61,17 @@ const claimId = (identityId: string, key: string) => `${identityId}\n${key}`;
 /**
  * `claimOperation` for several keys in one statement: returns, for each
  * claim in order, whether it was made (false: the key is already
- * committed). Keys must differ from each other.
+ * committed). Keys must differ from each other. They are inserted in key
+ * order, not the batch's: two batches claiming some of the same keys then
+ * take their index locks in one order and cannot deadlock on them.
  */
 export async function claimOperations(db: Queryable, claims: readonly Claim[]): Promise<boolean[]> {
   const r = await db.query<{ identity_id: string; idempotency_key: string }>(
     `INSERT INTO operations (identity_id, idempotency_key, operation, request_hash, receipt, committed_at)
      SELECT c.identity_id, c.idempotency_key, c.operation, c.request_hash, '{}'::jsonb, c.committed_at
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[])
-            WITH ORDINALITY AS c(identity_id, idempotency_key, operation, request_hash, committed_at, ord)
-      ORDER BY c.ord
+            AS c(identity_id, idempotency_key, operation, request_hash, committed_at)
+      ORDER BY c.identity_id, c.idempotency_key
      ON CONFLICT (identity_id, idempotency_key) DO NOTHING
      RETURNING identity_id, idempotency_key`,
     [

@@ -61,6 +61,8 @@ const EDGES = [
   'end\n\n',
   '\n\nstart',
   'a\n \nb',
+  `a${' '.repeat(20000)}b`,
+  `long run of spaces at the end${' '.repeat(20000)}`,
 ];
 
 describe('plain prose skips only the Markdown parse', () => {

@@ -140,6 +140,35 @@ describe('a batch of writes in one transaction', () => {
     expect(await problemsTitled('Key reuse ')).toBe(1);
   });
 
+  it('starts no transaction once the check before it refuses, a re-run after a refused write included', async () => {
+    const literal = `Error: fenced rerun ${newKey()}`;
+    const first = await commitOperation(stack.pool, createJob({ title: 'Fenced original', error_literal: literal }));
+    expect(first.ok).toBe(true);
+    const jobs = [
+      createJob({ title: 'Fenced neighbour 1' }),
+      createJob({ title: 'Fenced copy', error_literal: literal }),
+      createJob({ title: 'Fenced neighbour 2' }),
+    ];
+    // The batch's first attempt is let through and fails on its duplicate; the fence goes up before the re-runs.
+    let checks = 0;
+    const fenced = new Error('fenced');
+    const beforeTransaction = async () => {
+      if (checks++ > 0) throw fenced;
+    };
+    const outcomes = await commitBatch(stack.pool, jobs, { prepared: true, beforeTransaction });
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(outcomes.every((o) => o.status === 'rejected' && o.reason === fenced)).toBe(true);
+    expect(await problemsTitled('Fenced neighbour ')).toBe(0);
+    expect(
+      await count(`SELECT count(*) FROM operations WHERE idempotency_key = ANY($1::text[])`, [
+        jobs.map((j) => j.idempotencyKey),
+      ]),
+    ).toBe(0);
+    // Once the check lets them through, the same jobs commit as they would have.
+    const later = (await commitBatch(stack.pool, jobs, { prepared: true })).map(value);
+    expect(later.map((r) => r.ok)).toEqual([true, false, true]);
+  });
+
   it('fails each write on its own when the database is away, for its job to be retried', async () => {
     const { default: pg } = await import('pg');
     const away = new pg.Pool({ connectionString: 'postgres://postgres@127.0.0.1:1/none', max: 2 });

@@ -12,7 +12,7 @@ import { DelayedError, type Job, type Processor } from 'bullmq';
 import { CommitJobSchema, type CommitJob, type CommitResult } from '../../core/queue-contract.ts';
 import { FENCE_MAX_AGE_MS } from '../../core/serving-fence.ts';
 import { isReadOnlyError } from '../../db/pool.ts';
-import { commitBatch, type BatchOutcome } from './commit.ts';
+import { commitBatch, type BatchOutcome, type CommitOptions } from './commit.ts';
 import { createBatcher } from '../commit-batcher.ts';
 import type { JobContext } from './context.ts';
 
@@ -21,10 +21,14 @@ import type { JobContext } from './context.ts';
  * for their render and search documents: what the commit queue's processor
  * does with the jobs it holds, and the embedded mode's request.
  */
-export async function commitWrites(ctx: JobContext, jobs: readonly CommitJob[]): Promise<BatchOutcome[]> {
+export async function commitWrites(
+  ctx: JobContext,
+  jobs: readonly CommitJob[],
+  options: Pick<CommitOptions, 'beforeTransaction'> = {},
+): Promise<BatchOutcome[]> {
   const { config, pool, logger, metrics } = ctx;
   const started = performance.now();
-  const outcomes = await commitBatch(pool, jobs, { prepared: !config.EMBEDDED_DATABASE });
+  const outcomes = await commitBatch(pool, jobs, { ...options, prepared: !config.EMBEDDED_DATABASE });
   const seconds = (performance.now() - started) / 1000;
   let changed = false;
   for (const [i, outcome] of outcomes.entries()) {
@@ -76,10 +80,18 @@ export const BATCHES_IN_FLIGHT = 2;
 /** The most writes one commit transaction carries. */
 export const MAX_BATCH = 32;
 
+/** A write's transaction was not started: the serving fence stands. */
+class Fenced extends Error {}
+
 /** The commit queue's processor: every job it holds goes into the next batch (commit-batcher.ts). */
 export function processCommit(ctx: JobContext): Processor<unknown, CommitResult> {
   const { fence, logger, metrics } = ctx;
-  const batcher = createBatcher<CommitJob, CommitResult>((jobs) => commitWrites(ctx, jobs), {
+  // Read again before every transaction, not only when the job is taken: a job can wait behind two batches,
+  // or be re-run after another write's failure, and the fence may have gone up meanwhile.
+  const beforeTransaction = async () => {
+    if ((await fence.current()).writes === 'fenced') throw new Fenced('the serving fence stands');
+  };
+  const batcher = createBatcher<CommitJob, CommitResult>((jobs) => commitWrites(ctx, jobs, { beforeTransaction }), {
     maxBatch: MAX_BATCH,
     inFlight: BATCHES_IN_FLIGHT,
   });
@@ -91,6 +103,7 @@ export function processCommit(ctx: JobContext): Processor<unknown, CommitResult>
     try {
       return await batcher.submit(data);
     } catch (error) {
+      if (error instanceof Fenced) return holdWhileFenced(job, token);
       if (!isReadOnlyError(error)) throw error;
       // The database turned read-only before the fence was read again: keep the job, look again.
       fence.invalidate();

@@ -51,6 +51,14 @@ export interface CommitOptions {
    * share one session.
    */
   prepared?: boolean;
+  /**
+   * Called before each transaction a write or batch starts (a re-run
+   * included), outside it; what it throws fails that attempt's writes
+   * untouched. The commit queue's processor reads the serving fence here, so
+   * a write that waited for a batch, or is re-run after another's failure,
+   * never commits once the fence is up.
+   */
+  beforeTransaction?: () => Promise<void>;
 }
 
 export async function commitOperation(
@@ -61,6 +69,7 @@ export async function commitOperation(
   const operation = operationNamed(job.operation);
   // Queued by code that knew an operation this code does not: retrying cannot help.
   if (!operation) throw new UnrecoverableError(`unknown operation ${JSON.stringify(job.operation)}`);
+  await options.beforeTransaction?.();
   try {
     const [result] = await withTransaction(pool, (client) =>
       applyWrites(options.prepared ? withNamedStatements(client) : client, [job], [operation]),
@@ -233,6 +242,7 @@ export async function commitBatch(
   const progress: Progress = { at: -1 };
   let failure: unknown;
   try {
+    await options.beforeTransaction?.();
     const results = await withTransaction(pool, (client) =>
       applyWrites(
         options.prepared ? withNamedStatements(client) : client,

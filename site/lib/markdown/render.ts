@@ -195,7 +195,8 @@ export function plainParagraphs(text: string): string[] | undefined {
   let lines: string[] = [];
   const end = () => {
     if (lines.length === 0) return;
-    lines[lines.length - 1] = lines[lines.length - 1]!.replace(/ +$/, '');
+    // trimEnd, not / +$/: the regex backtracks over every run of spaces inside the line, quadratic in it.
+    lines[lines.length - 1] = lines[lines.length - 1]!.trimEnd();
     paragraphs.push(lines.join('\n'));
     lines = [];
   };
