@@ -10,10 +10,10 @@ import { errorInfo } from '../core/errors.ts';
 import { keyHash, normalizeLiteral } from '../database-search/normalize.ts';
 import { recordLinks, type RecordRef } from '../core/types.ts';
 import type { Queryable } from '../db/pool.ts';
-import { findSolutionByBody, lockAndFindProblemByLiteral, lockDuplicateKey } from '../db/queries/duplicates.ts';
+import { findSolutionByBody, lockDuplicateKey, type ProblemDuplicateKey } from '../db/queries/duplicates.ts';
 import { fail, type HandlerResult } from './handler-result.ts';
 
-/** ASCII lower case and no surrounding space, as `lockAndFindProblemByLiteral` compares products. */
+/** ASCII lower case and no surrounding space, as the duplicate look-up compares products. */
 function productKey(product: string): string {
   return product.replace(/^ +| +$/g, '').replace(/[A-Z]+/g, (run) => run.toLowerCase());
 }
@@ -21,22 +21,22 @@ function productKey(product: string): string {
 const existing = (ref: RecordRef) => ({ type: ref.type, id: ref.id, links: recordLinks(ref) });
 
 /**
- * Refuses a new problem whose normalized error literal and product equal an
- * existing problem's; null when it may be created. A problem without a
- * literal (or one that normalizes to nothing) is never a duplicate: its
- * title and body alone do not identify an error.
+ * What identifies a new problem's duplicates: an existing problem whose
+ * normalized error literal and product equal its own. Null when it can have
+ * none: a problem without a literal (or one that normalizes to nothing) is
+ * never a duplicate, as its title and body alone do not identify an error.
+ * The look-up runs with the problem's insert (`insertProblemUnlessDuplicate`).
  */
-export async function refuseDuplicateProblem(
-  tx: Queryable,
-  product: string,
-  literal: string | null,
-): Promise<HandlerResult | null> {
+export function problemDuplicateKey(product: string, literal: string | null): ProblemDuplicateKey | null {
   const normalized = normalizeLiteral(literal ?? '');
   if (normalized === '') return null;
   const literalKey = keyHash(normalized);
   const productK = productKey(product);
-  const id = await lockAndFindProblemByLiteral(tx, `problem\n${productK}\n${literalKey}`, literalKey, productK);
-  if (!id) return null;
+  return { lockKey: `problem\n${productK}\n${literalKey}`, literalKey, product: productK };
+}
+
+/** The refusal of a new problem that duplicates problem `id`. */
+export function duplicateProblem(id: string, product: string): HandlerResult {
   return fail(
     errorInfo(
       'duplicate_problem',

@@ -12,7 +12,8 @@ import {
   setProblemRevision,
   type ProblemContent,
 } from '../db/queries/problems.ts';
-import { refuseDuplicateProblem } from './duplicates.ts';
+import { insertProblemUnlessDuplicate } from '../db/queries/duplicates.ts';
+import { duplicateProblem, problemDuplicateKey } from './duplicates.ts';
 import {
   agentRef,
   notFound,
@@ -36,8 +37,6 @@ const contentOf = (r: ProblemContent): ProblemContent => ({
 
 export async function createProblem(tx: Queryable, job: CommitJob, at: Date): Promise<HandlerResult> {
   const body = CreateProblemSchema.parse(job.body);
-  const refused = await refuseDuplicateProblem(tx, body.product, body.error_literal ?? null);
-  if (refused) return refused;
   const id = newId('problem', at.getTime());
   const content: ProblemContent = {
     title: body.title,
@@ -47,7 +46,14 @@ export async function createProblem(tx: Queryable, job: CommitJob, at: Date): Pr
     environment: body.environment ?? {},
     tags: body.tags ?? [],
   };
-  await insertProblemWithFirstRevision(tx, { id, authorId: job.identityId, at, content });
+  const row = { id, authorId: job.identityId, at, content };
+  const duplicateKey = problemDuplicateKey(body.product, content.error_literal);
+  if (duplicateKey) {
+    const existing = await insertProblemUnlessDuplicate(tx, row, duplicateKey);
+    if (existing) return duplicateProblem(existing, body.product);
+  } else {
+    await insertProblemWithFirstRevision(tx, row);
+  }
   const ref = { type: 'problem', id } as const;
   return {
     ok: true,

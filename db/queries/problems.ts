@@ -58,11 +58,15 @@ export async function insertProblemWithFirstRevision(
   );
 }
 
+/** The columns of a revision, in `revisionParams`' order ($1 … $10). */
+export const REVISION_COLUMNS =
+  'problem_id, revision, title, body, product, error_literal, environment, tags, author_id, created_at';
+
 const INSERT_REVISION = `INSERT INTO problem_revisions
        (problem_id, revision, title, body, product, error_literal, environment, tags, author_id, created_at)
      VALUES ($1::text, $2::int, $3::text, $4::text, $5::text, $6::text, $7::jsonb, $8::text[], $9::text, $10::timestamptz)`;
 
-function revisionParams(r: {
+export function revisionParams(r: {
   problemId: string;
   revision: number;
   authorId: string;

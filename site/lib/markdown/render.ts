@@ -172,12 +172,77 @@ const rendered = new LRUCache<string, string>({
   sizeCalculation: (html, key) => html.length + key.length,
 });
 
+/**
+ * Characters of prose that no Markdown construct starts with inside a line
+ * (ASCII letters, digits, space and ,.;:?!'"()/%$-): text made only of
+ * these, with the line rules of `plainParagraphs`, is paragraphs of text.
+ */
+const PROSE = /^[A-Za-z0-9 \n,.;:?!'"()/%$-]*$/;
+
+/**
+ * The paragraphs of `text` when it is plain prose, exactly as remark parses
+ * them; undefined when it may hold anything else. No line may begin with a
+ * space (an indented code block, a continuation's stripped indent), a digit
+ * (an ordered list) or `-` (a list, a rule, a heading's underline), nor end
+ * with a space inside a paragraph (a hard break); blank lines are empty.
+ * Then each run of lines is one paragraph whose text is its lines, the last
+ * one's trailing spaces dropped as remark drops them.
+ * test/site/markdown-plain.test.ts holds this to remark's own parse.
+ */
+export function plainParagraphs(text: string): string[] | undefined {
+  if (!PROSE.test(text) || mayUseGfm(text)) return undefined;
+  const paragraphs: string[] = [];
+  let lines: string[] = [];
+  const end = () => {
+    if (lines.length === 0) return;
+    // trimEnd, not / +$/: the regex backtracks over every run of spaces inside the line, quadratic in it.
+    lines[lines.length - 1] = lines[lines.length - 1]!.trimEnd();
+    paragraphs.push(lines.join('\n'));
+    lines = [];
+  };
+  const all = text.split('\n');
+  for (const [i, line] of all.entries()) {
+    if (line === '') {
+      end();
+      continue;
+    }
+    const first = line.charCodeAt(0);
+    if (first === 32 || first === 45 || (first >= 48 && first <= 57)) return undefined;
+    const next = all[i + 1];
+    if (line.endsWith(' ') && next !== undefined && next !== '') return undefined;
+    lines.push(line);
+  }
+  end();
+  return paragraphs;
+}
+
+/** The tree remark makes of plain paragraphs (`plainParagraphs`), without parsing them character by character. */
+function paragraphTree(paragraphs: string[]): MdastRoot {
+  return {
+    type: 'root',
+    children: paragraphs.map((value) => ({ type: 'paragraph', children: [{ type: 'text', value }] })),
+  };
+}
+
+/**
+ * HTML of `text` through the whole pipeline. Plain prose skips only the
+ * parse, most of the time spent on it (its tree is built directly), unless
+ * `alwaysParse`; every other step, the sanitizer included, runs as for any
+ * text.
+ */
+export async function markdownHtml(text: string, headingBase: number, alwaysParse = false): Promise<string> {
+  const plain = alwaysParse ? undefined : plainParagraphs(text);
+  const processor = markdownProcessor(headingBase, plain === undefined && mayUseGfm(text));
+  if (plain === undefined) return String(await processor.process(text));
+  return String(processor.stringify(await processor.run(paragraphTree(plain))));
+}
+
 /** HTML of contribution `text`; its headings start at `h{headingBase}`. */
 export async function renderMarkdown(text: string, headingBase = 3): Promise<string> {
   const key = `${headingBase}\n${text}`;
   const cached = rendered.get(key);
   if (cached !== undefined) return cached;
-  const html = String(await markdownProcessor(headingBase, mayUseGfm(text)).process(text));
+  const html = await markdownHtml(text, headingBase);
   rendered.set(key, html);
   return html;
 }

@@ -1,0 +1,221 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestHashOf } from '../../core/idempotency.ts';
+import type { CommitJob, CommitResult } from '../../core/queue-contract.ts';
+import { commitBatch, commitOperation, type BatchOutcome } from '../../worker/jobs/commit.ts';
+import { admit, newKey, problemBody, type Agent } from '../helpers/client.ts';
+import { startStack, type Stack } from '../helpers/stack.ts';
+
+let stack: Stack;
+let agent: Agent;
+
+beforeAll(async () => {
+  stack = await startStack({}, { worker: false });
+  agent = await admit(stack.base);
+});
+afterAll(() => stack.close());
+
+function createJob(over: Record<string, unknown>, key = newKey()): CommitJob {
+  const body = problemBody(over);
+  return {
+    operation: 'create_problem',
+    identityId: agent.id,
+    credentialId: agent.credentialId,
+    scopes: ['knowledge'],
+    idempotencyKey: key,
+    requestHash: requestHashOf('create_problem', undefined, body),
+    requestId: `req_${key}`,
+    body,
+    redacted: [],
+  };
+}
+
+const value = (outcome: BatchOutcome | undefined): CommitResult => {
+  if (outcome?.status !== 'fulfilled') throw new Error(`no result: ${String(outcome?.status)}`);
+  return outcome.value;
+};
+
+async function count(sql: string, params: unknown[] = []): Promise<number> {
+  return Number((await stack.pool.query(sql, params)).rows[0].count);
+}
+
+const problemsTitled = (prefix: string) =>
+  count(`SELECT count(*) FROM problem_revisions WHERE title LIKE $1 || '%'`, [prefix]);
+
+describe('a batch of writes in one transaction', () => {
+  it('commits every write, each with its own receipt and change, in one transaction', async () => {
+    const jobs = [1, 2, 3, 4].map((n) => createJob({ title: `Batched write ${n}` }));
+    const outcomes = await commitBatch(stack.pool, jobs, { prepared: true });
+    const results = outcomes.map(value);
+    expect(results.every((r) => r.ok && !r.replayed)).toBe(true);
+    const ids = results.map((r) => (r.ok ? r.receipt.resource.id : ''));
+    expect(new Set(ids).size).toBe(4);
+    const cursors = results.map((r) => (r.ok ? r.receipt.change_cursor : null));
+    expect(cursors.every((c) => c !== null)).toBe(true);
+    expect(await problemsTitled('Batched write ')).toBe(4);
+    // One transaction: every row of the batch carries the same transaction id.
+    const xids = await stack.pool.query(
+      `SELECT DISTINCT xmin::text FROM operations WHERE idempotency_key = ANY($1::text[])`,
+      [jobs.map((j) => j.idempotencyKey)],
+    );
+    expect(xids.rowCount).toBe(1);
+    // Each receipt is the one stored under its key.
+    for (const [i, job] of jobs.entries()) {
+      const stored = await stack.pool.query(`SELECT receipt FROM operations WHERE idempotency_key = $1`, [
+        job.idempotencyKey,
+      ]);
+      expect(stored.rows[0].receipt.resource.id).toBe(ids[i]);
+      expect(stored.rows[0].receipt.change_cursor).toBe(cursors[i]);
+    }
+  });
+
+  it('commits the others when one write of the batch is refused, and refuses that one as it would alone', async () => {
+    const literal = `Error: batch duplicate ${newKey()}`;
+    const first = await commitOperation(stack.pool, createJob({ title: 'Refusal original', error_literal: literal }));
+    expect(first.ok).toBe(true);
+    const jobs = [
+      createJob({ title: 'Refusal neighbour 1' }),
+      createJob({ title: 'Refusal copy', error_literal: literal }),
+      createJob({ title: 'Refusal neighbour 2' }),
+      createJob({ title: 'Refusal neighbour 3' }),
+    ];
+    const results = (await commitBatch(stack.pool, jobs, { prepared: true })).map(value);
+    expect(results.map((r) => r.ok)).toEqual([true, false, true, true]);
+    const refused = results[1]!;
+    expect(refused.ok === false && refused.error.code).toBe('duplicate_contribution');
+    expect(await problemsTitled('Refusal neighbour ')).toBe(3);
+    expect(await problemsTitled('Refusal copy')).toBe(0);
+    // The refused write's key is not claimed: a retry with it is decided again, not replayed.
+    expect(await count(`SELECT count(*) FROM operations WHERE idempotency_key = $1`, [jobs[1]!.idempotencyKey])).toBe(
+      0,
+    );
+  });
+
+  it('of two writes of the same error in one batch, creates one and refuses the other', async () => {
+    const literal = `Error: same batch ${newKey()}`;
+    const jobs = [
+      createJob({ title: 'Twin A', error_literal: literal }),
+      createJob({ title: 'Twin B', error_literal: literal }),
+    ];
+    const results = (await commitBatch(stack.pool, jobs, { prepared: true })).map(value);
+    expect(results.map((r) => r.ok)).toEqual([true, false]);
+    expect(await problemsTitled('Twin ')).toBe(1);
+  });
+
+  it('rolls back a batch whose write PostgreSQL refuses, and commits every other write once', async () => {
+    // U+0000 cannot be stored in jsonb: the batch fails at its third write, after two were applied and rolled back.
+    const jobs = [
+      createJob({ title: 'Partial batch 1' }),
+      createJob({ title: 'Partial batch 2' }),
+      createJob({ title: 'Partial batch 3', environment: { os: 'linux\u0000' } }),
+      createJob({ title: 'Partial batch 4' }),
+    ];
+    const results = (await commitBatch(stack.pool, jobs, { prepared: true })).map(value);
+    expect(results.map((r) => r.ok)).toEqual([true, true, false, true]);
+    expect(results[2]!.ok === false && results[2]!.error.code).toBe('invalid_arguments');
+    expect(await problemsTitled('Partial batch ')).toBe(3);
+    expect(
+      await count(`SELECT count(*) FROM operations WHERE idempotency_key = ANY($1::text[])`, [
+        jobs.map((j) => j.idempotencyKey),
+      ]),
+    ).toBe(3);
+  });
+
+  it('run again after it committed (a worker killed before the jobs finished), replays every write: no doubles', async () => {
+    const jobs = [1, 2, 3].map((n) => createJob({ title: `Rerun ${n}` }));
+    const first = (await commitBatch(stack.pool, jobs, { prepared: true })).map(value);
+    const changesBefore = await count('SELECT count(*) FROM changes');
+    const again = (await commitBatch(stack.pool, jobs, { prepared: true })).map(value);
+    expect(again.every((r) => r.ok && r.replayed)).toBe(true);
+    expect(again.map((r) => r.ok && r.receipt.resource.id)).toEqual(first.map((r) => r.ok && r.receipt.resource.id));
+    expect(await problemsTitled('Rerun ')).toBe(3);
+    expect(await count('SELECT count(*) FROM changes')).toBe(changesBefore);
+  });
+
+  it('answers a key reused with another body in the same batch as a mismatch, without failing the batch', async () => {
+    const key = newKey();
+    const jobs = [createJob({ title: 'Key reuse original' }, key), createJob({ title: 'Key reuse other body' }, key)];
+    const results = (await commitBatch(stack.pool, jobs, { prepared: true })).map(value);
+    expect(results[0]!.ok).toBe(true);
+    expect(results[1]!.ok === false && results[1]!.error.code).toBe('conflict');
+    expect(await problemsTitled('Key reuse ')).toBe(1);
+  });
+
+  it('starts no transaction once the check before it refuses, a re-run after a refused write included', async () => {
+    const literal = `Error: fenced rerun ${newKey()}`;
+    const first = await commitOperation(stack.pool, createJob({ title: 'Fenced original', error_literal: literal }));
+    expect(first.ok).toBe(true);
+    const jobs = [
+      createJob({ title: 'Fenced neighbour 1' }),
+      createJob({ title: 'Fenced copy', error_literal: literal }),
+      createJob({ title: 'Fenced neighbour 2' }),
+    ];
+    // The batch's first attempt is let through and fails on its duplicate; the fence goes up before the re-runs.
+    let checks = 0;
+    const fenced = new Error('fenced');
+    const beforeTransaction = async () => {
+      if (checks++ > 0) throw fenced;
+    };
+    const outcomes = await commitBatch(stack.pool, jobs, { prepared: true, beforeTransaction });
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(outcomes.every((o) => o.status === 'rejected' && o.reason === fenced)).toBe(true);
+    expect(await problemsTitled('Fenced neighbour ')).toBe(0);
+    expect(
+      await count(`SELECT count(*) FROM operations WHERE idempotency_key = ANY($1::text[])`, [
+        jobs.map((j) => j.idempotencyKey),
+      ]),
+    ).toBe(0);
+    // Once the check lets them through, the same jobs commit as they would have.
+    const later = (await commitBatch(stack.pool, jobs, { prepared: true })).map(value);
+    expect(later.map((r) => r.ok)).toEqual([true, false, true]);
+  });
+
+  it('fails each write on its own when the database is away, for its job to be retried', async () => {
+    const { default: pg } = await import('pg');
+    const away = new pg.Pool({ connectionString: 'postgres://postgres@127.0.0.1:1/none', max: 2 });
+    away.on('error', () => {});
+    try {
+      const outcomes = await commitBatch(away, [createJob({ title: 'Away 1' }), createJob({ title: 'Away 2' })]);
+      expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+    } finally {
+      await away.end();
+    }
+  });
+});
+
+describe('a batch of different writes', () => {
+  it('commits creates and edits together, an edit that changes nothing with no change logged', async () => {
+    const created = await commitOperation(stack.pool, createJob({ title: 'Mixed base' }));
+    if (!created.ok) throw new Error('not created');
+    const id = created.receipt.resource.id;
+    const edit = (over: Record<string, unknown>): CommitJob => {
+      const body = { base_revision: 1, ...over };
+      const key = newKey();
+      return {
+        operation: 'edit_problem',
+        identityId: agent.id,
+        credentialId: agent.credentialId,
+        scopes: ['knowledge'],
+        idempotencyKey: key,
+        targetId: id,
+        requestHash: requestHashOf('edit_problem', id, body),
+        requestId: `req_${key}`,
+        body,
+        redacted: [],
+      };
+    };
+    const jobs = [createJob({ title: 'Mixed new' }), edit({ title: 'Mixed base' }), edit({ title: 'Mixed edited' })];
+    const results = (await commitBatch(stack.pool, jobs, { prepared: true })).map(value);
+    expect(results.map((r) => r.ok)).toEqual([true, true, true]);
+    const [made, unchanged, edited] = results.map((r) => (r.ok ? r.receipt : null));
+    expect(made!.change_cursor).not.toBeNull();
+    expect(unchanged!.unchanged).toBe(true);
+    expect(unchanged!.change_cursor).toBeNull();
+    expect(edited!.resource.revision).toBe(2);
+    const logged = await stack.pool.query(
+      `SELECT cursor::text AS cursor FROM changes WHERE resource_id = $1 AND revision = 2`,
+      [id],
+    );
+    expect(logged.rows.map((r) => r.cursor)).toEqual([edited!.change_cursor]);
+    expect(BigInt(made!.change_cursor!)).toBeGreaterThan(0n);
+  });
+});
