@@ -9,6 +9,17 @@
  * The browser loads the first shard and merges the others (and the recent
  * tier) with Pagefind's `mergeIndex`; a page is in exactly one shard.
  *
+ * A compaction rebuilds only the shards that changed. Each shard holds a
+ * range of the page order (pageKey: type, then id), from its first key to
+ * the next shard's; a page belongs to the last shard whose first key is at
+ * or before its own. A compaction is told which pages changed since the base
+ * (the recent tier's), rebuilds the shards they fall in from the pages now
+ * on disk (cutting one that grew past shardPages) and keeps every other
+ * shard's bundle and result ids as they are. Ids grow with time, so new
+ * records fall in the shard that ends their type: a compaction after writes
+ * costs the shards they touched, not the corpus. A full rebuild, or a base
+ * from before ranges, builds every shard.
+ *
  * A base is published whole, in a folder of its own
  * (`pagefind/base-<stamp>/<n>/`): the shards are written to a staging folder
  * inside the projections directory and that folder is renamed into place in
@@ -23,12 +34,12 @@
  * render pass on the worker's main thread.
  */
 import { randomBytes } from 'node:crypto';
-import { readdirSync, renameSync, rmSync, unlinkSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { stampStagedFileSync } from '../projections/publish-file.ts';
-import { listRecordPages, resultIdsByUrl, writeShardIndex } from './build-index.ts';
+import { listRecordPages, pageKey, resultIdsByUrl, writeShardIndex, type RecordPageList } from './build-index.ts';
 import { SEARCH_DIR, UNUSED } from './publish-index.ts';
 import { writeStateFile } from './state-file.ts';
 
@@ -46,10 +57,20 @@ const NOT_BASE = new Set(['recent', 'tiers.json']);
 export interface BaseBuild {
   pages: number;
   shards: number;
+  /** Shards kept from the previous base as they were (the rest were built). */
+  kept: number;
+  /** Pages indexed by this build: those of the shards it built. */
+  indexed: number;
   /** Files published (the new base's, all in a folder of its own). */
   written: number;
   /** Files of older bases deleted. */
   removed: number;
+}
+
+/** Where a shard's range of the page order starts (pageKey), and how many pages it holds. */
+export interface ShardRange {
+  first: string;
+  pages: number;
 }
 
 /** A published base: its stamp, the last index run whose notes it covers (tiers.ts), its page count and its shards' URLs. */
@@ -57,8 +78,13 @@ export interface BaseInfo {
   base: string;
   coversRun: number;
   pages: number;
-  /** Each shard's folder as a URL path ending in `/`, e.g. `/pagefind/base-…/0/`; the first is the one the browser loads. */
+  /**
+   * Each shard's folder as a URL path ending in `/`, e.g. `/pagefind/base-…/0/`; the first is the one the browser
+   * loads. A shard kept from an earlier base stays in that base's folder.
+   */
   shards: string[];
+  /** Each shard's range, in the order of `shards` (absent in a base from before ranges: the next compaction is full). */
+  ranges?: ShardRange[];
 }
 
 /** Every file under `root`, relative to it, with `/` separators. */
@@ -90,27 +116,104 @@ function readyShard(folder: string, ids: Map<string, string>): number {
   return kept;
 }
 
-/** Deletes every base folder but `keep`'s, and what an unsharded base left directly in the public folder; returns the files deleted. */
-function removeOlderBases(publicDir: string, keep: Set<string>): number {
+/**
+ * Deletes every shard but those in `keep` (`base-…/<n>` folders), base folders left empty, and what an unsharded
+ * base left directly in the public folder; returns the files deleted.
+ */
+function removeOlderShards(publicDir: string, keep: Set<string>): number {
   let removed = 0;
   for (const entry of readdirSync(publicDir, { withFileTypes: true })) {
-    if (NOT_BASE.has(entry.name) || keep.has(entry.name)) continue;
-    if (!BASE_FOLDER.test(entry.name) && entry.isDirectory() && !['index', 'fragment', 'filter'].includes(entry.name))
-      continue;
+    if (NOT_BASE.has(entry.name)) continue;
     const full = path.join(publicDir, entry.name);
+    if (BASE_FOLDER.test(entry.name) && entry.isDirectory()) {
+      for (const shard of readdirSync(full)) {
+        if (keep.has(`${entry.name}/${shard}`)) continue;
+        removed += filesUnder(path.join(full, shard)).length;
+        rmSync(path.join(full, shard), { recursive: true, force: true });
+      }
+      if (readdirSync(full).length === 0) rmSync(full, { recursive: true, force: true });
+      continue;
+    }
+    if (entry.isDirectory() && !['index', 'fragment', 'filter'].includes(entry.name)) continue;
     removed += entry.isDirectory() ? filesUnder(full).length : 1;
     rmSync(full, { recursive: true, force: true });
   }
   return removed;
 }
 
+/** `/pagefind/base-x/3/` → `base-x/3`: a shard's folder under the public search folder. */
+const shardFolder = (url: string) => url.split('/').slice(2, 4).join('/');
+
+/** The index of the range `key` belongs to: the last whose first key is at or before it (the first range below them all). */
+function rangeOf(firsts: string[], key: string): number {
+  let lo = 0;
+  let hi = firsts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (firsts[mid]! <= key) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** One shard of the base being built: a range kept from the previous base, or pages [start, end) of the listing to index. */
+type PlannedShard =
+  | { keep: true; url: string; range: ShardRange }
+  | { keep: false; first: string; start: number; end: number };
+
 /**
- * Indexes every record page, in shards of at most `shardPages`, publishes
- * them as the base tier and writes their result ids. `coversRun`: an index
- * run whose notes were all on disk before this started (tiers.ts). Runs in
- * base-thread.ts.
+ * The previous base's shards that no changed page falls in are kept; every other range is built again from the pages
+ * listed in it, cut into runs of at most `shardPages`. With no usable previous base, every page is cut into runs.
  */
-export async function buildBaseTier(dir: string, coversRun: number, shardPages: number): Promise<BaseBuild> {
+function planShards(
+  all: RecordPageList,
+  shardPages: number,
+  previous: { info: BaseInfo; ranges: ShardRange[]; changed: Set<string> } | null,
+): PlannedShard[] {
+  const cut = (first: string | null, start: number, end: number): PlannedShard[] => {
+    const runs: PlannedShard[] = [];
+    for (let at = start; at < end; at += shardPages)
+      runs.push({
+        keep: false,
+        first: at === start && first !== null ? first : all.keyAt(at),
+        start: at,
+        end: Math.min(at + shardPages, end),
+      });
+    return runs;
+  };
+  if (!previous) return cut(null, 0, all.length);
+  const firsts = previous.ranges.map((r) => r.first);
+  const dirty = new Set<number>();
+  for (const key of previous.changed) dirty.add(rangeOf(firsts, key));
+  // Where each range's pages start in the listing (both are in key order).
+  const starts: number[] = [];
+  let at = 0;
+  for (let r = 0; r < firsts.length; r++) {
+    if (r > 0) while (at < all.length && all.keyAt(at) < firsts[r]!) at++;
+    starts.push(r === 0 ? 0 : at);
+  }
+  const plan: PlannedShard[] = [];
+  for (let r = 0; r < firsts.length; r++) {
+    const start = starts[r]!;
+    const end = r + 1 < firsts.length ? starts[r + 1]! : all.length;
+    if (dirty.has(r) || end - start !== previous.ranges[r]!.pages) plan.push(...cut(firsts[r]!, start, end));
+    else plan.push({ keep: true, url: previous.info.shards[r]!, range: previous.ranges[r]! });
+  }
+  return plan;
+}
+
+/**
+ * Indexes the record pages, in shards of at most `shardPages`, publishes them as the base tier and writes their
+ * result ids. `coversRun`: an index run whose notes were all on disk before this started (tiers.ts). `changed`: the
+ * URLs of the pages changed since the published base (the recent tier's): the shards none of them falls in are kept;
+ * null builds every shard. Runs in base-thread.ts.
+ */
+export async function buildBaseTier(
+  dir: string,
+  coversRun: number,
+  shardPages: number,
+  changed: string[] | null = null,
+): Promise<BaseBuild> {
   if (!Number.isInteger(shardPages) || shardPages < 1) throw new Error(`shardPages must be ≥ 1, not ${shardPages}`);
   const base = `${Date.now()}-${randomBytes(4).toString('hex')}`;
   const folder = `base-${base}`;
@@ -122,45 +225,84 @@ export async function buildBaseTier(dir: string, coversRun: number, shardPages: 
     if (name.startsWith(STAGING_PREFIX)) await rm(path.join(dir, name), { recursive: true, force: true });
   const staging = path.join(dir, `${STAGING_PREFIX}${randomBytes(6).toString('hex')}`);
   try {
+    const publicDir = path.join(dir, SEARCH_DIR);
+    const previousInfo = await readBaseInfo(dir);
+    const usable =
+      changed !== null &&
+      previousInfo !== null &&
+      previousInfo.ranges?.length === previousInfo.shards.length &&
+      previousInfo.shards.length > 0 &&
+      previousInfo.shards.every((url) => existsSync(path.join(publicDir, shardFolder(url), 'pagefind-entry.json')));
+    const changedKeys = new Set((changed ?? []).flatMap((url) => pageKey(url) ?? []));
     const all = await listRecordPages(dir);
+    const plan = planShards(
+      all,
+      shardPages,
+      usable ? { info: previousInfo!, ranges: previousInfo!.ranges!, changed: changedKeys } : null,
+    );
     const ids = new Map<string, string>();
+    const kept = plan.filter((s) => s.keep);
+    if (kept.length > 0) {
+      const firsts = previousInfo!.ranges!.map((r) => r.first);
+      const keptFirsts = new Set(kept.map((s) => s.range.first));
+      // A kept shard's pages, and so their result ids, are the previous base's in its range.
+      for (const [url, id] of Object.entries(await readBaseIdsObject(dir))) {
+        const key = pageKey(url);
+        if (key !== null && keptFirsts.has(firsts[rangeOf(firsts, key)]!)) ids.set(url, id);
+      }
+    }
     const shards: string[] = [];
+    const ranges: ShardRange[] = [];
     let pages = 0;
+    let indexed = 0;
     let written = 0;
-    for (let start = 0; start < all.length; start += shardPages) {
-      const name = String(shards.length);
+    let built = 0;
+    for (const shard of plan) {
+      if (shard.keep) {
+        shards.push(shard.url);
+        ranges.push(shard.range);
+        pages += shard.range.pages;
+        continue;
+      }
+      const name = String(built++);
       const output = path.join(staging, name);
-      const indexed = await writeShardIndex(all.slice(start, start + shardPages), output);
+      const count = await writeShardIndex(all.slice(shard.start, shard.end), output);
       // Every page of this run was removed since the listing: Pagefind cannot load an index without pages.
-      if (indexed === 0) {
+      if (count === 0) {
         await rm(output, { recursive: true, force: true });
         continue;
       }
-      pages += indexed;
+      pages += count;
+      indexed += count;
       written += readyShard(output, ids);
       shards.push(`/${SEARCH_DIR}/${folder}/${name}/`);
+      ranges.push({ first: shard.first, pages: count });
     }
-    const publicDir = path.join(dir, SEARCH_DIR);
     await mkdir(publicDir, { recursive: true });
-    const previous = await readBaseInfo(dir);
-    if (shards.length > 0) renameSync(staging, path.join(publicDir, folder));
+    if (existsSync(staging) && readdirSync(staging).length > 0) renameSync(staging, path.join(publicDir, folder));
     await writeStateFile(dir, BASE_IDS_FILE, { base, ids: Object.fromEntries(ids) });
-    await writeStateFile(dir, BASE_INFO_FILE, { base, coversRun, pages, shards } satisfies BaseInfo);
-    // The previous base stays: tiers.json names it until the next index run, and searches under way use it.
-    const removed = removeOlderBases(publicDir, new Set([folder, ...(previous ? [`base-${previous.base}`] : [])]));
-    // The generation list of an unsharded base, whose files removeOlderBases just deleted.
+    await writeStateFile(dir, BASE_INFO_FILE, { base, coversRun, pages, shards, ranges } satisfies BaseInfo);
+    // The previous base's shards stay: tiers.json names them until the next index run, and searches under way use them.
+    const keep = new Set([...shards, ...(previousInfo?.shards ?? [])].map(shardFolder));
+    const removed = removeOlderShards(publicDir, keep);
+    // The generation list of an unsharded base, whose files removeOlderShards just deleted.
     await rm(path.join(dir, '.pagefind-generation.json'), { force: true });
-    return { pages, shards: shards.length, written, removed };
+    return { pages, shards: shards.length, kept: kept.length, indexed, written, removed };
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
 }
 
 /** buildBaseTier in a worker thread started for it. */
-export function buildBaseTierInThread(dir: string, coversRun: number, shardPages: number): Promise<BaseBuild> {
+export function buildBaseTierInThread(
+  dir: string,
+  coversRun: number,
+  shardPages: number,
+  changed: string[] | null = null,
+): Promise<BaseBuild> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./base-thread.ts', import.meta.url), {
-      workerData: { dir, coversRun, shardPages },
+      workerData: { dir, coversRun, shardPages, changed },
     });
     let result: BaseBuild | null = null;
     let failure: Error | null = null;
@@ -178,6 +320,12 @@ export async function readBaseInfo(dir: string): Promise<BaseInfo | null> {
   const text = await readFile(path.join(dir, BASE_INFO_FILE), 'utf8').catch(() => null);
   const info = text === null ? null : (JSON.parse(text) as Partial<BaseInfo>);
   return info && Array.isArray(info.shards) ? (info as BaseInfo) : null;
+}
+
+/** The published base's result ids file as parsed (URL → id), with no copy into a Map. */
+async function readBaseIdsObject(dir: string): Promise<Record<string, string>> {
+  const text = await readFile(path.join(dir, BASE_IDS_FILE), 'utf8').catch(() => null);
+  return text === null ? {} : ((JSON.parse(text) as { ids?: Record<string, string> }).ids ?? {});
 }
 
 /** The published base's result ids by URL, with the stamp of the base they belong to. */
