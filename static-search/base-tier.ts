@@ -12,29 +12,32 @@
  * A compaction rebuilds only the shards that changed. Each shard holds a
  * range of the page order (pageKey: type, then id), from its first key to
  * the next shard's; a page belongs to the last shard whose first key is at
- * or before its own. A compaction is told which pages changed since the base
- * (the recent tier's), rebuilds the shards they fall in from the pages now
- * on disk (cutting one that grew past shardPages) and keeps every other
- * shard's bundle and result ids as they are. Ids grow with time, so new
- * records fall in the shard that ends their type: a compaction after writes
- * costs the shards they touched, not the corpus. A full rebuild, or a base
- * from before ranges, builds every shard.
+ * or before its own (the first shard, for a page before them all). A
+ * compaction is told which pages changed since the base (the recent tier's),
+ * rebuilds the shards they fall in from the pages now on disk (cutting one
+ * that grew past shardPages) and keeps every other shard's bundle and result
+ * ids as they are. Ids grow with time, so new records fall in the shard that
+ * ends their type: a compaction after writes costs the shards they touched,
+ * not the corpus. Shards are never merged (removals leave smaller ones); a
+ * full rebuild, a base from before ranges or from another Pagefind, or ids on
+ * disk of another base, builds every shard.
  *
- * A base is published whole, in a folder of its own
- * (`pagefind/base-<stamp>/<n>/`): the shards are written to a staging folder
- * inside the projections directory and that folder is renamed into place in
- * one step, and `tiers.json`, which names the shards, is switched to them by
- * the next index run. A browser therefore searches either every shard of the
- * old base or every shard of the new one, never a mix; the previous base is
- * deleted only when the next one is published, so a search already under way
- * keeps finding its chunks.
+ * A base is published whole: the shards it builds are written to a staging
+ * folder inside the projections directory, renamed into place as
+ * `pagefind/base-<stamp>/` in one step, and the shards it keeps stay in the
+ * folders of the bases that built them; `tiers.json`, which names the
+ * shards, is switched to them by the next index run. A browser therefore
+ * searches either every shard of the old base or every shard of the new one,
+ * never a mix; a shard is deleted only once neither the published base nor
+ * the one before it names it, so a search already under way keeps finding
+ * its chunks.
  *
  * In its thread, the synchronous file work (reading every output file for its
  * content-derived mtime and, for fragments, its result id) never holds up a
  * render pass on the worker's main thread.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, renameSync, rmSync, unlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -85,7 +88,19 @@ export interface BaseInfo {
   shards: string[];
   /** Each shard's range, in the order of `shards` (absent in a base from before ranges: the next compaction is full). */
   ranges?: ShardRange[];
+  /** What built the shards (INDEXER): a base built by another Pagefind is built again whole, never mixed. */
+  indexer?: string;
 }
+
+/**
+ * The Pagefind version the shards are built with. Kept shards are never read again, so a base built by another
+ * version (whose bundles the browser would merge with new ones) is not kept in part: the next compaction builds every
+ * shard.
+ */
+const INDEXER = `pagefind ${
+  (JSON.parse(readFileSync(new URL('../package.json', import.meta.resolve('pagefind')), 'utf8')) as { version: string })
+    .version
+}`;
 
 /** Every file under `root`, relative to it, with `/` separators. */
 function filesUnder(root: string): string[] {
@@ -156,32 +171,42 @@ function rangeOf(firsts: string[], key: string): number {
   return lo;
 }
 
-/** One shard of the base being built: a range kept from the previous base, or pages [start, end) of the listing to index. */
+/** One shard of the base being built: a range kept from the previous base (its index there), or pages [start, end) of the listing to index. */
 type PlannedShard =
-  | { keep: true; url: string; range: ShardRange }
+  | { keep: true; index: number; url: string; range: ShardRange }
   | { keep: false; first: string; start: number; end: number };
 
 /**
  * The previous base's shards that no changed page falls in are kept; every other range is built again from the pages
- * listed in it, cut into runs of at most `shardPages`. With no usable previous base, every page is cut into runs.
+ * listed in it, cut into runs of at most `shardPages`. A range built again that needs cutting is cut where one type's
+ * pages end, too: otherwise the shard ending one type would also start the next, and each batch of new records of
+ * the first would push pages of the second out into a shard of their own. With no usable previous base, every page
+ * is cut into runs (across types: a small corpus stays one shard).
  */
 function planShards(
   all: RecordPageList,
   shardPages: number,
   previous: { info: BaseInfo; ranges: ShardRange[]; changed: Set<string> } | null,
 ): PlannedShard[] {
-  const cut = (first: string | null, start: number, end: number): PlannedShard[] => {
-    const runs: PlannedShard[] = [];
+  const runs = (start: number, end: number): PlannedShard[] => {
+    const planned: PlannedShard[] = [];
     for (let at = start; at < end; at += shardPages)
-      runs.push({
-        keep: false,
-        first: at === start && first !== null ? first : all.keyAt(at),
-        start: at,
-        end: Math.min(at + shardPages, end),
-      });
-    return runs;
+      planned.push({ keep: false, first: all.keyAt(at), start: at, end: Math.min(at + shardPages, end) });
+    return planned;
   };
-  if (!previous) return cut(null, 0, all.length);
+  if (!previous) return runs(0, all.length);
+  const cut = (first: string, start: number, end: number): PlannedShard[] => {
+    if (start === end) return [];
+    const edges =
+      end - start > shardPages ? all.typeStarts.filter((typeStart) => typeStart > start && typeStart < end) : [];
+    const bounds = [start, ...edges, end];
+    const planned = bounds.slice(1).flatMap((to, i) => runs(bounds[i]!, to));
+    // The range keeps its first key (pages that may come between it and its first page are still its own),
+    // unless pages now sort before it (the first range's, which holds everything before the others).
+    const own = planned[0] as PlannedShard & { keep: false };
+    if (first < own.first) own.first = first;
+    return planned;
+  };
   const firsts = previous.ranges.map((r) => r.first);
   const dirty = new Set<number>();
   for (const key of previous.changed) dirty.add(rangeOf(firsts, key));
@@ -197,7 +222,7 @@ function planShards(
     const start = starts[r]!;
     const end = r + 1 < firsts.length ? starts[r + 1]! : all.length;
     if (dirty.has(r) || end - start !== previous.ranges[r]!.pages) plan.push(...cut(firsts[r]!, start, end));
-    else plan.push({ keep: true, url: previous.info.shards[r]!, range: previous.ranges[r]! });
+    else plan.push({ keep: true, index: r, url: previous.info.shards[r]!, range: previous.ranges[r]! });
   }
   return plan;
 }
@@ -230,27 +255,34 @@ export async function buildBaseTier(
     const usable =
       changed !== null &&
       previousInfo !== null &&
+      previousInfo.indexer === INDEXER &&
       previousInfo.ranges?.length === previousInfo.shards.length &&
       previousInfo.shards.length > 0 &&
       previousInfo.shards.every((url) => existsSync(path.join(publicDir, shardFolder(url), 'pagefind-entry.json')));
     const changedKeys = new Set((changed ?? []).flatMap((url) => pageKey(url) ?? []));
     const all = await listRecordPages(dir);
-    const plan = planShards(
+    let plan = planShards(
       all,
       shardPages,
       usable ? { info: previousInfo!, ranges: previousInfo!.ranges!, changed: changedKeys } : null,
     );
     const ids = new Map<string, string>();
-    const kept = plan.filter((s) => s.keep);
-    if (kept.length > 0) {
-      const firsts = previousInfo!.ranges!.map((r) => r.first);
-      const keptFirsts = new Set(kept.map((s) => s.range.first));
-      // A kept shard's pages, and so their result ids, are the previous base's in its range.
-      for (const [url, id] of Object.entries(await readBaseIdsObject(dir))) {
-        const key = pageKey(url);
-        if (key !== null && keptFirsts.has(firsts[rangeOf(firsts, key)]!)) ids.set(url, id);
+    if (plan.some((s) => s.keep)) {
+      const previousIds = await readBaseIdsFile(dir);
+      // Ids of another base (a build that died between its two files) would be wrong for the kept shards.
+      if (previousIds?.base !== previousInfo!.base) plan = planShards(all, shardPages, null);
+      else {
+        const firsts = previousInfo!.ranges!.map((r) => r.first);
+        const kept = new Set(plan.flatMap((s) => (s.keep ? [s.index] : [])));
+        // A kept shard's pages, and so their result ids, are the previous base's in its range. One entry at a time:
+        // at a million pages the parsed file alone is a few hundred MiB.
+        for (const url in previousIds.ids) {
+          const key = pageKey(url);
+          if (key !== null && kept.has(rangeOf(firsts, key))) ids.set(url, previousIds.ids[url]!);
+        }
       }
     }
+    const kept = plan.filter((s) => s.keep);
     const shards: string[] = [];
     const ranges: ShardRange[] = [];
     let pages = 0;
@@ -281,7 +313,14 @@ export async function buildBaseTier(
     await mkdir(publicDir, { recursive: true });
     if (existsSync(staging) && readdirSync(staging).length > 0) renameSync(staging, path.join(publicDir, folder));
     await writeStateFile(dir, BASE_IDS_FILE, { base, ids: Object.fromEntries(ids) });
-    await writeStateFile(dir, BASE_INFO_FILE, { base, coversRun, pages, shards, ranges } satisfies BaseInfo);
+    await writeStateFile(dir, BASE_INFO_FILE, {
+      base,
+      coversRun,
+      pages,
+      shards,
+      ranges,
+      indexer: INDEXER,
+    } satisfies BaseInfo);
     // The previous base's shards stay: tiers.json names them until the next index run, and searches under way use them.
     const keep = new Set([...shards, ...(previousInfo?.shards ?? [])].map(shardFolder));
     const removed = removeOlderShards(publicDir, keep);
@@ -322,10 +361,12 @@ export async function readBaseInfo(dir: string): Promise<BaseInfo | null> {
   return info && Array.isArray(info.shards) ? (info as BaseInfo) : null;
 }
 
-/** The published base's result ids file as parsed (URL → id), with no copy into a Map. */
-async function readBaseIdsObject(dir: string): Promise<Record<string, string>> {
+/** The published base's result ids file as parsed (URL → id), without copying it into a Map. */
+async function readBaseIdsFile(dir: string): Promise<{ base?: string; ids: Record<string, string> } | null> {
   const text = await readFile(path.join(dir, BASE_IDS_FILE), 'utf8').catch(() => null);
-  return text === null ? {} : ((JSON.parse(text) as { ids?: Record<string, string> }).ids ?? {});
+  if (text === null) return null;
+  const parsed = JSON.parse(text) as { base?: string; ids?: Record<string, string> };
+  return { base: parsed.base, ids: parsed.ids ?? {} };
 }
 
 /** The published base's result ids by URL, with the stamp of the base they belong to. */

@@ -49,6 +49,8 @@ export interface RecordPageList {
   slice(start: number, end: number): RecordPage[];
   /** The page at `index`'s place in this order (pageKey): what a base's shard ranges are cut by. */
   keyAt(index: number): string;
+  /** Where each type's pages start in the list (problems at 0). */
+  typeStarts: number[];
 }
 
 const FOLDER_NAMES = Object.keys(FOLDERS);
@@ -78,8 +80,10 @@ export async function listRecordPages(dir: string): Promise<RecordPageList> {
     folders.push({ folder, type, ids: ids.sort() });
   }
   const length = folders.reduce((n, f) => n + f.ids.length, 0);
+  const typeStarts = folders.map((_, n) => folders.slice(0, n).reduce((sum, f) => sum + f.ids.length, 0));
   return {
     length,
+    typeStarts,
     slice(start, end) {
       const pages: RecordPage[] = [];
       let offset = 0;

@@ -184,6 +184,71 @@ describe('the base tier in shards (real Pagefind, real files)', () => {
     expect(await buildBaseTier(dir, 6, 2, null)).toMatchObject({ pages: 6, shards: 3, kept: 0, indexed: 6 });
   });
 
+  it('ends a shard where a type ends once it must be cut, so new records of the first type never push out the next', async () => {
+    await page('problems', 'prb_a', 'alpha');
+    for (const id of ['sol_a', 'sol_b', 'sol_c']) await page('solutions', id, id);
+    await buildBaseTier(dir, 1, 3);
+    // [prb_a sol_a sol_b] [sol_c]: the first shard ends the problems and starts the solutions.
+    const counts: number[] = [];
+    for (const [n, id] of ['prb_d', 'prb_e', 'prb_f', 'prb_g'].entries()) {
+      await page('problems', id, id);
+      const built = await buildBaseTier(dir, 2 + n, 3, [`/problems/${id}`]);
+      counts.push(built.shards);
+    }
+    // Cut by its first three pages alone, each new problem would push one more solution out into a shard of its own.
+    expect((await everyShard()).map((shard) => Object.keys(shard).sort())).toEqual([
+      ['/problems/prb_a', '/problems/prb_d', '/problems/prb_e'],
+      ['/problems/prb_f', '/problems/prb_g'],
+      ['/solutions/sol_a', '/solutions/sol_b'],
+      ['/solutions/sol_c'],
+    ]);
+    expect(counts).toEqual([3, 3, 4, 4]);
+  });
+
+  it('keeps the first shard holding pages that sort before it, and no id of a page that is gone', async () => {
+    await page('problems', 'prb_m', 'mike');
+    await page('problems', 'prb_n', 'november');
+    await page('solutions', 'sol_a', 'alpha');
+    await buildBaseTier(dir, 1, 2);
+    // Pages before every range's first key fall in the first range, which grows past two and is cut.
+    await page('problems', 'prb_a', 'alpha');
+    await page('problems', 'prb_b', 'bravo');
+    await buildBaseTier(dir, 2, 2, ['/problems/prb_a', '/problems/prb_b']);
+    const info = (await readBaseInfo(dir))!;
+    const firsts = info.ranges!.map((r) => r.first);
+    expect(firsts).toEqual([...new Set(firsts)].sort());
+    await unlink(path.join(dir, 'problems', 'prb_m.html'));
+    await buildBaseTier(dir, 3, 2, ['/problems/prb_m']);
+    const { ids } = await readBaseIds(dir);
+    expect([...ids.keys()].sort()).toEqual([
+      '/problems/prb_a',
+      '/problems/prb_b',
+      '/problems/prb_n',
+      '/solutions/sol_a',
+    ]);
+    const held = (await everyShard()).flatMap((shard) => Object.keys(shard));
+    expect(held.sort()).toEqual([...ids.keys()].sort());
+  });
+
+  it('builds every shard when the ids on disk belong to another base, or the base was built by another Pagefind', async () => {
+    await page('problems', 'prb_a', 'alpha');
+    await page('solutions', 'sol_a', 'bravo');
+    await buildBaseTier(dir, 1, 1);
+    // A build that died after writing its ids but before its info: the ids are not the published base's.
+    const idsFile = path.join(dir, '.pagefind-base-ids.json');
+    const written = JSON.parse(await readFile(idsFile, 'utf8'));
+    await writeFile(idsFile, JSON.stringify({ ...written, base: 'another' }));
+    await page('solutions', 'sol_b', 'charlie');
+    expect(await buildBaseTier(dir, 2, 1, ['/solutions/sol_b'])).toMatchObject({ kept: 0, indexed: 3 });
+    expect(await buildBaseTier(dir, 3, 1, [])).toMatchObject({ kept: 3, indexed: 0 });
+    const infoFile = path.join(dir, '.pagefind-base.json');
+    await writeFile(
+      infoFile,
+      JSON.stringify({ ...JSON.parse(await readFile(infoFile, 'utf8')), indexer: 'pagefind 0.0.1' }),
+    );
+    expect(await buildBaseTier(dir, 4, 1, [])).toMatchObject({ kept: 0, indexed: 3 });
+  });
+
   it('deletes the shards neither the new base nor the previous one names, and base folders left empty', async () => {
     await page('problems', 'prb_a', 'alpha');
     await page('problems', 'prb_b', 'bravo');
