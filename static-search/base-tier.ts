@@ -156,6 +156,13 @@ function removeOlderShards(publicDir: string, keep: Set<string>): number {
   return removed;
 }
 
+/** The shards the published manifest (tiers.json) names: what browsers are searching now. */
+async function publishedShards(publicDir: string): Promise<string[]> {
+  const text = await readFile(path.join(publicDir, 'tiers.json'), 'utf8').catch(() => null);
+  const shards = text === null ? null : (JSON.parse(text) as { base_shards?: unknown }).base_shards;
+  return Array.isArray(shards) ? shards.filter((s): s is string => typeof s === 'string') : [];
+}
+
 /** `/pagefind/base-x/3/` → `base-x/3`: a shard's folder under the public search folder. */
 const shardFolder = (url: string) => url.split('/').slice(2, 4).join('/');
 
@@ -321,8 +328,11 @@ export async function buildBaseTier(
       ranges,
       indexer: INDEXER,
     } satisfies BaseInfo);
-    // The previous base's shards stay: tiers.json names them until the next index run, and searches under way use them.
-    const keep = new Set([...shards, ...(previousInfo?.shards ?? [])].map(shardFolder));
+    // The previous base's shards stay (searches under way use them), and so do those the published tiers.json names:
+    // until an index run takes a base in, that can still be an older one's (two compactions with no run between).
+    const keep = new Set(
+      [...shards, ...(previousInfo?.shards ?? []), ...(await publishedShards(publicDir))].map(shardFolder),
+    );
     const removed = removeOlderShards(publicDir, keep);
     // The generation list of an unsharded base, whose files removeOlderShards just deleted.
     await rm(path.join(dir, '.pagefind-generation.json'), { force: true });

@@ -276,6 +276,20 @@ describe('the base tier in shards (real Pagefind, real files)', () => {
     expect(await onDisk()).not.toContain(first[1]);
   });
 
+  it('keeps the shards the published tiers.json names, though two bases were built since', async () => {
+    await page('problems', 'prb_a', 'alpha');
+    await buildBaseTier(dir, 1, 2);
+    const first = (await readBaseInfo(dir))!.shards;
+    // No index run took the next bases in: browsers still search the first.
+    await writeFile(path.join(dir, 'pagefind', 'tiers.json'), JSON.stringify({ base_pages: 1, base_shards: first }));
+    await buildBaseTier(dir, 2, 2);
+    await buildBaseTier(dir, 3, 2);
+    await expect(readFile(path.join(dir, first[0]!.slice(1), 'pagefind-entry.json'))).resolves.toBeTruthy();
+    await writeFile(path.join(dir, 'pagefind', 'tiers.json'), JSON.stringify({ base_pages: 1, base_shards: [] }));
+    await buildBaseTier(dir, 4, 2);
+    await expect(readFile(path.join(dir, first[0]!.slice(1), 'pagefind-entry.json'))).rejects.toThrow();
+  });
+
   it('reads a manifest from before shards as a base at /pagefind/', () => {
     expect(indexFolders({ base_pages: 3, recent: true, superseded: [] })).toEqual({
       primary: '/pagefind/',
