@@ -10,7 +10,7 @@
  * one's unique word; then the time a search takes to show its first result,
  * with Pagefind's code over the API and in Chromium on /search. Last, one
  * index run is timed directly over each size's directory in alternating
- * rounds. The baseline of each size's search figures is the same figure at
+ * rounds, and one compaction after the writes beside the full base build. The baseline of each size's search figures is the same figure at
  * the smallest size, in this run.
  */
 import { randomBytes } from 'node:crypto';
@@ -63,6 +63,7 @@ interface Measured {
   first: LatencySummary;
   browserFirst: LatencySummary;
   dir: string;
+  shardPages: number;
 }
 
 /**
@@ -168,6 +169,7 @@ export const staticSearchTiers: Bench = {
         first: summarize(first),
         browserFirst: summarize(browserFirst),
         dir,
+        shardPages,
       };
       measured.push(m);
       ctx.log(`${records}: write → found p50 ${round(m.found.p50)} ms, p99 ${round(m.found.p99)} ms`);
@@ -182,13 +184,27 @@ export const staticSearchTiers: Bench = {
     const timed = new Map<number, { ms: number; pages: number }[]>(measured.map((m) => [m.records, []]));
     for (let i = 0; i < RUN_ROUNDS; i++) {
       for (const m of measured) {
-        await notePendingRecords(m.dir, [{ type: 'problem', id: `prb_${'0'.repeat(26)}` }]);
+        // A record that is not there (a removal), sorting after every problem: in the shard the writes already fall in.
+        await notePendingRecords(m.dir, [{ type: 'problem', id: `prb_${'z'.repeat(26)}` }]);
         const r = await rebuildSearchIndex(m.dir);
         timed.get(m.records)!.push({ ms: r.ms, pages: r.pages });
       }
     }
+    // A compaction after the writes (the recent tier holds them): only the shards they fall in are built again.
+    const compacted = new Map<number, { ms: number; shards: number; kept: number; indexed: number }>();
+    for (const m of measured) {
+      const started = performance.now();
+      const built = await compactSearchIndex(m.dir, { shardPages: m.shardPages });
+      const ms = performance.now() - started;
+      await rebuildSearchIndex(m.dir, { shardPages: m.shardPages });
+      compacted.set(m.records, { ms, shards: built.shards, kept: built.kept, indexed: built.indexed });
+      ctx.log(
+        `${m.records}: compaction after ${WRITES} writes: ${built.indexed} pages in ${built.shards - built.kept} of ${built.shards} shards built, ${built.kept} kept, in ${round(ms / 1000, 2)} s (the full base: ${round(m.base.ms / 1000, 1)} s)`,
+      );
+    }
     const results = measured.map((m) => ({
       ...m,
+      compaction: compacted.get(m.records)!,
       runMs: summarize(timed.get(m.records)!.map((t) => t.ms)),
       runPages: summarize(timed.get(m.records)!.map((t) => t.pages)),
     }));
@@ -214,6 +230,14 @@ export const staticSearchTiers: Bench = {
           value: r.base.peakMiB,
           baselineLabel: 'the Pagefind CLI, largest shard',
           baseline: r.floor.peakMiB,
+          better: 'lower',
+        },
+        {
+          metric: `compaction after ${WRITES} writes ${k}, time`,
+          unit: 's',
+          value: r.compaction.ms / 1000,
+          baselineLabel: 'the full base build, same run',
+          baseline: r.base.ms / 1000,
           better: 'lower',
         },
         {
@@ -263,6 +287,7 @@ export const staticSearchTiers: Bench = {
             browserFirstResultMs: roundAll(r.browserFirst),
             runMs: roundAll(r.runMs),
             runPages: roundAll(r.runPages),
+            compaction: roundAll(r.compaction),
           },
         ]),
       ),
@@ -270,6 +295,7 @@ export const staticSearchTiers: Bench = {
         'Targets: write → found p50 ≤ 2 s at every size; one index run within 2x of the smallest size; the base build within its floor, its memory bounded by a shard. Runs are batched with a 200 ms delay.',
         `First result: ${CORPUS_WORDS.join(', ')} and a written word, three times each with a fresh Pagefind module, once each in a fresh Chromium profile.`,
         `Index runs: ${RUN_ROUNDS} rounds alternating between the sizes, after every size was written.`,
+        `Compaction: after the ${WRITES} writes and the index runs, one per size, beside the full base build of the same size.`,
       ],
     };
   },

@@ -6,5 +6,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildBaseTier } from './base-tier.ts';
 
-const { dir, coversRun, shardPages } = workerData as { dir: string; coversRun: number; shardPages: number };
-parentPort!.postMessage(await buildBaseTier(dir, coversRun, shardPages));
+const { dir, coversRun, shardPages, changed } = workerData as {
+  dir: string;
+  coversRun: number;
+  shardPages: number;
+  changed: string[] | null;
+};
+parentPort!.postMessage(await buildBaseTier(dir, coversRun, shardPages, changed));

@@ -47,6 +47,23 @@ export function recordPageOf(dir: string, ref: RecordRef): RecordPage {
 export interface RecordPageList {
   length: number;
   slice(start: number, end: number): RecordPage[];
+  /** The page at `index`'s place in this order (pageKey): what a base's shard ranges are cut by. */
+  keyAt(index: number): string;
+  /** Where each type's pages start in the list (problems at 0). */
+  typeStarts: number[];
+}
+
+const FOLDER_NAMES = Object.keys(FOLDERS);
+
+/**
+ * A page's place in the list's order, as a string that sorts the same way:
+ * its folder's position, then its id. Ids sort by creation time, so a new
+ * record's key falls after every older key of its type.
+ */
+export function pageKey(url: string): string | null {
+  const match = /^\/([a-z]+)\/([a-z]+_[0-9a-z]+)$/.exec(url);
+  const folder = match ? FOLDER_NAMES.indexOf(match[1]!) : -1;
+  return folder < 0 ? null : `${folder}/${match![2]}`;
 }
 
 export async function listRecordPages(dir: string): Promise<RecordPageList> {
@@ -63,8 +80,10 @@ export async function listRecordPages(dir: string): Promise<RecordPageList> {
     folders.push({ folder, type, ids: ids.sort() });
   }
   const length = folders.reduce((n, f) => n + f.ids.length, 0);
+  const typeStarts = folders.map((_, n) => folders.slice(0, n).reduce((sum, f) => sum + f.ids.length, 0));
   return {
     length,
+    typeStarts,
     slice(start, end) {
       const pages: RecordPage[] = [];
       let offset = 0;
@@ -75,6 +94,14 @@ export async function listRecordPages(dir: string): Promise<RecordPageList> {
         offset += ids.length;
       }
       return pages;
+    },
+    keyAt(index) {
+      let offset = 0;
+      for (const [n, { ids }] of folders.entries()) {
+        if (index < offset + ids.length) return `${n}/${ids[index - offset]}`;
+        offset += ids.length;
+      }
+      throw new RangeError(`no page ${index} in a list of ${length}`);
     },
   };
 }

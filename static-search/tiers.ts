@@ -3,10 +3,12 @@
  * not grow with the corpus:
  *
  * - the base tier (`/pagefind/base-<stamp>/<n>/`): every record page, in
- *   shards of at most `shardPages` (base-tier.ts), rebuilt in the background (a compaction, `compactSearchIndex`, a job of its own in the
+ *   shards of at most `shardPages` (base-tier.ts), brought up to date in the
+ *   background (a compaction, `compactSearchIndex`, a job of its own in the
  *   worker: worker/jobs/search-index.ts) when the recent tier passes
- *   COMPACT_AT pages or after a full rebuild; built by the index run itself
- *   only when there is none;
+ *   COMPACT_AT pages or after a full rebuild: it builds again only the
+ *   shards the recent pages fall in (every shard after a full rebuild);
+ *   built by the index run itself only when there is none;
  * - the recent tier (`/pagefind/recent/`): the pages of records rendered since
  *   the base was built, rebuilt by every run, so a run costs what changed.
  *
@@ -137,15 +139,20 @@ async function publishManifest(dir: string, manifest: TierManifest): Promise<voi
   await writeProjectionFile(dir, MANIFEST, Buffer.from(`${JSON.stringify(manifest)}\n`));
 }
 
-/** A compaction: every page into a new base, published with its ids; the next index run reconciles the recent tier with it. */
+/**
+ * A compaction: a new base, published with its ids, in which the shards the recent tier's pages fall in are built
+ * again and the others kept (base-tier.ts); the next index run reconciles the recent tier with it.
+ */
 export async function compactSearchIndex(
   dir: string,
   { shardPages = SHARD_PAGES }: TierOptions = {},
 ): Promise<BaseBuild> {
   // Read before any page is: every note of that run was written before this line.
-  const { run } = await readState(dir);
-  // In its own thread: at 100k pages this takes minutes, and renders share this event loop.
-  return buildBaseTierInThread(dir, run, shardPages);
+  const { run, recent, wantBaseRun } = await readState(dir);
+  // The pages changed since the base: only the shards they fall in are built again (all of them after a full rebuild).
+  const changed = wantBaseRun === null ? Object.keys(recent) : null;
+  // In its own thread: a shard of 100k pages takes minutes, and renders share this event loop.
+  return buildBaseTierInThread(dir, run, shardPages, changed);
 }
 
 /** Every shard of the base is on disk (a deleted folder means building the base again). */

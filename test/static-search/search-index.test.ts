@@ -4,11 +4,17 @@ import path from 'node:path';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEARCH_COMPACT_QUEUE, SEARCH_INDEX_JOB, SEARCH_INDEX_QUEUE } from '../../core/queue-contract.ts';
+import {
+  SEARCH_COMPACT_JOB,
+  SEARCH_COMPACT_QUEUE,
+  SEARCH_INDEX_JOB,
+  SEARCH_INDEX_QUEUE,
+} from '../../core/queue-contract.ts';
 import { redisConnectionOptions } from '../../infra/redis.ts';
 import { countUnrenderedChanges } from '../../db/queries/changes.ts';
 import type { SearchIndexRun, TierManifest } from '../../static-search/tiers.ts';
-import { searchIndexJobOptions } from '../../worker/jobs/search-index.ts';
+import { searchCompactJobOptions, searchIndexJobOptions } from '../../worker/jobs/search-index.ts';
+import type { BaseBuild } from '../../static-search/base-tier.ts';
 import { notePendingRecords } from '../../static-search/tiers.ts';
 import { admit, errorOf, eventually, problemBody, send, type Agent } from '../helpers/client.ts';
 import { searchPublished } from '../helpers/pagefind.ts';
@@ -254,6 +260,36 @@ describe('two tiers', () => {
     } finally {
       await compactQueue.resume();
     }
+  });
+
+  it('compacts after writes by building again only the shards they fall in; every page is still found once', async () => {
+    // Enough pages for several shards, then a full base.
+    for (let i = 0; i < 3; i++) await createProblem(uniqueWord('shardkeep'));
+    await eventually(async () => (await countUnrenderedChanges(stack.pool)) === 0);
+    await compact();
+    const manifest = async (): Promise<TierManifest> => (await fetch(`${stack.base}/pagefind/tiers.json`)).json();
+    const before = (await manifest()).base_shards;
+    const everyProblem = (await searchPublished(stack.base, dir(), 'mentioning')).sort();
+    const word = uniqueWord('shardtail');
+    const id = await createProblem(word);
+    await eventually(async () => (await countUnrenderedChanges(stack.pool)) === 0);
+    await settled();
+    expect(await manifest()).toMatchObject({ recent: true });
+    const compactions = (await completedRuns(compactQueue)).length;
+    // What an index run asks for once the recent tier passes COMPACT_AT pages.
+    await compactQueue.add(SEARCH_COMPACT_JOB, {}, searchCompactJobOptions());
+    await settled();
+    const [compaction] = (await completedRuns(compactQueue)).slice(compactions) as unknown as BaseBuild[];
+    const after = await manifest();
+    expect(after).toMatchObject({ recent: false, superseded: [] });
+    // A new problem sorts after every other: only the shard that ends the problems is built again (cut in two if full).
+    expect(compaction!.indexed).toBeLessThanOrEqual(2 * SHARD_PAGES);
+    expect(compaction!.kept).toBe(before.length - 1);
+    expect(after.base_shards.filter((shard) => before.includes(shard))).toHaveLength(before.length - 1);
+    expect(await searchPublished(stack.base, dir(), word)).toEqual([`/problems/${id}`]);
+    expect((await searchPublished(stack.base, dir(), 'mentioning')).sort()).toEqual(
+      [...everyProblem, `/problems/${id}`].sort(),
+    );
   });
 });
 
