@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { markdownHtml, plainParagraphs } from '../../site/lib/markdown/render.ts';
-
-/** A small deterministic generator (mulberry32), so a failure names its seed. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../helpers/workload.ts';
 
 // Prose characters weighted towards what makes lines, paragraphs and their edges, plus a few that are not prose.
 const ALPHABET = [
@@ -67,7 +56,7 @@ const EDGES = [
 
 describe('plain prose skips only the Markdown parse', () => {
   it('makes the same HTML as the full pipeline for every text it takes as plain', async () => {
-    const next = random(20251202);
+    const next = seededRandom(20251202);
     let plain = 0;
     const texts = [...EDGES];
     for (let i = 0; i < 3000; i++) texts.push(text(next, i % 2 ? ALPHABET : PROSE_ONLY));
