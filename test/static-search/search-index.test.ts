@@ -102,9 +102,30 @@ async function settled(q: Queue = queue, { compactions = true } = {}): Promise<v
     return (
       (await countUnrenderedChanges(stack.pool)) === 0 &&
       (await pendingNotes()).length === 0 &&
-      (await exists('pagefind/tiers.json'))
+      (await exists('pagefind/tiers.json')) &&
+      (!compactions || (await baseTakenIn()))
     );
   }, 20_000);
+}
+
+const readJson = async (file: string) => JSON.parse(await readFile(path.join(dir(), file), 'utf8').catch(() => 'null'));
+
+/**
+ * The published manifest names the newest base's shards and no full rebuild waits for one. The two queues are read
+ * one after the other, so a compaction that asks for its run and finishes between the two reads leaves both idle
+ * for a moment, before that run has switched tiers.json to the new base.
+ */
+async function baseTakenIn(): Promise<boolean> {
+  const [info, manifest, state] = await Promise.all([
+    readJson('.pagefind-base.json'),
+    readJson('pagefind/tiers.json'),
+    readJson('.pagefind-tiers.json'),
+  ]);
+  return (
+    info !== null &&
+    state?.wantBaseRun == null &&
+    JSON.stringify(manifest?.base_shards ?? null) === JSON.stringify(info.shards)
+  );
 }
 
 async function createProblem(word: string): Promise<string> {
