@@ -43,7 +43,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { stampStagedFileSync } from '../projections/publish-file.ts';
 import { listRecordPages, pageKey, resultIdsByUrl, writeShardIndex, type RecordPageList } from './build-index.ts';
-import { SEARCH_DIR, UNUSED } from './publish-index.ts';
+import { MANIFEST_FILE, SEARCH_DIR, UNUSED } from './publish-index.ts';
 import { writeStateFile } from './state-file.ts';
 
 /** The base bundle's result id of each page URL, written with each base (tiers.ts reads it). */
@@ -55,7 +55,7 @@ const STAGING_PREFIX = '.pagefind-staging-';
 /** A published base's folder under the public search folder. */
 const BASE_FOLDER = /^base-[0-9a-z-]+$/;
 /** What else the public search folder holds: the recent tier and the tier manifest. */
-const NOT_BASE = new Set(['recent', 'tiers.json']);
+const NOT_BASE = new Set(['recent', MANIFEST_FILE]);
 
 export interface BaseBuild {
   pages: number;
@@ -158,7 +158,7 @@ function removeOlderShards(publicDir: string, keep: Set<string>): number {
 
 /** The shards the published manifest (tiers.json) names: what browsers are searching now. */
 async function publishedShards(publicDir: string): Promise<string[]> {
-  const text = await readFile(path.join(publicDir, 'tiers.json'), 'utf8').catch(() => null);
+  const text = await readFile(path.join(publicDir, MANIFEST_FILE), 'utf8').catch(() => null);
   const shards = text === null ? null : (JSON.parse(text) as { base_shards?: unknown }).base_shards;
   return Array.isArray(shards) ? shards.filter((s): s is string => typeof s === 'string') : [];
 }
@@ -265,7 +265,7 @@ export async function buildBaseTier(
       previousInfo.indexer === INDEXER &&
       previousInfo.ranges?.length === previousInfo.shards.length &&
       previousInfo.shards.length > 0 &&
-      previousInfo.shards.every((url) => existsSync(path.join(publicDir, shardFolder(url), 'pagefind-entry.json')));
+      (await shardsExist(dir, previousInfo));
     const changedKeys = new Set((changed ?? []).flatMap((url) => pageKey(url) ?? []));
     const all = await listRecordPages(dir);
     let plan = planShards(
@@ -371,6 +371,19 @@ export async function readBaseInfo(dir: string): Promise<BaseInfo | null> {
   return info && Array.isArray(info.shards) ? (info as BaseInfo) : null;
 }
 
+/** Every shard of the base is on disk (a deleted folder means building the base, or that shard, again). */
+export async function shardsExist(dir: string, info: BaseInfo): Promise<boolean> {
+  const found = await Promise.all(
+    info.shards.map((shard) =>
+      readFile(path.join(dir, `${shard.slice(1)}pagefind-entry.json`)).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
+  return found.every(Boolean);
+}
+
 /** The published base's result ids file as parsed (URL → id), without copying it into a Map. */
 async function readBaseIdsFile(dir: string): Promise<{ base?: string; ids: Record<string, string> } | null> {
   const text = await readFile(path.join(dir, BASE_IDS_FILE), 'utf8').catch(() => null);
@@ -381,7 +394,6 @@ async function readBaseIdsFile(dir: string): Promise<{ base?: string; ids: Recor
 
 /** The published base's result ids by URL, with the stamp of the base they belong to. */
 export async function readBaseIds(dir: string): Promise<{ base: string | null; ids: Map<string, string> }> {
-  const text = await readFile(path.join(dir, BASE_IDS_FILE), 'utf8').catch(() => null);
-  const parsed = text === null ? null : (JSON.parse(text) as { base?: string; ids?: Record<string, string> });
-  return { base: parsed?.base ?? null, ids: new Map(Object.entries(parsed?.ids ?? {})) };
+  const file = await readBaseIdsFile(dir);
+  return { base: file?.base ?? null, ids: new Map(Object.entries(file?.ids ?? {})) };
 }

@@ -20,6 +20,8 @@ import { writeProjectionFile } from '../projections/publish-file.ts';
 import { pathInside } from '../projections/safe-path.ts';
 
 export const SEARCH_DIR = 'pagefind';
+/** The tier manifest in the public search folder (tiers.ts writes it; the browser reads it first). */
+export const MANIFEST_FILE = 'tiers.json';
 const ENTRY = 'pagefind-entry.json';
 
 /** Where a tier's bundle is published, and the file (beside, not inside, the public directory) naming its previous generation. */

@@ -35,9 +35,16 @@ import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { RecordRef } from '../core/types.ts';
 import { writeProjectionFile } from '../projections/publish-file.ts';
-import { buildBaseTierInThread, readBaseIds, readBaseInfo, type BaseBuild, type BaseInfo } from './base-tier.ts';
+import {
+  buildBaseTierInThread,
+  readBaseIds,
+  readBaseInfo,
+  shardsExist,
+  type BaseBuild,
+  type BaseInfo,
+} from './base-tier.ts';
 import { buildSearchIndex, INDEXED_TYPES, recordPageOf, resultIdsByUrl } from './build-index.ts';
-import { publishSearchIndex, RECENT_TIER, SEARCH_DIR, type PublishCounts } from './publish-index.ts';
+import { MANIFEST_FILE, publishSearchIndex, RECENT_TIER, SEARCH_DIR, type PublishCounts } from './publish-index.ts';
 import { writeStateFile } from './state-file.ts';
 
 /** Recent pages past which a run asks for a compaction (a new base, after which the recent tier starts over). */
@@ -55,7 +62,7 @@ const PENDING_DIR = '.pagefind-pending';
 const ALL = 'all';
 /** The recent set, beside (not inside) the public directory. */
 const STATE_FILE = '.pagefind-tiers.json';
-const MANIFEST = `${SEARCH_DIR}/tiers.json`;
+const MANIFEST = `${SEARCH_DIR}/${MANIFEST_FILE}`;
 
 interface TierState {
   /** The number of the last finished run. */
@@ -154,19 +161,6 @@ export async function compactSearchIndex(
   // In its own thread: a shard of 100k pages takes minutes, and renders share this event loop.
   return buildBaseTierInThread(dir, run, shardPages, changed);
 }
-
-/** Every shard of the base is on disk (a deleted folder means building the base again). */
-const shardsExist = async (dir: string, info: BaseInfo) =>
-  (
-    await Promise.all(
-      info.shards.map((shard) =>
-        readFile(path.join(dir, `${shard.slice(1)}pagefind-entry.json`)).then(
-          () => true,
-          () => false,
-        ),
-      ),
-    )
-  ).every(Boolean);
 
 /**
  * One index run: the recent tier from what changed since the base. With no
