@@ -8,13 +8,13 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { arch } from 'node:os';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { link, mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { indexFolders, type TierManifest } from '../../site/lib/search/pagefind.ts';
+import type { TierManifest } from '../../site/lib/search/pagefind.ts';
 import { listRecordPages } from '../../static-search/build-index.ts';
 import { launchBrowser } from '../../test/helpers/browser.ts';
+import { loadPublished } from '../../test/helpers/pagefind.ts';
 
 /** The binary Pagefind's Node API runs (its platform package, as pagefind/lib/resolveBinary.js finds it). */
 const pagefindBinary = () =>
@@ -115,12 +115,6 @@ export async function pagefindCliFloor(
   return { seconds: scaled ? (seconds * all.length) / pages.length : seconds, peakMiB: peakKiB / 1024, shards, scaled };
 }
 
-interface PagefindModule {
-  options(o: { basePath: string }): Promise<void>;
-  mergeIndex(indexPath: string): Promise<void>;
-  search(term: string): Promise<{ results: { id: string; data(): Promise<{ raw_url: string }> }[] }>;
-}
-
 /**
  * Milliseconds from nothing loaded to the first result's data, with
  * Pagefind's own search code over the API (a fresh module each time, so
@@ -130,11 +124,7 @@ interface PagefindModule {
 export async function firstResultMs(base: string, dir: string, term: string): Promise<number> {
   const started = performance.now();
   const manifest = (await (await fetch(`${base}/pagefind/tiers.json`)).json()) as TierManifest;
-  const { primary, merged } = indexFolders(manifest);
-  const url = `${pathToFileURL(path.join(dir, `${primary.slice(1)}pagefind.js`)).href}?fresh=${randomUUID()}`;
-  const pagefind = (await import(url)) as PagefindModule;
-  await pagefind.options({ basePath: `${base}${primary}` });
-  await Promise.all(merged.map((folder) => pagefind.mergeIndex(`${base}${folder}`)));
+  const pagefind = await loadPublished(base, dir, manifest);
   const { results } = await pagefind.search(term);
   if (results.length === 0) throw new Error(`nothing found for ${term}`);
   await results[0]!.data();
