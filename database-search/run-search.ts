@@ -233,6 +233,7 @@ export async function runSearch(
       fallBack: params.mode === 'auto',
       keys: ordered.map((k) => k.hash),
       lineKeys: [...new Set([...normalized.split('\n'), ...message.split('\n')])].map(keyHash),
+      plainWords: isPlainWords(message),
       keyWeights: ordered.map((k) => k.weight),
       wholeKey: keyHash(message),
       pattern: likePattern(message),

@@ -81,6 +81,7 @@ export async function findMatchingDocuments(
     q.weightedCoverage ?? false,
     q.championsHeld ?? false,
     q.lineKeys ?? [],
+    q.plainWords ?? false,
   ];
   const run = async (shape: MatchShape) => {
     const statement = matchStatement(shape);

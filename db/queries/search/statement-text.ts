@@ -10,6 +10,18 @@ const PAIR_BUCKETS = 16;
 /** Pair keys a substring is looked up by: a few are as selective as many, and each costs a posting list. */
 const PAIR_KEYS_READ = 4;
 
+/**
+ * A share of all documents (planner statistics) past which a term is common. A symptom in plain words
+ * made of common terms is a costly substring: its pair key, or with none (one word, or a word of one or
+ * two letters at an end: `service`, `ci happens`) its trigrams, are held by a large share of the corpus,
+ * and every holder is read, or rechecked when none contains the words in that order: at a million
+ * records 300,000 for `service` (230 ms), 16 buckets of `est tim` for `request timeout` (74 ms). The cap's
+ * records it does find are the first in table order, not the best. So in mode auto such a query goes to
+ * the keyword level, whose champion lists name the best documents of common terms. Relative to the
+ * corpus, so that 100k and 1M records answer alike.
+ */
+const COMMON_TERM_SHARE = 0.01;
+
 /** What ranking reads of a candidate, carried from the index scan that found it. */
 const CANDIDATE_COLUMNS = `d.id, d.type, d.family, d.title, d.snippet, d.updated_at, d.exact_keys, d.tsv, d.title_tsv, d.text_norm,
   d.worked, d.partially_worked, d.did_not_work`;
@@ -127,11 +139,13 @@ export function matchStatementText(shape: MatchShape): string {
            WHERE ak_search_bucket_keys(d.pair_keys, ak_search_pair_bucket(d.id))
                    @> ak_search_bucket_keys((SELECT keys FROM pair_pick), b.n)
              AND strpos(d.text_norm, $28::text) > 0 AND ${on('$25')} LIMIT $31::int) d
-        WHERE $11::int >= 1 AND $9::text IS NOT NULL AND cardinality($27::text[]) > 0${wholeFilled} LIMIT $31::int`
+        WHERE $11::int >= 1 AND $9::text IS NOT NULL AND cardinality($27::text[]) > 0
+          AND NOT (SELECT common FROM common_words)${wholeFilled} LIMIT $31::int`
       : shape.substring === 'trigrams'
         ? `
        SELECT ${CANDIDATE_COLUMNS}, 2 AS src FROM search_documents d
         WHERE $11::int >= 1 AND $9::text IS NOT NULL AND cardinality($27::text[]) = 0
+          AND NOT (SELECT common FROM common_words)
           AND d.text_norm LIKE $9::text AND ${on('$25')}${wholeFilled} LIMIT $31::int`
         : none(2);
   const champOff = shape.champions ? 'NOT EXISTS (SELECT FROM champ_on)' : 'true';
@@ -290,6 +304,15 @@ export function matchStatementText(shape: MatchShape): string {
        SELECT ARRAY(SELECT q.k FROM unnest($27::text[]) WITH ORDINALITY AS q(k, n)
                      ORDER BY coalesce(s.freqs[array_position(s.elems, q.k)], 0), q.n LIMIT ${PAIR_KEYS_READ}) AS keys
          FROM (SELECT ak_search_pair_key_elems() AS elems, ak_search_pair_key_freqs() AS freqs) s
+     ),`
+     }${
+       shape.substring === null
+         ? ''
+         : `
+     -- Mode auto ($30), a symptom in plain words ($45), every term common: see COMMON_TERM_SHARE.
+     common_words AS MATERIALIZED (
+       SELECT $30::boolean AND $45::boolean AND cardinality($10::text[]) > 0
+              AND coalesce((SELECT min(s) FROM unnest(${termSharesSql('$10')}) AS s) >= ${COMMON_TERM_SHARE}, false) AS common
      ),`
      }
      substring_hits AS MATERIALIZED (${substring}),

@@ -44,6 +44,11 @@ export interface MatchQuery {
   keyWeights: number[];
   /** MD5s of the query's whole lines, as pasted and without their log prefixes (`DocumentRow.literal_line`). */
   lineKeys?: string[];
+  /**
+   * A symptom in plain words (database-search/ranking.ts, `isPlainWords`): in mode auto, without a pair
+   * key and with every term common, it is not looked up as a substring (statement-text.ts, COMMON_TERM_SHARE).
+   */
+  plainWords?: boolean;
   /** MD5 of the whole normalized query: matching it covers every token. */
   wholeKey: string;
   /** `%query%` with LIKE's wildcards escaped, or null when too short for trigrams. */
