@@ -16,11 +16,11 @@ const escapeXml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.cha
 export function sitemapUrlSet(
   origin: string,
   type: RecordRef['type'],
-  entries: { id: string; lastmod: Date }[],
+  entries: { id: string; lastmod: string }[],
 ): Buffer {
   const urls = entries.map(
     (e) =>
-      `<url><loc>${escapeXml(origin + recordLinks({ type, id: e.id }).html)}</loc><lastmod>${e.lastmod.toISOString()}</lastmod></url>`,
+      `<url><loc>${escapeXml(origin + recordLinks({ type, id: e.id }).html)}</loc><lastmod>${e.lastmod}</lastmod></url>`,
   );
   return Buffer.from(
     `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`,

@@ -20,7 +20,7 @@ import {
   type SiblingEncoding,
 } from '../core/encodings.ts';
 import {
-  holdsBytes,
+  heldBytes,
   removeProjectionFileSync,
   writeFreshProjectionFileSync,
   writeProjectionFileSync,
@@ -48,14 +48,17 @@ export function writeProjectionWithSiblings(
   contentType: string,
 ): WriteResult {
   const compressible = isCompressible(contentType, bytes.byteLength);
-  const same = holdsBytes(pathInside(dir, relative), bytes);
+  const held = heldBytes(pathInside(dir, relative), bytes);
+  const same = held === 'same';
   const siblingsCurrent =
     same &&
     SIBLING_ENCODINGS.every(
       (encoding) => existsSync(pathInside(dir, relative + ENCODING_SUFFIX[encoding])) === compressible,
     );
   // Left as it is for unchanged bytes (it still decodes to them); gone once they change, as nothing would update it.
-  if (!same) for (const encoding of RETIRED) removeProjectionFileSync(dir, relative + ENCODING_SUFFIX[encoding]);
+  // A new file has none to remove: an older worker wrote them beside their file, and they go with it.
+  if (held === 'changed')
+    for (const encoding of RETIRED) removeProjectionFileSync(dir, relative + ENCODING_SUFFIX[encoding]);
   if (!siblingsCurrent) {
     const siblings = siblingsOf(bytes, contentType);
     for (const encoding of SIBLING_ENCODINGS) {

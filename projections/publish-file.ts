@@ -31,10 +31,19 @@ import { pathInside } from './safe-path.ts';
 
 export type WriteResult = 'written' | 'unchanged';
 
-/** True when `file` holds exactly `bytes` (its size is checked first, so most changed files are never read). */
-export function holdsBytes(file: string, bytes: Uint8Array): boolean {
+/** What a file holds against the bytes about to be written: exactly them, other bytes, or nothing at all. */
+export type Held = 'same' | 'changed' | 'absent';
+
+/** What `file` holds against `bytes` (its size is checked first, so most changed files are never read). */
+export function heldBytes(file: string, bytes: Uint8Array): Held {
   const stat = statSync(file, { throwIfNoEntry: false });
-  return !!stat && stat.size === bytes.byteLength && readFileSync(file).equals(bytes);
+  if (!stat) return 'absent';
+  return stat.size === bytes.byteLength && readFileSync(file).equals(bytes) ? 'same' : 'changed';
+}
+
+/** True when `file` holds exactly `bytes`. */
+export function holdsBytes(file: string, bytes: Uint8Array): boolean {
+  return heldBytes(file, bytes) === 'same';
 }
 
 /**

@@ -73,7 +73,10 @@ async function writeChunk(db: pg.Pool, dir: string, origin: string, chunk: Chunk
     const slice = entries.slice(part * SITEMAP_MAX_URLS, (part + 1) * SITEMAP_MAX_URLS);
     const name = partName(key, part);
     await writeProjectionFile(dir, `${SITEMAP_DIR}/${name}.xml`, sitemapUrlSet(origin, chunk.type, slice));
-    state.chunks[name] = new Date(Math.max(...slice.map((e) => e.lastmod.getTime()))).toISOString();
+    // ISO texts of one length sort as their instants do.
+    let newest = slice[0]!.lastmod;
+    for (const e of slice) if (e.lastmod > newest) newest = e.lastmod;
+    state.chunks[name] = newest;
   }
   // Parts the day no longer needs (records removed), up to the last one the state knows of.
   for (let part = parts; partName(key, part) in state.chunks; part++) {
