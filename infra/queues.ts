@@ -6,7 +6,7 @@
 import { createPostgresBackend, Queue, QueueEvents, runMigrations, Worker, type Processor } from 'bullmq';
 import type pg from 'pg';
 import type { Config } from '../core/config.ts';
-import { redisConnectionOptions } from './redis.ts';
+import { coalesceCommandWrites, type RedisLike, redisConnectionOptions } from './redis.ts';
 
 export type QueueBackend =
   | { kind: 'redis'; url: string; prefix: string }
@@ -56,22 +56,29 @@ export function createQueue(backend: QueueBackend, name: string, failFast = fals
 }
 
 export function createWorker(backend: QueueBackend, name: string, processor: Processor, concurrency: number): Worker {
-  return backend.kind === 'redis'
-    ? new Worker(name, processor, {
-        connection: redisConnectionOptions(backend.url),
-        prefix: backend.prefix,
-        concurrency,
-      })
-    : (new Worker(
-        name,
-        processor,
-        {
-          connection: postgresConnection(backend, concurrency + 2),
-          concurrency,
-          drainDelay: backend.drainDelaySeconds,
-        },
-        createPostgresBackend,
-      ) as unknown as Worker);
+  if (backend.kind === 'redis') {
+    const worker = new Worker(name, processor, {
+      connection: redisConnectionOptions(backend.url),
+      prefix: backend.prefix,
+      concurrency,
+    });
+    // Jobs that finish together (a commit batch) send their scripts in one write; the blocking connection waits alone.
+    worker
+      .getBackend()
+      .client.then((client) => coalesceCommandWrites(client as unknown as RedisLike))
+      .catch(() => {});
+    return worker;
+  }
+  return new Worker(
+    name,
+    processor,
+    {
+      connection: postgresConnection(backend, concurrency + 2),
+      concurrency,
+      drainDelay: backend.drainDelaySeconds,
+    },
+    createPostgresBackend,
+  ) as unknown as Worker;
 }
 
 /**

@@ -25,7 +25,7 @@ const existing = (ref: RecordRef) => ({ type: ref.type, id: ref.id, links: recor
  * normalized error literal and product equal its own. Null when it can have
  * none: a problem without a literal (or one that normalizes to nothing) is
  * never a duplicate, as its title and body alone do not identify an error.
- * The look-up runs with the problem's insert (`insertProblemUnlessDuplicate`).
+ * The look-up runs with the problem's insert (`insertProblemsUnlessDuplicate`).
  */
 export function problemDuplicateKey(product: string, literal: string | null): ProblemDuplicateKey | null {
   const normalized = normalizeLiteral(literal ?? '');

@@ -28,6 +28,20 @@ export type HandlerResult =
 /** Applies one operation inside the commit transaction, at the commit's time. */
 export type OperationHandler = (tx: Queryable, job: CommitJob, at: Date) => Promise<HandlerResult>;
 
+/** A write of a batch, at its commit's time. */
+export interface BatchWrite {
+  job: CommitJob;
+  at: Date;
+}
+
+/**
+ * Applies several writes of one operation in order, each exactly as the
+ * operation's handler would alone, one after the other, in fewer
+ * statements; their results in order. What follows a refused write is
+ * rolled back with it, so it may have been applied meanwhile.
+ */
+export type OperationBatchHandler = (tx: Queryable, writes: readonly BatchWrite[]) => Promise<HandlerResult[]>;
+
 export function fail(error: ErrorInfo): HandlerResult {
   return { ok: false, error };
 }

@@ -8,11 +8,10 @@ import {
   findProblem,
   findProblemRevision,
   insertProblemRevision,
-  insertProblemWithFirstRevision,
   setProblemRevision,
   type ProblemContent,
 } from '../db/queries/problems.ts';
-import { insertProblemUnlessDuplicate } from '../db/queries/duplicates.ts';
+import { insertProblemsUnlessDuplicate, type NewProblem } from '../db/queries/duplicates.ts';
 import { duplicateProblem, problemDuplicateKey } from './duplicates.ts';
 import {
   agentRef,
@@ -21,6 +20,7 @@ import {
   sameContent,
   staleRevision,
   unchanged,
+  type BatchWrite,
   type HandlerResult,
 } from './handler-result.ts';
 import { refreshTrust } from './trust.ts';
@@ -35,31 +35,64 @@ const contentOf = (r: ProblemContent): ProblemContent => ({
   tags: r.tags,
 });
 
-export async function createProblem(tx: Queryable, job: CommitJob, at: Date): Promise<HandlerResult> {
-  const body = CreateProblemSchema.parse(job.body);
-  const id = newId('problem', at.getTime());
-  const content: ProblemContent = {
-    title: body.title,
-    body: body.body,
-    product: body.product,
-    error_literal: body.error_literal ?? null,
-    environment: body.environment ?? {},
-    tags: body.tags ?? [],
-  };
-  const row = { id, authorId: job.identityId, at, content };
-  const duplicateKey = problemDuplicateKey(body.product, content.error_literal);
-  if (duplicateKey) {
-    const existing = await insertProblemUnlessDuplicate(tx, row, duplicateKey);
-    if (existing) return duplicateProblem(existing, body.product);
-  } else {
-    await insertProblemWithFirstRevision(tx, row);
+export function createProblem(tx: Queryable, job: CommitJob, at: Date): Promise<HandlerResult> {
+  return createProblems(tx, [{ job, at }]).then((results) => results[0]!);
+}
+
+/**
+ * Several create_problem writes, each as `createProblem` alone in turn, in
+ * as few statements as their duplicate keys allow: a write whose key an
+ * earlier one of the same statement holds starts the next statement, so
+ * that it meets the earlier problem as it would alone.
+ */
+export async function createProblems(tx: Queryable, writes: readonly BatchWrite[]): Promise<HandlerResult[]> {
+  const made = writes.map(({ job, at }) => {
+    const body = CreateProblemSchema.parse(job.body);
+    const content: ProblemContent = {
+      title: body.title,
+      body: body.body,
+      product: body.product,
+      error_literal: body.error_literal ?? null,
+      environment: body.environment ?? {},
+      tags: body.tags ?? [],
+    };
+    const problem: NewProblem = {
+      id: newId('problem', at.getTime()),
+      authorId: job.identityId,
+      at,
+      content,
+      duplicate: problemDuplicateKey(body.product, content.error_literal),
+    };
+    return problem;
+  });
+  const existing: (string | null)[] = [];
+  for (let start = 0; start < made.length; ) {
+    const keys = new Set<string>();
+    let end = start;
+    for (; end < made.length; end++) {
+      const key = made[end]!.duplicate?.lockKey;
+      if (key === undefined) continue;
+      if (keys.has(key)) break;
+      keys.add(key);
+    }
+    existing.push(...(await insertProblemsUnlessDuplicate(tx, made.slice(start, end))));
+    start = end;
   }
-  const ref = { type: 'problem', id } as const;
-  return {
-    ok: true,
-    resource: { type: 'problem', id, revision: 1, links: recordLinks(ref) },
-    change: { resourceType: 'problem', resourceId: id, revision: 1, affects: [ref, agentRef(job.identityId)] },
-  };
+  return made.map(({ id, content }, i): HandlerResult => {
+    const found = existing[i];
+    if (found) return duplicateProblem(found, content.product);
+    const ref = { type: 'problem', id } as const;
+    return {
+      ok: true,
+      resource: { type: 'problem', id, revision: 1, links: recordLinks(ref) },
+      change: {
+        resourceType: 'problem',
+        resourceId: id,
+        revision: 1,
+        affects: [ref, agentRef(writes[i]!.job.identityId)],
+      },
+    };
+  });
 }
 
 export async function editProblem(tx: Queryable, job: CommitJob, at: Date): Promise<HandlerResult> {

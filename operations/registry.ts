@@ -26,9 +26,9 @@ import {
   UpdateProfileSchema,
 } from '../core/schemas/community.ts';
 import { acknowledgeInbox, createDiscussion, reply, reportFeedback } from './community.ts';
-import type { OperationHandler } from './handler-result.ts';
+import type { OperationBatchHandler, OperationHandler } from './handler-result.ts';
 import { revokeOwnCredential, rotateOwnCredential, updateOwnProfile } from './identity.ts';
-import { createProblem, editProblem } from './problems.ts';
+import { createProblem, createProblems, editProblem } from './problems.ts';
 import { createSolution, editSolution, reportOutcome } from './solutions.ts';
 
 export interface Operation<N extends string = string> {
@@ -48,6 +48,8 @@ export interface Operation<N extends string = string> {
   change: { kind: `${string}.${string}`; public: boolean };
   /** Applies the operation inside the commit transaction. */
   handler: OperationHandler;
+  /** Applies consecutive writes of the operation in one batch together (commit.ts); else each goes to `handler`. */
+  handleMany?: OperationBatchHandler;
 }
 
 /** Keeps each entry's literal name while the list holds them side by side. */
@@ -64,6 +66,7 @@ export const OPERATIONS = [
       'Create a problem (revision 1). A problem whose normalized error_literal and product equal an existing one is refused: 409 duplicate_contribution, with `existing` naming the problem to add a solution or outcome to.',
     change: { kind: 'problem.created', public: true },
     handler: createProblem,
+    handleMany: createProblems,
   }),
   define({
     name: 'edit_problem',

@@ -112,7 +112,7 @@ export async function startWorker({
     if (!here && !job.request.coalesced) continue;
     const requests = here
       ? createCoalescedRun(() => here.run(ctx), 0, warn(here.failure))
-      : createCoalescedRun(() => add(queueOf(job.name), ctx), 0, warn(failure));
+      : createCoalescedRun(() => add(queueOf(job.name), ctx), job.request.intervalMs ?? 0, warn(failure));
     coalesced.set(job.name, requests);
     requestRuns.push({ run: requests, failure: here?.failure ?? failure });
   }

@@ -8,7 +8,7 @@
  * next statement (READ COMMITTED) sees the first one's rows.
  */
 import type { Queryable } from '../pool.ts';
-import { REVISION_COLUMNS, revisionParams, type ProblemContent } from './problems.ts';
+import { REVISION_COLUMNS, type ProblemContent } from './problems.ts';
 
 /** Advisory lock class of duplicate checks (000003.sql uses 8150003 for search families). */
 const DUPLICATE_LOCK_CLASS = 8150010;
@@ -37,42 +37,71 @@ export interface ProblemDuplicateKey {
   product: string;
 }
 
+/** A new problem to insert with its first revision; `duplicate` null: it can have no duplicate (no literal). */
+export interface NewProblem {
+  id: string;
+  authorId: string;
+  at: Date;
+  content: ProblemContent;
+  duplicate: ProblemDuplicateKey | null;
+}
+
 /**
- * A new problem and its first revision, in one statement with the duplicate
- * check before them. The check takes the duplicate lock of `lockKey` (as
- * `lockDuplicateKey`), then finds the oldest problem whose current error
- * literal normalizes to the text whose MD5 is `literalKey`, with the same
- * product ignoring ASCII case and surrounding space; it runs in one function
- * (migration 000020 says why) whose look-up has a snapshot of its own, taken
- * after the lock, so a concurrent write of the same key is seen. The rows
- * are inserted only when it finds none. Returns the existing problem's id
- * (nothing inserted), or null when the problem was created: one round trip
- * where the check and the insert were two.
+ * New problems and their first revisions, in one statement with the
+ * duplicate check of each before them. Each check takes the duplicate lock
+ * of its `lockKey` (as `lockDuplicateKey`), in the order given, then finds
+ * the oldest problem whose current error literal normalizes to the text
+ * whose MD5 is `literalKey`, with the same product ignoring ASCII case and
+ * surrounding space; it runs in one function (migration 000020 says why)
+ * whose look-up has a snapshot of its own, taken after the lock, so a
+ * concurrent write of the same key is seen. A problem is inserted only when
+ * its check finds none. Lock keys must differ from each other: a look-up
+ * cannot be relied on to see a row the same statement inserts. Returns, in
+ * order, the existing problem's id (that one not inserted), or null when the
+ * problem was created: one round trip for all of them, where each problem's
+ * check and insert were one, and the statement's triggers run once.
  */
-export async function insertProblemUnlessDuplicate(
+export async function insertProblemsUnlessDuplicate(
   db: Queryable,
-  p: { id: string; authorId: string; at: Date; content: ProblemContent },
-  duplicate: ProblemDuplicateKey,
-): Promise<string | null> {
-  const r = await db.query<{ id: string | null }>(
-    `WITH duplicate AS MATERIALIZED (
-       SELECT ak_lock_and_find_duplicate_problem($11::int, $12::text, $13::text, $14::text) AS id),
+  problems: readonly NewProblem[],
+): Promise<(string | null)[]> {
+  const column = <T>(pick: (p: NewProblem) => T) => problems.map(pick);
+  const r = await db.query<{ existing: string | null }>(
+    `WITH input AS (
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+                            $8::text[], $9::timestamptz[], $10::text[], $11::text[], $12::text[])
+              WITH ORDINALITY AS p(id, title, body, product, error_literal, environment, tags, author_id, created_at,
+                                   lock_key, literal_key, product_key, ord)),
+     duplicate AS MATERIALIZED (
+       SELECT ord, CASE WHEN lock_key IS NOT NULL
+                   THEN ak_lock_and_find_duplicate_problem($13::int, lock_key, literal_key, product_key) END AS existing
+         FROM input ORDER BY ord),
+     created AS (SELECT input.* FROM input JOIN duplicate USING (ord) WHERE duplicate.existing IS NULL),
      head AS (
        INSERT INTO problems (id, author_id, current_revision, created_at, updated_at)
-       SELECT $1::text, $9::text, 1, $10::timestamptz, $10::timestamptz FROM duplicate WHERE duplicate.id IS NULL
+       SELECT id, author_id, 1, created_at, created_at FROM created ORDER BY ord
        RETURNING id),
      revision AS (
        INSERT INTO problem_revisions (${REVISION_COLUMNS})
-       SELECT head.id, $2::int, $3::text, $4::text, $5::text, $6::text, $7::jsonb, $8::text[], $9::text, $10::timestamptz
-         FROM head)
-     SELECT id FROM duplicate`,
+       SELECT c.id, 1, c.title, c.body, c.product, c.error_literal, c.environment::jsonb,
+              ARRAY(SELECT jsonb_array_elements_text(c.tags::jsonb)), c.author_id, c.created_at
+         FROM head JOIN created c USING (id) ORDER BY c.ord)
+     SELECT existing FROM duplicate ORDER BY ord`,
     [
-      ...revisionParams({ problemId: p.id, revision: 1, authorId: p.authorId, at: p.at, content: p.content }),
+      column((p) => p.id),
+      column((p) => p.content.title),
+      column((p) => p.content.body),
+      column((p) => p.content.product),
+      column((p) => p.content.error_literal),
+      column((p) => JSON.stringify(p.content.environment)),
+      column((p) => JSON.stringify(p.content.tags)),
+      column((p) => p.authorId),
+      column((p) => p.at),
+      column((p) => p.duplicate?.lockKey ?? null),
+      column((p) => p.duplicate?.literalKey ?? null),
+      column((p) => p.duplicate?.product ?? null),
       DUPLICATE_LOCK_CLASS,
-      duplicate.lockKey,
-      duplicate.literalKey,
-      duplicate.product,
     ],
   );
-  return r.rows[0]?.id ?? null;
+  return r.rows.map((row) => row.existing);
 }

@@ -101,6 +101,51 @@ describe('a batch of writes in one transaction', () => {
     expect(await problemsTitled('Twin ')).toBe(1);
   });
 
+  it('stores each problem of a batch as it would alone: literal, environment, tags and duplicate key', async () => {
+    const tag = newKey();
+    const jobs = [
+      createJob({ title: 'Stored 1', error_literal: `Error: stored one ${tag}`, tags: ['a', 'b'] }),
+      createJob({ title: 'Stored 2', environment: { os: 'linux', node: '24' } }),
+      createJob({ title: 'Stored 3', error_literal: `Error: stored three ${tag} at /tmp/x.js:1:2`, tags: [] }),
+    ];
+    const results = (await commitBatch(stack.pool, jobs, { prepared: true })).map(value);
+    expect(results.map((r) => r.ok)).toEqual([true, true, true]);
+    const rows = await stack.pool.query(
+      `SELECT r.title, r.error_literal, r.environment, r.tags, r.literal_key, p.current_revision,
+              r.literal_key = md5(ak_search_normalize(coalesce(r.error_literal, ''))) AS keyed
+         FROM problem_revisions r JOIN problems p ON p.id = r.problem_id
+        WHERE r.problem_id = ANY($1::text[]) ORDER BY r.title`,
+      [results.map((r) => (r.ok ? r.receipt.resource.id : ''))],
+    );
+    expect(rows.rows.map(({ literal_key: _, ...row }) => row)).toEqual(
+      jobs.map(({ body }) => ({
+        title: body.title,
+        error_literal: body.error_literal ?? null,
+        environment: body.environment ?? {},
+        tags: body.tags ?? [],
+        current_revision: 1,
+        keyed: true,
+      })),
+    );
+  });
+
+  it('of two writes of the same error among others in one batch, creates one and refuses the other', async () => {
+    const literal = `Error: same batch among others ${newKey()}`;
+    const jobs = [
+      createJob({ title: 'Among 1' }),
+      createJob({ title: 'Among twin A', error_literal: literal }),
+      createJob({ title: 'Among 2', error_literal: `Error: another one ${newKey()}` }),
+      createJob({ title: 'Among twin B', error_literal: literal }),
+      createJob({ title: 'Among 3' }),
+    ];
+    const results = (await commitBatch(stack.pool, jobs, { prepared: true })).map(value);
+    expect(results.map((r) => r.ok)).toEqual([true, true, true, false, true]);
+    const refused = results[3]!;
+    expect(refused.ok === false && refused.error.code).toBe('duplicate_contribution');
+    expect(refused.ok === false && refused.error.existing?.id).toBe(results[1]!.ok && results[1]!.receipt.resource.id);
+    expect(await problemsTitled('Among ')).toBe(4);
+  });
+
   it('rolls back a batch whose write PostgreSQL refuses, and commits every other write once', async () => {
     // U+0000 cannot be stored in jsonb: the batch fails at its third write, after two were applied and rolled back.
     const jobs = [

@@ -74,9 +74,12 @@ async function holdWhileFenced(job: Job, token: string | undefined): Promise<nev
  * Commit transactions a worker runs at once. Jobs taken while they run wait
  * and go together into the next (up to `MAX_BATCH`), so under a stream of
  * writes each transaction carries several, and a write that finds a free
- * slot starts at once: batching adds no wait of its own.
+ * slot starts at once: batching adds no wait of its own. One: with two, a
+ * stream of writes made batches half the size, and each batch pays its
+ * BEGIN, claim, receipts and COMMIT whatever it holds; with the cores
+ * busy, receipts came no sooner for the second.
  */
-export const BATCHES_IN_FLIGHT = 2;
+export const BATCHES_IN_FLIGHT = 1;
 /** The most writes one commit transaction carries. */
 export const MAX_BATCH = 32;
 
@@ -86,7 +89,7 @@ class Fenced extends Error {}
 /** The commit queue's processor: every job it holds goes into the next batch (commit-batcher.ts). */
 export function processCommit(ctx: JobContext): Processor<unknown, CommitResult> {
   const { fence, logger, metrics } = ctx;
-  // Read again before every transaction, not only when the job is taken: a job can wait behind two batches,
+  // Read again before every transaction, not only when the job is taken: a job can wait behind a batch,
   // or be re-run after another write's failure, and the fence may have gone up meanwhile.
   const beforeTransaction = async () => {
     if ((await fence.current()).writes === 'fenced') throw new Fenced('the serving fence stands');

@@ -25,6 +25,7 @@ import {
   findOperation,
   saveReceipt,
 } from '../../db/queries/operations.ts';
+import type { HandlerResult } from '../../operations/handler-result.ts';
 import { operationNamed, type RegisteredOperation } from '../../operations/registry.ts';
 
 /**
@@ -88,7 +89,7 @@ export async function commitOperation(
   }
 }
 
-/** Where a batch stands while its transaction runs: the write being applied, -1 when none is. */
+/** Where a batch stands while its transaction runs: the write being applied, -1 when none is (or several at once). */
 interface Progress {
   at: number;
 }
@@ -122,6 +123,8 @@ async function applyWrites(
   );
   const results: CommitResult[] = [];
   const pending: { i: number; receipt: OperationReceipt; change: NewChange }[] = [];
+  // Outcomes of writes applied together ahead of their turn (an operation's `handleMany`), by index.
+  const ahead = new Map<number, HandlerResult>();
   for (const [i, job] of jobs.entries()) {
     progress.at = i;
     const { requestHash } = job;
@@ -141,7 +144,20 @@ async function applyWrites(
             };
       continue;
     }
-    const outcome = await operation.handler(tx, job, at);
+    if (operation.handleMany && !ahead.has(i)) {
+      // This write and the claimed writes of the same operation right after it.
+      let end = i + 1;
+      while (end < jobs.length && claimed[end] && operations[end] === operation) end++;
+      // A statement error while several are applied at once is no one write's: progress names none.
+      if (end - i > 1) progress.at = -1;
+      const many = await operation.handleMany(
+        tx,
+        jobs.slice(i, end).map((job, n) => ({ job, at: ats[i + n]! })),
+      );
+      for (const [n, outcome] of many.entries()) ahead.set(i + n, outcome);
+      progress.at = i;
+    }
+    const outcome = ahead.get(i) ?? (await operation.handler(tx, job, at));
     if (!outcome.ok) throw new Rollback(outcome.error);
     const receiptWith = (cursor: string | null): OperationReceipt => ({
       operation: job.operation,

@@ -52,9 +52,14 @@ export interface OnDemandJob extends JobEntryBase {
    * How another job's request adds one (absent: only the API or an operator
    * adds them). `coalesced`: one add in flight at a time, not waited for by
    * the requester; otherwise each request is one add, waited for. A failed
-   * add is logged with `failure` and dropped.
+   * add is logged with `failure` and dropped. `intervalMs` (coalesced only): adds start at most this often.
    */
-  request?: { add(queue: Queue, ctx: JobContext): Promise<unknown>; coalesced: boolean; failure: string };
+  request?: {
+    add(queue: Queue, ctx: JobContext): Promise<unknown>;
+    coalesced: boolean;
+    intervalMs?: number;
+    failure: string;
+  };
   /** Asked for once by every worker of its roles at start: what a request lost in a crash, or a first start, needs. */
   requestAtStart?: boolean;
   /**
@@ -110,7 +115,14 @@ export const JOBS: readonly JobEntry[] = [
     // Rendering is CPU-bound on this event loop: a render role keeps it away from commits' queries.
     roles: ['render'],
     processor: processRender,
-    request: { add: queueRenderPass, coalesced: true, failure: 'render job not queued; the sweep will render' },
+    request: {
+      add: queueRenderPass,
+      coalesced: true,
+      // Passes start at most every PASS_SPACING_MS (200 ms): under a stream of commits, an add per batch was a Redis
+      // script per batch that found a pass already waiting. A request after a quiet spell is added at once.
+      intervalMs: 100,
+      failure: 'render job not queued; the sweep will render',
+    },
     inProcess: { run: renderPass, failure: 'render pass failed; the sweep will render' },
   },
   {
