@@ -228,12 +228,13 @@ export async function runSearch(
       .map((key) => ({ hash: keyHash(key), weight: Math.min(1, keyWords(key) / words) }))
       .sort((a, b) => b.weight - a.weight);
     const level = LEVEL_OF[params.mode];
+    const plainWords = isPlainWords(message);
     const query: MatchQuery = {
       level,
       fallBack: params.mode === 'auto',
       keys: ordered.map((k) => k.hash),
       lineKeys: [...new Set([...normalized.split('\n'), ...message.split('\n')])].map(keyHash),
-      plainWords: isPlainWords(message),
+      plainWords,
       keyWeights: ordered.map((k) => k.weight),
       wholeKey: keyHash(message),
       pattern: likePattern(message),
@@ -273,7 +274,6 @@ export async function runSearch(
         : { weightedCoverage: true, twoTermsMatch: true, championsByWeight: true, championsHeld: true }),
     };
     const symptom = !isPasted(message);
-    const plainWords = isPlainWords(message);
     const looser = () => {
       // What the stricter level just failed to find, the looser one need not look for again.
       query.level = KIND_RANK.keywords;

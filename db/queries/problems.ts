@@ -40,24 +40,6 @@ export async function insertProblemRevision(
   await db.query(INSERT_REVISION, revisionParams(r));
 }
 
-/**
- * A new problem and its first revision in one statement (one round trip
- * instead of two). The revision's triggers run at the end of the statement,
- * when the head row is there, as they did after two statements.
- */
-export async function insertProblemWithFirstRevision(
-  db: Queryable,
-  p: { id: string; authorId: string; at: Date; content: ProblemContent },
-): Promise<void> {
-  await db.query(
-    `WITH head AS (
-       INSERT INTO problems (id, author_id, current_revision, created_at, updated_at)
-       VALUES ($1::text, $9::text, 1, $10::timestamptz, $10::timestamptz))
-     ${INSERT_REVISION}`,
-    revisionParams({ problemId: p.id, revision: 1, authorId: p.authorId, at: p.at, content: p.content }),
-  );
-}
-
 /** The columns of a revision, in `revisionParams`' order ($1 … $10). */
 export const REVISION_COLUMNS =
   'problem_id, revision, title, body, product, error_literal, environment, tags, author_id, created_at';

@@ -16,7 +16,7 @@ import { withTransaction, type Queryable } from '../../db/pool.ts';
 import { insertDiscussion } from '../../db/queries/discussions.ts';
 import { insertIdentity } from '../../db/queries/identities.ts';
 import { insertOutcome } from '../../db/queries/outcomes.ts';
-import { insertProblemWithFirstRevision } from '../../db/queries/problems.ts';
+import { insertProblemsUnlessDuplicate } from '../../db/queries/duplicates.ts';
 import { insertSolution, insertSolutionRevision } from '../../db/queries/solutions.ts';
 import {
   catchUpSearchDocumentsBuilt,
@@ -86,19 +86,22 @@ async function writeShapes(db: Queryable): Promise<{ problems: string[]; solutio
     const at = new Date(Date.UTC(2025, 0, 1, 0, 0, i, 123) + 0.456);
     const id = newId('problem');
     problems.push(id);
-    await insertProblemWithFirstRevision(db, {
-      id,
-      authorId: agents[0]!,
-      at,
-      content: {
-        title: shape.title,
-        body: shape.body,
-        product: shape.product,
-        error_literal: shape.literal,
-        environment: {},
-        tags: shape.tags,
+    await insertProblemsUnlessDuplicate(db, [
+      {
+        id,
+        authorId: agents[0]!,
+        at,
+        content: {
+          title: shape.title,
+          body: shape.body,
+          product: shape.product,
+          error_literal: shape.literal,
+          environment: {},
+          tags: shape.tags,
+        },
+        duplicate: null,
       },
-    });
+    ]);
     for (const content of shape.solutions) {
       const solutionId = newId('solution');
       solutions.push(solutionId);
