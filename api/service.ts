@@ -28,6 +28,7 @@ import { createApp, createMetricsApp } from './app.ts';
 import type { AppDeps } from './app-deps.ts';
 import { createCredentialCheck } from './limits/auth-failures.ts';
 import { createClientErrorHandler, createRequestErrorHandler } from './http/client-error.ts';
+import { keepAlreadySent } from './http/already-sent.ts';
 import { guardConnections, serverTimeouts, slowRequestError } from './http/connections.ts';
 import { startCounterSweeper, type CounterSweeper } from './limits/counter-sweeper.ts';
 import { createLocalCounter, postgresBatchStore, redisBatchStore } from './limits/local-counter.ts';
@@ -193,7 +194,7 @@ export async function startApiService(
   // `serve()` without its defaults: requests the parser or the adapter refuse get the Error shape too.
   const server = createServer(serverTimeouts(config));
   const connections = guardConnections(server, config, logger);
-  const appListener = getRequestListener(app.fetch, {
+  const appListener = getRequestListener(keepAlreadySent(app.fetch), {
     hostname: config.HOST,
     errorHandler: createRequestErrorHandler(logger),
   });

@@ -4,7 +4,8 @@
  * nowhere else, and every bad input of the issue answered with a clear
  * OAuth error that changes nothing.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sha256Hex } from '../../core/hash.ts';
 import { admit } from '../helpers/client.ts';
 import {
@@ -87,6 +88,45 @@ describe('metadata', () => {
     });
     expect(body.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'refresh_token']));
     expect(body.client_id_metadata_document_supported).toBe(true);
+  });
+});
+
+describe("HEAD of the provider's own answers", () => {
+  it('answers once, keeps the connection and logs no error', async () => {
+    const errors = vi.spyOn(console, 'error');
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const request = (method: string, path: string) =>
+      new Promise<{ status: number; type: string | undefined; reused: boolean; body: string }>((resolve, reject) => {
+        const req = http.request(new URL(path, base), { method, agent }, (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (body += chunk));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], reused: req.reusedSocket, body }),
+          );
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    try {
+      const first = await request('GET', '/.well-known/openid-configuration');
+      expect(first.status).toBe(200);
+      for (const path of [
+        '/.well-known/openid-configuration',
+        '/.well-known/oauth-authorization-server',
+        '/oauth/jwks',
+      ]) {
+        const head = await request('HEAD', path);
+        expect(head).toMatchObject({ status: 200, reused: true, body: '' });
+        expect(head.type).toMatch(/^application\/(json|jwk-set\+json)/);
+      }
+      // The same connection still serves the next request.
+      expect(await request('GET', '/.well-known/openid-configuration')).toMatchObject({ status: 200, reused: true });
+      expect(errors.mock.calls.map((call) => String(call[0]))).toEqual([]);
+    } finally {
+      errors.mockRestore();
+      agent.destroy();
+    }
   });
 });
 
