@@ -120,7 +120,16 @@ interface ContextRule {
   pattern: RegExp;
   /** Whether a match is really a secret (a plain word after "Bearer" is not). */
   accept?: (secret: string, groups: Record<string, string | undefined>) => boolean;
+  /**
+   * What a text must hold for the rule to find anything in it, tested first: a text without it is not
+   * scanned by the rule. Rules that try a match at every name-like run read the whole text, and cost
+   * more than the rest of the scan. Only what `pattern` and `accept` already require.
+   */
+  requires?: RegExp;
 }
+
+/** Every name `namesASecret` accepts holds one of these (its words, its suffixes and `key`). */
+const SECRET_NAME_PART = /pass|pwd|secret|token|auth|credential|key/i;
 
 /** A value that stands for a secret without being one: a placeholder, a variable, a mask. */
 const PLACEHOLDER_VALUE =
@@ -154,6 +163,8 @@ function looksLikeToken(token: string): boolean {
  * `sort_key`) counts when its value looks made rather than written.
  */
 export function namesASecret(name: string, value = ''): boolean {
+  // Checked first, so the rules' `requires` holds by construction.
+  if (!SECRET_NAME_PART.test(name)) return false;
   const words = name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
@@ -322,6 +333,7 @@ const CONTEXT_RULES: readonly ContextRule[] = [
     pattern:
       /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/?#@"'<>]{0,256}:(?<secret>[^\s/?#"'<>]{1,256})@(?=[^\s@/?#"'<>]*[A-Za-z0-9\]])/dgi,
     accept: isRealValue,
+    requires: /:\/\//,
   },
   {
     // GitHub tokens run into a suffix (`ghp_…_old`) escape the rule set's word boundary.
@@ -371,6 +383,7 @@ const CONTEXT_RULES: readonly ContextRule[] = [
     pattern:
       /(?<q>["'])(?<name>[A-Za-z0-9_.-]{1,64})\k<q>\s*(?::|=>|=)\s*(?<vq>["'])(?<secret>(?:\\.|(?!\k<vq>)[^\\\n]){1,2000})\k<vq>/dg,
     accept: (secret, groups) => namesASecret(groups.name ?? '', secret) && isRealValue(secret),
+    requires: SECRET_NAME_PART,
   },
   {
     // DB_PASSWORD=…, PGPASSWORD=…, export JWT_SECRET="…", api_key = '…', --password=…, AccountKey=…;, :_authToken=…
@@ -381,6 +394,7 @@ const CONTEXT_RULES: readonly ContextRule[] = [
       'dgi',
     ),
     accept: (secret, groups) => namesASecret(groups.name ?? '', secret) && isRealValue(secret),
+    requires: SECRET_NAME_PART,
   },
   {
     // YAML and log style `db_password: hunter22`. Prose such as "Password: Sorry, try again." stays:
@@ -395,6 +409,7 @@ const CONTEXT_RULES: readonly ContextRule[] = [
       namesASecret(groups.name ?? '', secret) &&
       isRealValue(secret) &&
       (groups.quoted !== undefined || looksMade(secret, 6)),
+    requires: SECRET_NAME_PART,
   },
   {
     name: 'signatures in shared-access URLs (sig=)',
@@ -408,6 +423,7 @@ const CONTEXT_RULES: readonly ContextRule[] = [
     pattern:
       /(?<![A-Za-z0-9_-])--(?<name>[a-z-]{0,40}(?:password|passwd|secret|token|api-key|apikey|access-key))[ \t]+(?:(?<vq>["'])(?<quoted>[^"'\n]{1,500})\k<vq>|(?<secret>[^\s"'-][^\s"']*))/dgi,
     accept: isRealValue,
+    requires: SECRET_NAME_PART,
   },
 ];
 
@@ -422,6 +438,7 @@ function spanOf(match: RegExpExecArray): [number, number] {
 function contextFindings(text: string): Finding[] {
   const found: Finding[] = [];
   for (const rule of CONTEXT_RULES) {
+    if (rule.requires && !rule.requires.test(text)) continue;
     rule.pattern.lastIndex = 0;
     for (const match of text.matchAll(rule.pattern)) {
       const groups = (match.groups ?? {}) as Record<string, string | undefined>;
