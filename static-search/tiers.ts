@@ -44,6 +44,14 @@ import {
   type BaseInfo,
 } from './base-tier.ts';
 import { buildSearchIndex, INDEXED_TYPES, recordPageOf, resultIdsByUrl } from './build-index.ts';
+import {
+  createFragmentMemo,
+  createPageReader,
+  createPublishedMemo,
+  type FragmentMemo,
+  type PageReader,
+  type PublishedMemo,
+} from './run-memo.ts';
 import { MANIFEST_FILE, publishSearchIndex, RECENT_TIER, SEARCH_DIR, type PublishCounts } from './publish-index.ts';
 import { writeStateFile } from './state-file.ts';
 
@@ -86,6 +94,19 @@ async function baseIdsOf(dir: string, base: string): Promise<Map<string, string>
   let cached = baseIdsCache.get(dir);
   if (cached?.base !== base) baseIdsCache.set(dir, (cached = await readBaseIds(dir)));
   return cached.ids;
+}
+
+/** The recent tier's memos (run-memo.ts), kept between runs, per directory like the base's ids. */
+const runMemos = new Map<string, { pages: PageReader; fragments: FragmentMemo; published: PublishedMemo }>();
+
+function runMemosOf(dir: string) {
+  let memos = runMemos.get(dir);
+  if (!memos)
+    runMemos.set(
+      dir,
+      (memos = { pages: createPageReader(), fragments: createFragmentMemo(), published: createPublishedMemo() }),
+    );
+  return memos;
 }
 
 /** What the browser reads first: whether to merge the recent tier, and which base results it supersedes. */
@@ -193,12 +214,16 @@ export async function updateSearchIndex(
   let counts: PublishCounts = { written: 0, unchanged: 0, removed: 0 };
   let pages = 0;
   if (urls.length > 0) {
-    const built = await buildSearchIndex(urls.map((url) => ({ url, file: path.join(dir, `${url.slice(1)}.html`) })));
+    const memos = runMemosOf(dir);
+    const built = await buildSearchIndex(
+      urls.map((url) => ({ url, file: path.join(dir, `${url.slice(1)}.html`) })),
+      memos.pages,
+    );
     pages = built.pages;
-    if (built.pages > 0) counts = await publishSearchIndex(dir, built.files, RECENT_TIER);
+    if (built.pages > 0) counts = await publishSearchIndex(dir, built.files, RECENT_TIER, memos.published);
     const baseIds = await baseIdsOf(dir, info.base);
     // A page unchanged since the base has the same id in both tiers: it stays (the browser shows it once).
-    const inRecent = new Set(resultIdsByUrl(built.files).values());
+    const inRecent = new Set(resultIdsByUrl(built.files, memos.fragments).values());
     const superseded = urls.flatMap((url) => {
       const id = baseIds.get(url);
       return id && !inRecent.has(id) ? [id] : [];
