@@ -108,6 +108,16 @@ export async function listRecordPages(dir: string): Promise<RecordPageList> {
   };
 }
 
+/** True when `dir` holds at most `limit` record pages: counting stops at the first page past it. */
+export async function hasAtMostPages(dir: string, limit: number): Promise<boolean> {
+  let pages = 0;
+  for (const folder of FOLDER_NAMES) {
+    const handle = await opendir(path.join(dir, folder), { bufferSize: 1024 }).catch(() => null);
+    if (handle) for await (const entry of handle) if (PAGE.test(entry.name) && ++pages > limit) return false;
+  }
+  return true;
+}
+
 function assertOk<T extends { errors: string[] }>(response: T, step: string): T {
   if (response.errors.length > 0) throw new Error(`Pagefind ${step} failed: ${response.errors.join('; ')}`);
   return response;

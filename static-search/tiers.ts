@@ -36,6 +36,7 @@ import path from 'node:path';
 import type { RecordRef } from '../core/types.ts';
 import { writeProjectionFile } from '../projections/publish-file.ts';
 import {
+  buildBaseTier,
   buildBaseTierInThread,
   readBaseIds,
   readBaseInfo,
@@ -43,7 +44,7 @@ import {
   type BaseBuild,
   type BaseInfo,
 } from './base-tier.ts';
-import { buildSearchIndex, INDEXED_TYPES, recordPageOf, resultIdsByUrl } from './build-index.ts';
+import { buildSearchIndex, hasAtMostPages, INDEXED_TYPES, recordPageOf, resultIdsByUrl } from './build-index.ts';
 import {
   createFragmentMemo,
   createPageReader,
@@ -184,6 +185,16 @@ export async function compactSearchIndex(
 }
 
 /**
+ * A base built by an index run, which finds none. Up to `compactAt` pages it is built on this thread: it costs what
+ * a recent tier of as many pages costs, which runs here too, and a thread of its own costs more CPU to start (loading
+ * its modules again) than such a build. A larger corpus is built in a thread, as a compaction is.
+ */
+async function buildFirstBase(dir: string, run: number, shardPages: number, compactAt: number): Promise<BaseBuild> {
+  if (await hasAtMostPages(dir, compactAt)) return buildBaseTier(dir, run, shardPages);
+  return buildBaseTierInThread(dir, run, shardPages);
+}
+
+/**
  * One index run: the recent tier from what changed since the base. With no
  * base yet (or an empty one: Pagefind cannot load an index without pages),
  * it builds the base itself first.
@@ -203,7 +214,7 @@ export async function updateSearchIndex(
   let baseCounts: PublishCounts | null = null;
   if (!info || info.pages === 0 || !(await shardsExist(dir, info))) {
     // This run's notes were written before the base starts reading pages: it covers them.
-    const built = await buildBaseTierInThread(dir, state.run, shardPages);
+    const built = await buildFirstBase(dir, state.run, shardPages, compactAt);
     baseCounts = { written: built.written, unchanged: 0, removed: built.removed };
     info = (await readBaseInfo(dir))!;
     tier = 'base';

@@ -7,11 +7,12 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdir, mkdtemp, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notePendingRecords, updateSearchIndex, type TierManifest } from '../../static-search/tiers.ts';
+import { readBaseIds, readBaseInfo } from '../../static-search/base-tier.ts';
 import { createFragmentMemo, createPublishedMemo } from '../../static-search/run-memo.ts';
 import { searchPublished } from '../helpers/pagefind.ts';
 
@@ -149,5 +150,43 @@ describe('the memos of a run', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     await writeFile(file, 'abc');
     expect(memo.holds(file, Buffer.from('abc'))).toBe(false);
+  });
+});
+
+describe('the first base an index run builds', () => {
+  it('is the same on this thread (a small corpus) as in a thread of its own (past compactAt pages)', async () => {
+    const built: { files: Map<string, string>; ids: string[] }[] = [];
+    for (const compactAt of [undefined, 1]) {
+      const folder = await mkdtemp(path.join(tmpdir(), 'ak-first-base-'));
+      try {
+        await mkdir(path.join(folder, 'problems'), { recursive: true });
+        for (const [id, words] of [
+          ['prb_a', 'alpha'],
+          ['prb_b', 'bravo'],
+          ['prb_c', 'charlie'],
+        ])
+          await writeFile(
+            path.join(folder, 'problems', `${id}.html`),
+            `<!doctype html><html lang="en"><head><title>${id}</title></head><body><article data-pagefind-body><h1>${words}</h1></article></body></html>`,
+          );
+        expect(await updateSearchIndex(folder, { compactAt, shardPages: 2 })).toMatchObject({ tier: 'base', pages: 3 });
+        const info = (await readBaseInfo(folder))!;
+        const files = new Map<string, string>();
+        for (const [n, shard] of info.shards.entries()) {
+          const root = path.join(folder, shard.slice(1));
+          for (const file of (await readdir(root, { recursive: true, withFileTypes: true })).filter((e) =>
+            e.isFile(),
+          )) {
+            const full = path.join(file.parentPath, file.name);
+            files.set(`${n}/${path.relative(root, full)}`, (await readFile(full)).toString('base64'));
+          }
+        }
+        built.push({ files, ids: [...(await readBaseIds(folder)).ids.entries()].map((e) => e.join(' ')).sort() });
+      } finally {
+        await rm(folder, { recursive: true, force: true });
+      }
+    }
+    expect(built[0]!.files.size).toBeGreaterThan(0);
+    expect(built[1]).toEqual(built[0]);
   });
 });
