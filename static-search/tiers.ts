@@ -102,6 +102,8 @@ const runMemos = new Map<string, { pages: PageReader; fragments: FragmentMemo; p
 
 function runMemosOf(dir: string) {
   let memos = runMemos.get(dir);
+  // A worker indexes one directory; a process that indexes many (tests, benches) keeps the last few.
+  if (!memos && runMemos.size >= 4) runMemos.clear();
   if (!memos)
     runMemos.set(
       dir,
