@@ -10,6 +10,7 @@ import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import * as pagefind from 'pagefind';
 import { recordLinks, type RecordRef } from '../core/types.ts';
+import type { FragmentMemo, PageReader } from './run-memo.ts';
 
 export interface BuiltIndex {
   pages: number;
@@ -107,6 +108,16 @@ export async function listRecordPages(dir: string): Promise<RecordPageList> {
   };
 }
 
+/** True when `dir` holds at most `limit` record pages: counting stops at the first page past it. */
+export async function hasAtMostPages(dir: string, limit: number): Promise<boolean> {
+  let pages = 0;
+  for (const folder of FOLDER_NAMES) {
+    const handle = await opendir(path.join(dir, folder), { bufferSize: 1024 }).catch(() => null);
+    if (handle) for await (const entry of handle) if (PAGE.test(entry.name) && ++pages > limit) return false;
+  }
+  return true;
+}
+
 function assertOk<T extends { errors: string[] }>(response: T, step: string): T {
   if (response.errors.length > 0) throw new Error(`Pagefind ${step} failed: ${response.errors.join('; ')}`);
   return response;
@@ -132,21 +143,29 @@ function exclusive<T>(run: () => Promise<T>): Promise<T> {
  * Each page's result id in a built bundle (what Pagefind's search answers as
  * `result.id`), by URL: read from its fragments, single or grouped.
  */
-export function resultIdsByUrl(files: Iterable<{ path: string; content: Uint8Array }>): Map<string, string> {
+export function resultIdsByUrl(
+  files: Iterable<{ path: string; content: Uint8Array }>,
+  memo?: FragmentMemo,
+): Map<string, string> {
   const ids = new Map<string, string>();
   for (const file of files) {
     const name = /^fragment\/(.+)\.pf_fragment$/.exec(file.path)?.[1];
     if (!name) continue;
-    const text = gunzipSync(Buffer.from(file.content))
-      .toString('utf8')
-      .replace(/^pagefind_dcd/, '');
-    const parsed = JSON.parse(text) as { url?: string } | Record<string, { url: string }>;
-    if (typeof parsed.url === 'string') ids.set(parsed.url, name);
-    else
-      for (const [hash, fragment] of Object.entries(parsed as Record<string, { url: string }>))
-        ids.set(fragment.url, hash);
+    const parse = () => fragmentIds(name, file.content);
+    for (const [url, id] of memo ? memo.idsOf(file, parse) : parse()) ids.set(url, id);
   }
+  memo?.endRun();
   return ids;
+}
+
+/** The [url, result id] pairs of one fragment file named `name`. */
+function fragmentIds(name: string, content: Uint8Array): [string, string][] {
+  const text = gunzipSync(content)
+    .toString('utf8')
+    .replace(/^pagefind_dcd/, '');
+  const parsed = JSON.parse(text) as { url?: string } | Record<string, { url: string }>;
+  if (typeof parsed.url === 'string') return [[parsed.url, name]];
+  return Object.entries(parsed as Record<string, { url: string }>).map(([hash, fragment]) => [fragment.url, hash]);
 }
 
 /**
@@ -165,8 +184,12 @@ function readPage(file: string): string | null {
 
 type PagefindIndex = NonNullable<Awaited<ReturnType<typeof pagefind.createIndex>>['index']>;
 
-/** A Pagefind index of `only`, handed to `output` while its service runs. */
-function withIndex<T>(only: RecordPage[], output: (index: PagefindIndex, pages: number) => Promise<T>): Promise<T> {
+/** A Pagefind index of `only`, handed to `output` while its service runs; `reader` reads the pages (the recent tier's remembers them). */
+function withIndex<T>(
+  only: RecordPage[],
+  output: (index: PagefindIndex, pages: number) => Promise<T>,
+  reader?: PageReader,
+): Promise<T> {
   return exclusive(async () => {
     try {
       const { index } = assertOk(await pagefind.createIndex({ forceLanguage: 'en' }), 'createIndex');
@@ -178,7 +201,7 @@ function withIndex<T>(only: RecordPage[], output: (index: PagefindIndex, pages: 
       let failure: unknown = null;
       for (const page of only) {
         // Gone since the listing means its record is gone: nothing to index.
-        const content = readPage(page.file);
+        const content = reader ? reader.read(page.file) : readPage(page.file);
         if (content === null) continue;
         const added: Promise<void> = index
           .addHTMLFile({ url: page.url, content })
@@ -197,6 +220,7 @@ function withIndex<T>(only: RecordPage[], output: (index: PagefindIndex, pages: 
       }
       await Promise.all(inFlight);
       if (failure) throw failure;
+      reader?.endRun();
       return await output(index, pages);
     } finally {
       await pagefind.close();
@@ -205,11 +229,15 @@ function withIndex<T>(only: RecordPage[], output: (index: PagefindIndex, pages: 
 }
 
 /** Indexes `pages` into memory: for the recent tier, a few pages. */
-export function buildSearchIndex(only: RecordPage[]): Promise<BuiltIndex> {
-  return withIndex(only, async (index, pages) => ({
-    pages,
-    files: assertOk(await index.getFiles(), 'getFiles').files,
-  }));
+export function buildSearchIndex(only: RecordPage[], reader?: PageReader): Promise<BuiltIndex> {
+  return withIndex(
+    only,
+    async (index, pages) => ({
+      pages,
+      files: assertOk(await index.getFiles(), 'getFiles').files,
+    }),
+    reader,
+  );
 }
 
 /**

@@ -16,8 +16,9 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { IndexFile } from 'pagefind';
-import { writeProjectionFile } from '../projections/publish-file.ts';
+import { writeProjectionFileSync } from '../projections/publish-file.ts';
 import { pathInside } from '../projections/safe-path.ts';
+import type { PublishedMemo } from './run-memo.ts';
 
 export const SEARCH_DIR = 'pagefind';
 /** The tier manifest in the public search folder (tiers.ts writes it; the browser reads it first). */
@@ -76,12 +77,28 @@ function inPublishOrder<T extends { path: string }>(files: T[]): T[] {
   return [...published.filter((f) => f !== entry), entry];
 }
 
-export async function publishSearchIndex(dir: string, files: IndexFile[], tier: TierLocation): Promise<PublishCounts> {
+/**
+ * Publishes `files` as `tier`. `memo` (the recent tier's, run-memo.ts) knows the files the last run published: one
+ * still as it was left holding the same bytes is counted unchanged without being read back or stamped again.
+ */
+export async function publishSearchIndex(
+  dir: string,
+  files: IndexFile[],
+  tier: TierLocation,
+  memo?: PublishedMemo,
+): Promise<PublishCounts> {
   const counts: PublishCounts = { written: 0, unchanged: 0, removed: 0 };
   const ordered = inPublishOrder(files);
   for (const file of ordered) {
-    counts[await writeProjectionFile(dir, `${tier.dir}/${file.path}`, Buffer.from(file.content))]++;
+    const relative = `${tier.dir}/${file.path}`;
+    if (memo?.holds(pathInside(dir, relative), file.content)) {
+      counts.unchanged++;
+      continue;
+    }
+    counts[writeProjectionFileSync(dir, relative, file.content)]++;
+    memo?.published(pathInside(dir, relative), file.content);
   }
+  memo?.endRun();
   counts.removed = await removeOlderGenerations(
     dir,
     ordered.map((f) => f.path),

@@ -36,6 +36,7 @@ import path from 'node:path';
 import type { RecordRef } from '../core/types.ts';
 import { writeProjectionFile } from '../projections/publish-file.ts';
 import {
+  buildBaseTier,
   buildBaseTierInThread,
   readBaseIds,
   readBaseInfo,
@@ -43,7 +44,15 @@ import {
   type BaseBuild,
   type BaseInfo,
 } from './base-tier.ts';
-import { buildSearchIndex, INDEXED_TYPES, recordPageOf, resultIdsByUrl } from './build-index.ts';
+import { buildSearchIndex, hasAtMostPages, INDEXED_TYPES, recordPageOf, resultIdsByUrl } from './build-index.ts';
+import {
+  createFragmentMemo,
+  createPageReader,
+  createPublishedMemo,
+  type FragmentMemo,
+  type PageReader,
+  type PublishedMemo,
+} from './run-memo.ts';
 import { MANIFEST_FILE, publishSearchIndex, RECENT_TIER, SEARCH_DIR, type PublishCounts } from './publish-index.ts';
 import { writeStateFile } from './state-file.ts';
 
@@ -86,6 +95,21 @@ async function baseIdsOf(dir: string, base: string): Promise<Map<string, string>
   let cached = baseIdsCache.get(dir);
   if (cached?.base !== base) baseIdsCache.set(dir, (cached = await readBaseIds(dir)));
   return cached.ids;
+}
+
+/** The recent tier's memos (run-memo.ts), kept between runs, per directory like the base's ids. */
+const runMemos = new Map<string, { pages: PageReader; fragments: FragmentMemo; published: PublishedMemo }>();
+
+function runMemosOf(dir: string) {
+  let memos = runMemos.get(dir);
+  // A worker indexes one directory; a process that indexes many (tests, benches) keeps the last few.
+  if (!memos && runMemos.size >= 4) runMemos.clear();
+  if (!memos)
+    runMemos.set(
+      dir,
+      (memos = { pages: createPageReader(), fragments: createFragmentMemo(), published: createPublishedMemo() }),
+    );
+  return memos;
 }
 
 /** What the browser reads first: whether to merge the recent tier, and which base results it supersedes. */
@@ -163,6 +187,16 @@ export async function compactSearchIndex(
 }
 
 /**
+ * A base built by an index run, which finds none. Up to `compactAt` pages it is built on this thread: it costs what
+ * a recent tier of as many pages costs, which runs here too, and a thread of its own costs more CPU to start (loading
+ * its modules again) than such a build. A larger corpus is built in a thread, as a compaction is.
+ */
+async function buildFirstBase(dir: string, run: number, shardPages: number, compactAt: number): Promise<BaseBuild> {
+  if (await hasAtMostPages(dir, compactAt)) return buildBaseTier(dir, run, shardPages);
+  return buildBaseTierInThread(dir, run, shardPages);
+}
+
+/**
  * One index run: the recent tier from what changed since the base. With no
  * base yet (or an empty one: Pagefind cannot load an index without pages),
  * it builds the base itself first.
@@ -182,7 +216,7 @@ export async function updateSearchIndex(
   let baseCounts: PublishCounts | null = null;
   if (!info || info.pages === 0 || !(await shardsExist(dir, info))) {
     // This run's notes were written before the base starts reading pages: it covers them.
-    const built = await buildBaseTierInThread(dir, state.run, shardPages);
+    const built = await buildFirstBase(dir, state.run, shardPages, compactAt);
     baseCounts = { written: built.written, unchanged: 0, removed: built.removed };
     info = (await readBaseInfo(dir))!;
     tier = 'base';
@@ -193,12 +227,16 @@ export async function updateSearchIndex(
   let counts: PublishCounts = { written: 0, unchanged: 0, removed: 0 };
   let pages = 0;
   if (urls.length > 0) {
-    const built = await buildSearchIndex(urls.map((url) => ({ url, file: path.join(dir, `${url.slice(1)}.html`) })));
+    const memos = runMemosOf(dir);
+    const built = await buildSearchIndex(
+      urls.map((url) => ({ url, file: path.join(dir, `${url.slice(1)}.html`) })),
+      memos.pages,
+    );
     pages = built.pages;
-    if (built.pages > 0) counts = await publishSearchIndex(dir, built.files, RECENT_TIER);
+    if (built.pages > 0) counts = await publishSearchIndex(dir, built.files, RECENT_TIER, memos.published);
     const baseIds = await baseIdsOf(dir, info.base);
     // A page unchanged since the base has the same id in both tiers: it stays (the browser shows it once).
-    const inRecent = new Set(resultIdsByUrl(built.files).values());
+    const inRecent = new Set(resultIdsByUrl(built.files, memos.fragments).values());
     const superseded = urls.flatMap((url) => {
       const id = baseIds.get(url);
       return id && !inRecent.has(id) ? [id] : [];
