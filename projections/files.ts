@@ -7,7 +7,12 @@ import { COLLECTION, type RecordRef } from '../core/types.ts';
 
 export type ProjectionFormat = 'html' | 'json' | 'markdown';
 
-export const FORMATS: ProjectionFormat[] = ['html', 'json', 'markdown'];
+/**
+ * In the order a record's files are written and removed: the JSON last, whose
+ * revision read-your-writes reads (projections/read-your-writes.ts), so a
+ * render cut short leaves no file of a newer revision than its JSON shows.
+ */
+export const FORMATS: ProjectionFormat[] = ['html', 'markdown', 'json'];
 
 const EXTENSION: Record<ProjectionFormat, string> = { html: '.html', json: '.json', markdown: '.md' };
 

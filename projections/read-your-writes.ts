@@ -16,7 +16,10 @@
  * the receipt's revision or newer are left alone, so a replayed receipt or a
  * render that came first costs no on-demand renders; and a file is only ever
  * removed while its newer render is still owed (the change is not rendered
- * until a renderer has read at least that revision).
+ * until a renderer has read at least that revision). Which revision the
+ * files show is read from the JSON, the last file a render writes: a render
+ * cut short (its worker killed) leaves no file newer than the JSON, and when
+ * it left no JSON at all, whatever it did write is removed too.
  */
 import { readFileSync } from 'node:fs';
 import type pg from 'pg';
@@ -60,8 +63,11 @@ export async function retireOutdatedProjections(
   if (seen !== null && seen >= revision) return false;
   return withRecordLock(pool, ref.id, async () => {
     const locked = renderedRevision(dir, ref);
-    if (locked === null || locked >= revision) return false;
-    for (const format of FORMATS) removeProjectionWithSiblings(dir, projectionFile(ref, format));
-    return true;
+    if (locked !== null && locked >= revision) return false;
+    // No JSON is no render, or a render cut short before the JSON, the last file it writes (FORMATS): the
+    // files it did write (the JSON's own compressed sibling among them) may show an older revision.
+    let removed = locked !== null;
+    for (const format of FORMATS) removed = removeProjectionWithSiblings(dir, projectionFile(ref, format)) || removed;
+    return removed;
   });
 }

@@ -6,7 +6,8 @@
  * ETag whether it was compressed on demand or read from the worker's file.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -144,6 +145,36 @@ describe('an edit read back through two API processes', () => {
     }
     expect(stale).toEqual([]);
   }, 120_000);
+});
+
+describe('an edit after a render cut short', () => {
+  it('shows the edit although the killed render left its files but the JSON', async () => {
+    const id = await renderedProblem('Render cut short, revision 1');
+    await useWorker('commit');
+    const second = await send(apis[0]!.base, agent, 'PATCH', `/api/problems/${id}`, {
+      base_revision: 1,
+      title: 'Render cut short, revision 2',
+    });
+    expect(second.status).toBe(201);
+    // What a render of revision 2 killed before its last file leaves: every file of the record but the JSON.
+    const problems = path.join(dir, 'problems');
+    for (const name of [`${id}.html`, `${id}.md`, `${id}.json`]) {
+      const res = await read(apis[0]!.base, `/problems/${name.replace(/\.html$/, '')}`, 'identity');
+      expect(res.status).toBe(200);
+      const bytes = Buffer.from(await res.arrayBuffer());
+      expect(bytes.toString()).toContain('Render cut short, revision 2');
+      if (!name.endsWith('.json')) writeFileSync(path.join(problems, name), bytes);
+      writeFileSync(path.join(problems, `${name}.gz`), gzipSync(bytes));
+    }
+    expect(existsSync(path.join(problems, `${id}.json`))).toBe(false);
+
+    const third = await send(apis[1]!.base, agent, 'PATCH', `/api/problems/${id}`, {
+      base_revision: 2,
+      title: 'Render cut short, revision 3',
+    });
+    expect(third.status).toBe(201);
+    expect(await staleReads(id, 'Render cut short, revision 3')).toEqual([]);
+  }, 60_000);
 });
 
 describe('the ETag of a compressed record', () => {
