@@ -91,12 +91,13 @@ export async function publishSearchIndex(
   const ordered = inPublishOrder(files);
   for (const file of ordered) {
     const relative = `${tier.dir}/${file.path}`;
-    if (memo?.holds(pathInside(dir, relative), file.content)) {
+    const target = pathInside(dir, relative);
+    if (memo?.holds(target, file.content)) {
       counts.unchanged++;
       continue;
     }
     counts[writeProjectionFileSync(dir, relative, file.content)]++;
-    memo?.published(pathInside(dir, relative), file.content);
+    memo?.published(target, file.content);
   }
   memo?.endRun();
   counts.removed = await removeOlderGenerations(

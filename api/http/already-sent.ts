@@ -10,7 +10,8 @@
  */
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 
-const ALREADY_SENT_HEADER = 'x-hono-already-sent';
+/** The marker's one header, read from the adapter's own marker rather than spelled again here. */
+const ALREADY_SENT_HEADER = [...RESPONSE_ALREADY_SENT.headers.keys()][0]!;
 
 type Fetch<Env> = (request: Request, env: Env) => Response | Promise<Response>;
 
