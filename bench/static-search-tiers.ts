@@ -19,7 +19,7 @@ import { loadHtmlRenderer } from '../projections/html.ts';
 import { readBaseInfo } from '../static-search/base-tier.ts';
 import { compactSearchIndex, notePendingRecords, rebuildSearchIndex } from '../static-search/tiers.ts';
 import { admit, send } from '../test/helpers/client.ts';
-import { searchPublished } from '../test/helpers/pagefind.ts';
+import { searchPublishedAsShown } from '../test/helpers/pagefind.ts';
 import { rebuildAll } from '../worker/jobs/rebuild.ts';
 import { browserFirstResultMs, bytesUnder, firstResultMs, pagefindCliFloor, withPagefindPeak } from './lib/pagefind.ts';
 import { problemContent } from './lib/seed.ts';
@@ -59,7 +59,10 @@ interface Measured {
   records: number;
   base: { ms: number; pages: number; shards: number; bytes: number; peakMiB: number; processPeakMiB: number };
   floor: { seconds: number; peakMiB: number; shards: number; scaled: boolean };
+  /** Receipt to the record shown on /search (the recent tier may answer before the base). */
   found: LatencySummary;
+  /** Receipt to the whole answer holding it (every shard and the recent tier). */
+  foundComplete: LatencySummary;
   first: LatencySummary;
   browserFirst: LatencySummary;
   dir: string;
@@ -134,6 +137,7 @@ export const staticSearchTiers: Bench = {
       const agent = await admit(stack.base);
       const run = randomBytes(3).toString('hex');
       const found: number[] = [];
+      const foundComplete: number[] = [];
       const words: string[] = [];
       for (let i = 0; i < WRITES; i++) {
         const word = `zqt${run}x${i}`;
@@ -144,14 +148,21 @@ export const staticSearchTiers: Bench = {
         });
         if (created.status !== 201) throw new Error(`the write answered ${created.status}`);
         const receiptAt = performance.now();
+        const holds = (urls: string[]) => urls.some((url) => url.includes(created.body.resource.id));
+        let shown: number | null = null;
         for (;;) {
-          const urls = await searchPublished(stack.base, dir, word).catch(() => []);
-          if (urls.some((url) => url.includes(created.body.resource.id))) break;
+          const probeAt = performance.now() - receiptAt;
+          const probe = await searchPublishedAsShown(stack.base, dir, word).catch(() => null);
+          if (probe && shown === null && holds(probe.first.urls)) shown = probeAt + probe.first.ms;
+          if (probe && holds(probe.all.urls)) {
+            found.push(shown ?? probeAt + probe.all.ms);
+            foundComplete.push(probeAt + probe.all.ms);
+            break;
+          }
           if (performance.now() - receiptAt > TIMEOUT_MS)
             throw new Error(`write ${i} not found after ${TIMEOUT_MS} ms`);
           await new Promise((r) => setTimeout(r, 20));
         }
-        found.push(performance.now() - receiptAt);
       }
       // A word of a written page (in the recent tier) and words of many base pages.
       const queries = [words[0]!, ...CORPUS_WORDS];
@@ -166,13 +177,16 @@ export const staticSearchTiers: Bench = {
         base,
         floor,
         found: summarize(found),
+        foundComplete: summarize(foundComplete),
         first: summarize(first),
         browserFirst: summarize(browserFirst),
         dir,
         shardPages,
       };
       measured.push(m);
-      ctx.log(`${records}: write → found p50 ${round(m.found.p50)} ms, p99 ${round(m.found.p99)} ms`);
+      ctx.log(
+        `${records}: write → found p50 ${round(m.found.p50)} ms, p99 ${round(m.found.p99)} ms (shown on /search); the whole answer holding it p50 ${round(m.foundComplete.p50)} ms, p99 ${round(m.foundComplete.p99)} ms`,
+      );
       ctx.log(
         `${records}: first result p50 ${round(m.first.p50)} ms, max ${round(m.first.max)} ms (Pagefind over the API); in Chromium p50 ${round(m.browserFirst.p50)} ms, max ${round(m.browserFirst.max)} ms`,
       );
@@ -249,6 +263,14 @@ export const staticSearchTiers: Bench = {
           better: 'lower',
         },
         {
+          metric: `write → found ${k}, the whole answer, p50`,
+          unit: 'ms',
+          value: r.foundComplete.p50,
+          baselineLabel: smallLabel,
+          baseline: small.foundComplete.p50,
+          better: 'lower',
+        },
+        {
           metric: `first result ${k} (Pagefind over the API), p50`,
           unit: 'ms',
           value: r.first.p50,
@@ -283,6 +305,7 @@ export const staticSearchTiers: Bench = {
             base: roundAll(r.base),
             floor: roundAll(r.floor),
             foundMs: roundAll(r.found),
+            foundCompleteMs: roundAll(r.foundComplete),
             firstResultMs: roundAll(r.first),
             browserFirstResultMs: roundAll(r.browserFirst),
             runMs: roundAll(r.runMs),
@@ -292,7 +315,7 @@ export const staticSearchTiers: Bench = {
         ]),
       ),
       notes: [
-        'Targets: write → found p50 ≤ 2 s at every size; one index run within 2x of the smallest size; the base build within its floor, its memory bounded by a shard. Runs are batched with a 200 ms delay.',
+        'Targets: write → found p50 ≤ 2 s at every size (found: shown on /search, where the recent tier answers before the base shards); one index run within 2x of the smallest size; the base build within its floor, its memory bounded by a shard. Runs are batched with a 200 ms delay.',
         `First result: ${CORPUS_WORDS.join(', ')} and a written word, three times each with a fresh Pagefind module, once each in a fresh Chromium profile.`,
         `Index runs: ${RUN_ROUNDS} rounds alternating between the sizes, after every size was written.`,
         `Compaction: after the ${WRITES} writes and the index runs, one per size, beside the full base build of the same size.`,

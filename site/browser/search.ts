@@ -5,7 +5,12 @@
  */
 import { labelOf } from '../lib/labels.ts';
 import { parseExcerpt, recordPath } from '../lib/search/excerpt.ts';
-import { loadPagefind, type PagefindResultData, type StaticIndex } from '../lib/search/pagefind.ts';
+import {
+  loadPagefind,
+  type PagefindResult,
+  type PagefindResultData,
+  type StaticIndex,
+} from '../lib/search/pagefind.ts';
 
 /** Results shown per search; Pagefind loads each result's fragment only when asked. */
 const SHOWN = 20;
@@ -61,22 +66,36 @@ async function run(query: string, type: string): Promise<void> {
     return;
   }
   setStatus('Searching…');
-  try {
-    pagefind ??= loadPagefind();
-    const results = await (await pagefind).search(query, TYPES.has(type) ? { filters: { type } } : {});
+  // The recent tier's results may come first (lib/search/pagefind.ts): shown until every tier has answered.
+  let answered = false;
+  const show = async (results: PagefindResult[], complete: boolean) => {
     const items = (await Promise.all(results.slice(0, SHOWN).map(async (r) => renderResult(await r.data())))).filter(
       (item): item is HTMLLIElement => item !== null,
     );
-    if (mine !== generation) return;
+    if (mine !== generation || (!complete && answered)) return;
     list.replaceChildren(...items);
     const more = results.length > SHOWN ? ` (showing the first ${SHOWN})` : '';
+    const count = `${results.length} result${results.length === 1 ? '' : 's'}`;
     setStatus(
-      results.length === 0
-        ? `No records match “${query}”.`
-        : `${results.length} result${results.length === 1 ? '' : 's'} for “${query}”${more}.`,
+      !complete
+        ? `Searching… ${count} among recent records so far.`
+        : results.length === 0
+          ? `No records match “${query}”.`
+          : `${count} for “${query}”${more}.`,
     );
+  };
+  try {
+    pagefind ??= loadPagefind();
+    const index = await pagefind;
+    const filters = TYPES.has(type) ? { filters: { type } } : {};
+    const results = await index.search(query, filters, (recent) => {
+      if (recent.length > 0) void show(recent, false).catch(() => undefined);
+    });
+    answered = true;
+    await show(results, true);
   } catch {
     if (mine !== generation) return;
+    answered = true;
     pagefind = null; // try loading again next time: the index may be published by then
     list.replaceChildren();
     setStatus('Search is unavailable right now: the index could not be loaded. The read API (/api/v1) still works.');

@@ -46,7 +46,7 @@ async function searchFor(query: string, beforeScripts?: () => void): Promise<Wat
   const watched = await browser.open(`${stack.base}/search?q=${encodeURIComponent(query)}`, beforeScripts);
   await watched.page.waitForFunction(() => {
     const status = document.getElementById('search-status')?.textContent ?? '';
-    return status !== '' && status !== 'Searching…';
+    return status !== '' && !status.startsWith('Searching…');
   });
   return watched;
 }
@@ -200,5 +200,40 @@ describe('/search', () => {
     expect(await watched.page.textContent('#search-status')).toMatch(/^No records match/);
     expect(await watched.page.locator('#search-results li').count()).toBe(0);
     await expectClean(watched);
+  });
+
+  it('shows a record just written from the recent tier while the base shards are still loading', async () => {
+    const older = uniqueWord('settled');
+    await write('/api/problems', problemBody({ title: `Settled record ${older}` }));
+    await indexed(older);
+    const word = uniqueWord('fresh');
+    const id = await write('/api/problems', problemBody({ title: `Fresh record ${word}` }));
+    await indexed(word);
+    const manifest = await (await fetch(`${stack.base}/pagefind/tiers.json`)).json();
+    expect(manifest.recent).toBe(true);
+
+    // The base's pagefind.js is held back: only the recent tier can answer.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const pattern = /\/pagefind\/base-[^/]+\/\d+\/pagefind\.js$/;
+    const hold = async (route: import('playwright-core').Route) => {
+      await held;
+      await route.continue();
+    };
+    await browser.context.route(pattern, hold);
+    try {
+      const watched = await browser.open(`${stack.base}/search?q=${word}`);
+      const { page } = watched;
+      await page.waitForSelector(`#search-results li > a[href="/problems/${id}"]`, { timeout: 10_000 });
+      expect(await page.textContent('#search-status')).toBe('Searching… 1 result among recent records so far.');
+      release();
+      await page.waitForFunction(() => !document.getElementById('search-status')?.textContent?.startsWith('Searching'));
+      expect(await page.textContent('#search-status')).toBe(`1 result for “${word}”.`);
+      expect(await page.locator('#search-results li > a').getAttribute('href')).toBe(`/problems/${id}`);
+      await expectClean(watched);
+    } finally {
+      release();
+      await browser.context.unroute(pattern, hold);
+    }
   });
 });

@@ -7,40 +7,65 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { currentResults, indexFolders, type TierManifest } from '../../site/lib/search/pagefind.ts';
+import { tieredIndex, type Pagefind, type StaticIndex, type TierManifest } from '../../site/lib/search/pagefind.ts';
 
-interface PagefindModule {
-  options(o: { basePath: string }): Promise<void>;
-  mergeIndex(indexPath: string): Promise<void>;
-  search(term: string): Promise<{ results: { id: string; data(): Promise<{ raw_url: string }> }[] }>;
+export interface PublishedResult {
+  id: string;
+  score: number;
+  data(): Promise<{ raw_url: string }>;
 }
 
 /**
- * A fresh instance of the published pagefind.js (it caches the index it loaded) with every shard and the recent
- * tier `manifest` names merged, fetched over the API at `base`.
+ * The index `manifest` names, opened as /search opens it (site/lib/search/pagefind.ts): every base shard
+ * merged into one instance and the recent tier in another, each a fresh import of the published
+ * pagefind.js (it caches the index it loaded), fetched over the API at `base`.
  */
-export async function loadPublished(
+export function loadPublished(
   base: string,
   projectionsDir: string,
   manifest: TierManifest,
-): Promise<PagefindModule> {
-  const { primary, merged } = indexFolders(manifest);
-  const url = `${pathToFileURL(path.join(projectionsDir, `${primary.slice(1)}pagefind.js`)).href}?fresh=${randomUUID()}`;
-  const pagefind = (await import(url)) as PagefindModule;
-  await pagefind.options({ basePath: `${base}${primary}` });
-  await Promise.all(merged.map((folder) => pagefind.mergeIndex(`${base}${folder}`)));
-  return pagefind;
+): StaticIndex<PublishedResult> {
+  return tieredIndex<PublishedResult>(manifest, async (primary, merged) => {
+    const url = `${pathToFileURL(path.join(projectionsDir, `${primary.slice(1)}pagefind.js`)).href}?fresh=${randomUUID()}`;
+    const pagefind = (await import(url)) as Pagefind<PublishedResult>;
+    await pagefind.options({ basePath: `${base}${primary}` });
+    await Promise.all(merged.map((folder) => pagefind.mergeIndex(`${base}${folder}`)));
+    return pagefind;
+  });
 }
 
-/** The record URLs (e.g. `/problems/prb_…`) the published index finds for `term`. */
-export async function searchPublished(base: string, projectionsDir: string, term: string): Promise<string[]> {
+async function publishedManifest(base: string): Promise<TierManifest> {
   const manifest = await fetch(`${base}/pagefind/tiers.json`).then((r) =>
     r.ok ? (r.json() as Promise<TierManifest>) : null,
   );
   if (!manifest) throw new Error('no search index is published yet');
+  return manifest;
+}
+
+/** The record URLs (e.g. `/problems/prb_…`) the published index finds for `term`. */
+export async function searchPublished(base: string, projectionsDir: string, term: string): Promise<string[]> {
+  const manifest = await publishedManifest(base);
   if (manifest.base_pages === 0 && !manifest.recent) return [];
-  const pagefind = await loadPublished(base, projectionsDir, manifest);
-  const { results } = await pagefind.search(term);
-  const current = currentResults(results, new Set(manifest.superseded));
-  return Promise.all(current.map(async (r) => (await r.data()).raw_url));
+  const results = await loadPublished(base, projectionsDir, manifest).search(term);
+  return Promise.all(results.map(async (r) => (await r.data()).raw_url));
+}
+
+/**
+ * What /search shows for `term` from a cold start: the URLs it shows first (the recent tier's, when they
+ * come before the base's; else the whole answer) and when, and the whole answer and when (ms from the start).
+ */
+export async function searchPublishedAsShown(
+  base: string,
+  projectionsDir: string,
+  term: string,
+): Promise<{ first: { urls: string[]; ms: number }; all: { urls: string[]; ms: number } }> {
+  const started = performance.now();
+  const manifest = await publishedManifest(base);
+  const urlsOf = (results: PublishedResult[]) => Promise.all(results.map(async (r) => (await r.data()).raw_url));
+  let early: Promise<{ urls: string[]; ms: number }> | null = null;
+  const results = await loadPublished(base, projectionsDir, manifest).search(term, {}, (recent) => {
+    early = urlsOf(recent).then((urls) => ({ urls, ms: performance.now() - started }));
+  });
+  const all = { urls: await urlsOf(results), ms: performance.now() - started };
+  return { first: (await early) ?? all, all };
 }

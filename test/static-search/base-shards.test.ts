@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { indexFolders } from '../../site/lib/search/pagefind.ts';
+import { indexGroups } from '../../site/lib/search/pagefind.ts';
 import { buildBaseTier, readBaseIds, readBaseInfo } from '../../static-search/base-tier.ts';
 
 let dir: string;
@@ -290,18 +290,21 @@ describe('the base tier in shards (real Pagefind, real files)', () => {
     await expect(readFile(path.join(dir, first[0]!.slice(1), 'pagefind-entry.json'))).rejects.toThrow();
   });
 
-  it('reads a manifest from before shards as a base at /pagefind/', () => {
-    expect(indexFolders({ base_pages: 3, recent: true, superseded: [] })).toEqual({
-      primary: '/pagefind/',
-      merged: ['/pagefind/recent/'],
-    });
+  it('reads a manifest from before shards as a base at /pagefind/, and opens the recent tier on its own', () => {
+    expect(indexGroups({ base_pages: 3, recent: true, superseded: [] })).toEqual([
+      { primary: '/pagefind/', merged: [] },
+      { primary: '/pagefind/recent/', merged: [] },
+    ]);
     expect(
-      indexFolders({
+      indexGroups({
         base_pages: 3,
         base_shards: ['/pagefind/base-x/0/', '/pagefind/base-x/1/'],
         recent: false,
         superseded: [],
       }),
-    ).toEqual({ primary: '/pagefind/base-x/0/', merged: ['/pagefind/base-x/1/'] });
+    ).toEqual([{ primary: '/pagefind/base-x/0/', merged: ['/pagefind/base-x/1/'] }]);
+    expect(indexGroups({ base_pages: 0, base_shards: [], recent: true, superseded: [] })).toEqual([
+      { primary: '/pagefind/recent/', merged: [] },
+    ]);
   });
 });

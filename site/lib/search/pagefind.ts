@@ -1,9 +1,14 @@
 /**
  * The part of Pagefind's browser API (/pagefind/pagefind.js, published by the
  * worker) that /search uses, typed, and its loader. The index has two tiers
- * (static-search/tiers.ts): the base, in shards, and the recent pages; the
- * first shard is loaded and the other shards and the recent tier merged into
- * it with `mergeIndex`; base results the recent tier supersedes are dropped.
+ * (static-search/tiers.ts): the base, in shards, and the recent pages. They
+ * are opened as two Pagefind instances: the base's first shard with the
+ * others merged into it with `mergeIndex`, and the recent tier alone, which
+ * is small and answers first. A search ranks both together by Pagefind's
+ * score, as one merged instance does, and drops base results the recent
+ * tier supersedes; until the base answers, the recent tier's results can be
+ * shown on their own, so a record just written is found without waiting
+ * for every shard's metadata (megabytes at a million pages).
  */
 export interface PagefindResultData {
   url: string;
@@ -14,18 +19,20 @@ export interface PagefindResultData {
 
 export interface PagefindResult {
   id: string;
+  /** Pagefind's relevance; merged indexes are ranked by it across instances. */
+  score: number;
   data(): Promise<PagefindResultData>;
 }
 
-export interface PagefindSearch {
-  results: PagefindResult[];
+export interface PagefindSearch<R = PagefindResult> {
+  results: R[];
 }
 
-export interface Pagefind {
-  options(options: { excerptLength?: number; baseUrl?: string }): Promise<void>;
+export interface Pagefind<R = PagefindResult> {
+  options(options: { excerptLength?: number; baseUrl?: string; basePath?: string }): Promise<void>;
   mergeIndex(indexPath: string, options?: { baseUrl?: string }): Promise<void>;
   init(): Promise<void>;
-  search(term: string, options?: { filters?: Record<string, string> }): Promise<PagefindSearch | null>;
+  search(term: string, options?: { filters?: Record<string, string> }): Promise<PagefindSearch<R> | null>;
 }
 
 /** `/pagefind/tiers.json`: the base's size and shards, whether a recent tier exists, and the base result ids it supersedes. */
@@ -37,14 +44,25 @@ export interface TierManifest {
   superseded: string[];
 }
 
-export interface StaticIndex {
-  search(term: string, options?: { filters?: Record<string, string> }): Promise<PagefindResult[]>;
+export interface SearchOptions {
+  filters?: Record<string, string>;
 }
 
-/** The folders to search, the one to load first: every base shard, then the recent tier. */
-export function indexFolders(manifest: TierManifest): { primary: string; merged: string[] } {
-  const folders = [...(manifest.base_shards ?? ['/pagefind/']), ...(manifest.recent ? ['/pagefind/recent/'] : [])];
-  return { primary: folders[0]!, merged: folders.slice(1) };
+export interface StaticIndex<R extends { id: string; score: number } = PagefindResult> {
+  /**
+   * Every tier's results, best first. `early` is called with the recent tier's results if they come
+   * before the base's (never after the answer): a page can show them while the base loads.
+   */
+  search(term: string, options?: SearchOptions, early?: (results: R[]) => void): Promise<R[]>;
+}
+
+/** The instances to open: the base's shards (the first loaded, the rest merged into it) and the recent tier alone. */
+export function indexGroups(manifest: TierManifest): { primary: string; merged: string[] }[] {
+  const shards = manifest.base_shards ?? ['/pagefind/'];
+  return [
+    ...(shards.length > 0 ? [{ primary: shards[0]!, merged: shards.slice(1) }] : []),
+    ...(manifest.recent ? [{ primary: '/pagefind/recent/', merged: [] }] : []),
+  ];
 }
 
 /** Results without base copies the recent tier supersedes, each page once (a page unchanged since the base is in both). */
@@ -57,6 +75,41 @@ export function currentResults<T extends { id: string }>(results: T[], supersede
   });
 }
 
+/**
+ * The tiers of `manifest` as one index, each group opened by `open` (the browser imports pagefind.js;
+ * tests and benches import the published file with a base URL). Results of all groups are ranked by
+ * score, ties in group order (base before recent), as Pagefind's own merge of instances ranks them.
+ */
+export function tieredIndex<R extends { id: string; score: number }>(
+  manifest: TierManifest,
+  open: (primary: string, merged: string[]) => Promise<Pagefind<R>>,
+): StaticIndex<R> {
+  const superseded = new Set(manifest.superseded);
+  const groups = indexGroups(manifest).map((group) => ({
+    recent: group.primary === '/pagefind/recent/',
+    index: open(group.primary, group.merged),
+  }));
+  // A group that failed to open fails the searches that use it, not the page.
+  for (const group of groups) group.index.catch(() => undefined);
+  return {
+    async search(term, options = {}, early) {
+      let pending = groups.length;
+      let settled = false;
+      const searches = groups.map(async (group) => {
+        const results = (await (await group.index).search(term, options))?.results ?? [];
+        pending--;
+        if (group.recent && pending > 0 && !settled) early?.(currentResults(results, superseded));
+        return results;
+      });
+      const all = await Promise.all(searches).finally(() => (settled = true));
+      return currentResults(
+        all.flat().sort((a, b) => b.score - a.score),
+        superseded,
+      );
+    },
+  };
+}
+
 /** The index is built after deploy by the worker, so it is loaded at run time, not bundled. */
 export async function loadPagefind(): Promise<StaticIndex> {
   const manifest = await fetch('/pagefind/tiers.json', { cache: 'no-cache' }).then((r) =>
@@ -65,18 +118,14 @@ export async function loadPagefind(): Promise<StaticIndex> {
   // No records yet: Pagefind cannot load an index without pages, and nothing would match.
   if (manifest && manifest.base_pages === 0 && !manifest.recent) return { search: async () => [] };
   if (!manifest) throw new Error('the search index is not published yet');
-  const { primary, merged } = indexFolders(manifest);
-  // Pagefind takes the primary index's folder from the URL of the pagefind.js it was loaded from.
-  const url = `${primary}pagefind.js`;
-  const pagefind = (await import(/* @vite-ignore */ url)) as Pagefind;
-  await pagefind.options({ excerptLength: 24, baseUrl: '/' });
-  // Each merged index loads its own entry and metadata: at once, not one after another.
-  await Promise.all(merged.map((folder) => pagefind.mergeIndex(folder, { baseUrl: '/' })));
-  await pagefind.init();
-  const superseded = new Set(manifest.superseded);
-  return {
-    async search(term, options) {
-      return currentResults((await pagefind.search(term, options))?.results ?? [], superseded);
-    },
-  };
+  return tieredIndex(manifest, async (primary, merged) => {
+    // Pagefind takes an instance's own folder from the URL of the pagefind.js it was loaded from, and each
+    // URL is a module of its own: one instance per group.
+    const pagefind = (await import(/* @vite-ignore */ `${primary}pagefind.js`)) as Pagefind;
+    await pagefind.options({ excerptLength: 24, baseUrl: '/' });
+    // Each merged index loads its own entry and metadata: at once, not one after another.
+    await Promise.all(merged.map((folder) => pagefind.mergeIndex(folder, { baseUrl: '/' })));
+    await pagefind.init();
+    return pagefind;
+  });
 }
