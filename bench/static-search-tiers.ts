@@ -188,7 +188,7 @@ export const staticSearchTiers: Bench = {
         `${records}: write → found p50 ${round(m.found.p50)} ms, p99 ${round(m.found.p99)} ms (shown on /search); the whole answer holding it p50 ${round(m.foundComplete.p50)} ms, p99 ${round(m.foundComplete.p99)} ms`,
       );
       ctx.log(
-        `${records}: first result p50 ${round(m.first.p50)} ms, max ${round(m.first.max)} ms (Pagefind over the API); in Chromium p50 ${round(m.browserFirst.p50)} ms, max ${round(m.browserFirst.max)} ms`,
+        `${records}: first result p50 ${round(m.first.p50)} ms, max ${round(m.first.max)} ms (Pagefind over the API); in Chromium p50 ${round(m.browserFirst.p50)} ms, max ${round(m.browserFirst.max)} ms (${queries.map((q, i) => `${i === 0 ? 'a written word' : q} ${round(browserFirst[i]!)} ms`).join(', ')})`,
       );
       // The stack is closed after the bench (ctx.startStack deferred it), so its directory is still there for the runs below.
     }
