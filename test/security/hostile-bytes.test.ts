@@ -118,6 +118,30 @@ describe('a NUL character', () => {
     );
   });
 
+  // A malformed escape elsewhere made a decoder of the whole text give up, while the router decodes each
+  // run of escapes alone and handed the route the NUL.
+  it.each([
+    ['POST', '/account/connections/abc%00x%E0/revoke'],
+    ['PATCH', '/api/problems/prb_%00x%E0'],
+    ['GET', '/problems/prb_x%E0%00'],
+    ['GET', '/api/v1/problems/prb_%e0%00'],
+  ])('in a path that also holds a malformed escape (%s %s) is refused with 400', async (method, path) => {
+    await expectRefused(
+      await fetch(`${stack.base}${path}`, {
+        method,
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', origin: stack.base },
+        ...(method === 'GET' ? {} : { body: 'csrf=x' }),
+        redirect: 'manual',
+      }),
+    );
+  });
+
+  it('in a cookie that also holds a malformed escape is refused with 400', async () => {
+    await expectRefused(
+      await fetch(`${stack.base}/account`, { headers: { cookie: 'ak_session=%00%E0' }, redirect: 'manual' }),
+    );
+  });
+
   it('in the search query is refused with 400, as before', async () => {
     await expectRefused(await fetch(`${stack.base}/api/v1/search?q=%00`));
   });
