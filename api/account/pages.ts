@@ -37,6 +37,9 @@ const NOTICES: Record<string, string> = {
   signed_in: 'You are signed in.',
 };
 
+const noticeOf = (done: string | undefined) =>
+  done !== undefined && Object.hasOwn(NOTICES, done) ? NOTICES[done] : undefined;
+
 export interface AuthorizationServerHooks {
   revokeGrant: (grantId: string) => Promise<void>;
   /** Ends this browser's session with the authorization server. */
@@ -63,7 +66,8 @@ export function createAccountPages(
           created_at: row.created_at.toISOString(),
           last_used_at: row.last_used_at?.toISOString() ?? null,
         })),
-        notice: NOTICES[c.req.query('done') ?? ''],
+        // Only a notice of its own: `done=valueOf` must not reach the page as Object.prototype's function.
+        notice: noticeOf(c.req.query('done')),
       };
       return sendPage(c, await html.renderRoute('/account', { account: view }));
     },
