@@ -38,6 +38,32 @@ function shownClientName(name: unknown, clientId: string): string {
 }
 
 /**
+ * A registration's body with secrets in its client names (`client_name`, and a language's `client_name#…`)
+ * replaced, as in every contribution text, before the library stores the client and echoes its metadata.
+ * Anything but a JSON object is left to the library to refuse.
+ */
+function withClientNameRedacted(body: string): string {
+  let metadata: unknown;
+  try {
+    metadata = JSON.parse(body);
+  } catch {
+    return body;
+  }
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) return body;
+  let changed = false;
+  const fields = metadata as Record<string, unknown>;
+  for (const [name, value] of Object.entries(fields)) {
+    if (!/^client_name(#|$)/.test(name) || typeof value !== 'string') continue;
+    const redacted = redactText(value);
+    if (redacted.redacted) {
+      fields[name] = redacted.value;
+      changed = true;
+    }
+  }
+  return changed ? JSON.stringify(fields) : body;
+}
+
+/**
  * The Node request and response for the library, with the request's host
  * made the configured public origin's: the library builds every URL it
  * answers (metadata endpoints, redirects) from the request, and a Host or
@@ -124,7 +150,8 @@ export function createOAuthRoutes(deps: AppDeps) {
       }
       const { incoming, outgoing } = node(c);
       // Read here, through the input guard; the provider takes a body already read from `req.body`.
-      const body = c.req.method === 'POST' ? await readGuardedBodyText(c) : null;
+      let body = c.req.method === 'POST' ? await readGuardedBodyText(c) : null;
+      if (body !== null && c.req.path === OAUTH_ROUTES.registration) body = withClientNameRedacted(body);
       if (body !== null) Object.assign(incoming, { body });
       await provider().callback()(incoming, outgoing);
       return RESPONSE_ALREADY_SENT;

@@ -38,6 +38,7 @@ import {
   toolCall,
 } from '../helpers/oauth.ts';
 import { passkeySignUp } from '../helpers/software-passkey.ts';
+import { leaks, secretCases } from '../helpers/secret-corpus.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
 const run = promisify(execFile);
@@ -193,6 +194,24 @@ describe('dynamic client registration', () => {
     expect(await count(`SELECT count(*) AS n FROM oauth_records WHERE model = 'Client'`)).toBe(before + limit);
     const refused = await register(metadata(), '2001:db8:30:1::99');
     expect(errorOf(await refused.json())).toMatchObject({ code: 'rate_limited', reason: 'registration_rate_limited' });
+  });
+
+  it('stores and answers a client name carrying a secret shape with the marker in its place', async () => {
+    const cases = secretCases().filter((c) => c.text.length <= 200);
+    for (const [i, c] of cases.slice(0, 12).entries()) {
+      const res = await register(metadata({ client_name: c.text }), `198.51.100.${60 + i}`);
+      expect(res.status).toBe(201);
+      const answered = (await res.json()) as { client_id: string; client_name: string };
+      const stored = (
+        await stack.pool.query(`SELECT payload::text AS payload FROM oauth_records WHERE model = 'Client'`)
+      ).rows.find((row: { payload: string }) => row.payload.includes(answered.client_id))?.payload;
+      expect(stored).toBeDefined();
+      expect({ shape: c.shape, leak: leaks(c, `${JSON.stringify(answered)} ${stored}`) }).toEqual({
+        shape: c.shape,
+        leak: null,
+      });
+      expect(answered.client_name).toContain('<redacted:');
+    }
   });
 
   it('refuses metadata larger than the cap with 413, storing nothing', async () => {
