@@ -18,6 +18,7 @@ import { requestHashOf } from '../core/idempotency.ts';
 import { redactBody } from '../core/redact-secrets.ts';
 import type { RecordRef } from '../core/types.ts';
 import { OPERATIONS } from './registry.ts';
+import { RESERVED_KEY, unstorable } from '../core/unstorable.ts';
 
 /** The operations an import may carry, and the kind of record each creates. */
 export const IMPORTABLE = {
@@ -78,6 +79,15 @@ export function parseImportLine(text: string, line: number): ImportLine {
   } catch (error) {
     throw new ImportLineError(line, `not JSON (${(error as Error).message})`);
   }
+  // The rule every request body meets: found here, in the check pass, not by PostgreSQL in the load.
+  const found = unstorable(json);
+  if (found?.problem === 'nul')
+    throw new ImportLineError(
+      line,
+      `${found.field || 'the line'}: holds a NUL character (U+0000), which cannot be stored`,
+    );
+  if (found?.problem === 'reserved_key')
+    throw new ImportLineError(line, `${found.field}: the key ${RESERVED_KEY} is reserved`);
   const shape = ImportLineSchema.safeParse(json);
   if (!shape.success) throw new ImportLineError(line, issuesOf(shape.error, '').replace(/^\./, ''));
   const { operation, key, created_at, body } = shape.data;

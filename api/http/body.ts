@@ -5,7 +5,8 @@
  */
 import type { Context } from 'hono';
 import { apiError } from '../../core/errors.ts';
-import { guardFields, hasNul, nulRefusal } from './input-guard.ts';
+import { RESERVED_KEY, unstorable } from '../../core/unstorable.ts';
+import { guardFields, nulRefusal } from './input-guard.ts';
 
 export const MAX_BODY_BYTES = 1_048_576;
 /** Past this much a body is not drained: the connection is closed instead. */
@@ -113,45 +114,3 @@ async function readBodyText(c: Context): Promise<string> {
 }
 
 const decodeUtf8 = (bytes: Uint8Array) => new TextDecoder('utf-8', { fatal: false }).decode(bytes);
-
-interface Visit {
-  value: unknown;
-  key: string;
-  parent: Visit | null;
-}
-
-/**
- * A key JSON.parse keeps as an own property but every plain-object copy
- * (zod's record parsing among them) turns into a prototype change, so the
- * entry would vanish without a word. Refused instead of dropped.
- */
-const RESERVED_KEY = '__proto__';
-
-/**
- * The dotted path of the first string or key holding U+0000 (which
- * PostgreSQL stores in neither text nor jsonb), or of the first `__proto__`
- * key, or null. Iterative: a body may nest a hundred thousand levels deep.
- */
-function unstorable(root: unknown): { field: string; problem: 'nul' | 'reserved_key' } | null {
-  const stack: Visit[] = [{ value: root, key: '', parent: null }];
-  const pathOf = (visit: Visit) => {
-    const keys: string[] = [];
-    for (let v: Visit | null = visit; v?.parent; v = v.parent) keys.push(v.key);
-    return keys.reverse().join('.');
-  };
-  while (stack.length) {
-    const visit = stack.pop()!;
-    const { value } = visit;
-    if (typeof value === 'string') {
-      if (hasNul(value)) return { field: pathOf(visit), problem: 'nul' };
-    } else if (value !== null && typeof value === 'object') {
-      for (const [key, child] of Object.entries(value)) {
-        const next = { value: child, key, parent: visit };
-        if (hasNul(key)) return { field: pathOf(next), problem: 'nul' };
-        if (key === RESERVED_KEY && !Array.isArray(value)) return { field: pathOf(next), problem: 'reserved_key' };
-        stack.push(next);
-      }
-    }
-  }
-  return null;
-}

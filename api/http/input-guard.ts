@@ -13,8 +13,9 @@
 import type { MiddlewareHandler } from 'hono';
 import { apiError, type ApiError } from '../../core/errors.ts';
 import type { AppEnv } from '../app-deps.ts';
+import { hasNul } from '../../core/unstorable.ts';
 
-export const hasNul = (value: string) => value.includes('\u0000');
+export { hasNul };
 
 export function nulRefusal(subject: string, field?: string): ApiError {
   return apiError('nul_character', { subject }, { field });

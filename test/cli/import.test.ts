@@ -212,6 +212,37 @@ describe('npm run ops -- import', () => {
   );
 
   it(
+    'refuses a NUL character or a __proto__ key in a line past the first batch, and writes nothing of the file',
+    async () => {
+      const before = await counts();
+      // 300 good lines first: more than one load batch, which the load would have committed before the bad one.
+      const good = Array.from({ length: 300 }, (_, i) => ({
+        operation: 'create_discussion',
+        key: `nul-file-${i}`,
+        body: { title: `Discussion ${i} of a file with a NUL`, body: 'a' },
+      }));
+      const file = await fileOf([
+        ...good,
+        { operation: 'create_problem', key: 'nul-1', body: problemBody({ title: 'ENOSPC\u0000 watcher' }) },
+        '{"operation":"create_discussion","key":"nul-2","body":{"title":"A discussion with a reserved key","body":"b","__proto__":{"x":1}}}',
+        { operation: 'create_discussion', key: 'nul-3\u0000', body: { title: 'Keyed', body: 'c' } },
+      ]);
+      const failure = await importFile(file).then(
+        () => null,
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(failure?.code).toBe(1);
+      const stderr = failure!.stderr;
+      expect(stderr).toContain('3 of 303 lines cannot be imported; nothing was imported');
+      expect(stderr).toContain('line 301: body.title: holds a NUL character (U+0000), which cannot be stored');
+      expect(stderr).toContain('line 302: body.__proto__: the key __proto__ is reserved');
+      expect(stderr).toContain('line 303: key: holds a NUL character (U+0000), which cannot be stored');
+      expect(await counts()).toEqual(before);
+    },
+    CLI_TIMEOUT,
+  );
+
+  it(
     'refuses a key imported before with different content',
     async () => {
       await importFile(
