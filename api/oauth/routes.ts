@@ -34,7 +34,9 @@ import { redactText } from '../../core/redact-secrets.ts';
 
 /** A client's name as pages show and store it: the client wrote it, so it is contribution text and scanned like any. */
 function shownClientName(name: unknown, clientId: string): string {
-  return redactText(typeof name === 'string' && name !== '' ? name : clientId).value;
+  // A metadata document is fetched, not sent through the input guard: its NUL, which PostgreSQL cannot
+  // store, becomes the replacement character rather than a failed consent.
+  return redactText(typeof name === 'string' && name !== '' ? name : clientId).value.replaceAll('\u0000', '\uFFFD');
 }
 
 /**
@@ -224,14 +226,20 @@ export function createOAuthRoutes(deps: AppDeps) {
       grant.addOIDCScope([...granted, ...asked.filter((scope) => scope === 'offline_access')].join(' '));
       if (refused.length) grant.rejectOIDCScope(refused.join(' '));
       const grantId = await grant.save();
-      await upsertConnection(pool, {
-        grantId,
-        identityId: accountId,
-        clientId,
-        clientName: shownClientName(client.clientName, clientId),
-        scopes: granted,
-      });
-      await keepClient(pool, clientId);
+      try {
+        await upsertConnection(pool, {
+          grantId,
+          identityId: accountId,
+          clientId,
+          clientName: shownClientName(client.clientName, clientId),
+          scopes: granted,
+        });
+        await keepClient(pool, clientId);
+      } catch (error) {
+        // No grant without its connection: the account could neither see nor revoke it.
+        await grant.destroy().catch(() => undefined);
+        throw error;
+      }
       const { incoming, outgoing } = node(c);
       await provider().interactionFinished(
         incoming,

@@ -166,6 +166,33 @@ describe('a client name is contribution text', () => {
   });
 });
 
+describe('a client name the database cannot store', () => {
+  it('connects a document client whose name holds a NUL, storing the replacement character, and no stray grant', async () => {
+    const clientId = `${documents.origin}/clients/nul-chat.json`;
+    documents.serve('/clients/nul-chat.json', { ...metadataDocument(clientId), client_name: 'Nul\u0000Chat' });
+    const auth = new MemoryOAuthClient(redirectUri, 'Nul Chat', clientId);
+    expect(await connectedClient(auth).catch((error: unknown) => error)).toBeInstanceOf(UnauthorizedError);
+    const jar = new CookieJar(cookie);
+    const interaction = new URL(
+      (await jar.fetch(auth.authorizationUrl!.toString())).headers.get('location')!,
+      base,
+    ).toString();
+    const page = await jar.fetch(interaction);
+    expect(page.status).toBe(200);
+    await page.text();
+    await runAuthorization(base, jar, interaction);
+    const connections = (
+      await stack.pool.query('SELECT grant_id, client_name FROM oauth_connections WHERE client_id = $1', [clientId])
+    ).rows;
+    expect(connections.map((row) => row.client_name)).toEqual(['Nul\uFFFDChat']);
+    const grants = await stack.pool.query(
+      `SELECT count(*)::int AS n FROM oauth_records WHERE model = 'Grant' AND payload->>'clientId' = $1`,
+      [clientId],
+    );
+    expect(grants.rows[0].n).toBe(1);
+  });
+});
+
 describe('a metadata document client that is refused gets an OAuth error and changes nothing', () => {
   /** One authorization request by a signed-in person, as far as it goes on this origin. */
   async function authorizeOnce(clientId: string, redirect = redirectUri) {
