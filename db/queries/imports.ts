@@ -6,16 +6,32 @@
  * is imported.
  */
 import type { OperationReceipt } from '../../core/types.ts';
-import type { Queryable } from '../pool.ts';
+import type pg from 'pg';
+import { clientAddressKey } from '../../core/trust/address-key.ts';
+import { withTransaction, type Queryable } from '../pool.ts';
+import { admitIdentity } from './admission.ts';
 
-/** The identity an import writes as, by handle: made (pseudonymous) on first use. */
-export async function ensureImportIdentity(db: Queryable, id: string, handle: string): Promise<string> {
-  await db.query(
-    `INSERT INTO identities (id, kind, handle) VALUES ($1::text, 'pseudonymous', $2::text) ON CONFLICT (handle) DO NOTHING`,
-    [id, handle],
-  );
-  const r = await db.query<{ id: string }>('SELECT id FROM identities WHERE handle = $1::text', [handle]);
-  return r.rows[0]!.id;
+/** The client key an import's identity is admitted under: the operator's command, not a network client. */
+export const IMPORT_CLIENT_KEY = clientAddressKey('operator-import');
+
+/**
+ * The identity an import writes as, by handle: made (pseudonymous) on first use, through the admission
+ * every identity takes (its admission group, its `identity.admitted` change). Two imports making the
+ * same handle at once: the loser's insert fails on the handle and it takes the winner's identity.
+ */
+export async function ensureImportIdentity(pool: pg.Pool, id: string, handle: string): Promise<string> {
+  const known = await findIdentityByHandle(pool, handle);
+  if (known !== null) return known;
+  try {
+    await withTransaction(pool, (tx) =>
+      admitIdentity(tx, { id, kind: 'pseudonymous', handle, display_name: null }, IMPORT_CLIENT_KEY),
+    );
+    return id;
+  } catch (error) {
+    const made = (error as { code?: string }).code === '23505' ? await findIdentityByHandle(pool, handle) : null;
+    if (made === null) throw error;
+    return made;
+  }
 }
 
 /** The identity of `handle`, or null. */

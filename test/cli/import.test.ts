@@ -64,7 +64,8 @@ interface Counts {
 async function counts(): Promise<Counts> {
   const r = await stack.pool.query(
     `SELECT (SELECT count(*) FROM problems)::int AS problems, (SELECT count(*) FROM solutions)::int AS solutions,
-            (SELECT count(*) FROM discussions)::int AS discussions, (SELECT count(*) FROM changes)::int AS changes,
+            (SELECT count(*) FROM discussions)::int AS discussions,
+            (SELECT count(*) FROM changes WHERE kind <> 'identity.admitted')::int AS changes,
             (SELECT count(*) FROM operations)::int AS operations`,
   );
   return r.rows[0];
@@ -130,6 +131,30 @@ describe('npm run ops -- import', () => {
         r.rows[0].id,
       ]);
       expect(docs.rows[0].n).toBe(1);
+    },
+    CLI_TIMEOUT,
+  );
+
+  it(
+    'makes the author an identity through admission, once, however many imports name it',
+    async () => {
+      const file = await fileOf([
+        { operation: 'create_discussion', key: 'admitted-1', body: { title: 'Written by a new author', body: 'a' } },
+      ]);
+      await importFile(file, '--author', 'admitted-author');
+      await importFile(
+        await fileOf([
+          { operation: 'create_discussion', key: 'admitted-2', body: { title: 'The same author again', body: 'b' } },
+        ]),
+        '--author',
+        'admitted-author',
+      );
+      const r = await stack.pool.query(
+        `SELECT i.id, (SELECT count(*) FROM identity_admissions a WHERE a.identity_id = i.id)::int AS admissions,
+                (SELECT count(*) FROM changes c WHERE c.kind = 'identity.admitted' AND c.resource_id = i.id)::int AS admitted
+           FROM identities i WHERE i.handle = 'admitted-author'`,
+      );
+      expect(r.rows).toEqual([{ id: expect.stringMatching(/^agt_/), admissions: 1, admitted: 1 }]);
     },
     CLI_TIMEOUT,
   );
