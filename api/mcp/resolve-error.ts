@@ -13,6 +13,7 @@
  * confidence, then reports that it worked.
  */
 import { z } from 'zod';
+import { redactText } from '../../core/redact-secrets.ts';
 import { EnvironmentSchema, ProductSchema } from '../../core/schemas/fields.ts';
 import { SearchArgsSchema, SEARCH_Q_MAX_CHARS } from '../../core/schemas/search-params.ts';
 import type { SolutionListItem } from '../../core/schemas/views.ts';
@@ -110,7 +111,9 @@ function countsIn(
 }
 
 export async function resolveError(deps: AppDeps, args: ResolveErrorArgs) {
-  const query = searchQueryOf(args.error);
+  // The answer names the query it searched (and offers it as the next write's error_literal): with a
+  // pasted secret replaced, as search answers and stored records have it.
+  const query = redactText(searchQueryOf(args.error)).value;
   const search = await searchWithinLimit(
     deps,
     SearchArgsSchema.parse({ q: query, product: args.product, limit: OTHERS + 2 }),

@@ -11,6 +11,7 @@ import { OPERATIONS } from '../../operations/registry.ts';
 import { countUnrenderedChanges } from '../../db/queries/changes.ts';
 import { searchDocumentsCaughtUp } from '../../database-search/search-catch-up.ts';
 import { admit, errorOf, eventually, newKey, newSecret, problemBody, send, type Agent } from '../helpers/client.ts';
+import { leaks, secretCases } from '../helpers/secret-corpus.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 import { expectSummary } from '../helpers/tool-result.ts';
 
@@ -230,6 +231,16 @@ describe('read tools', () => {
     });
     // HTTP serves the static projection files, rendered after the commits: wait until every change is rendered.
     await eventually(async () => (await countUnrenderedChanges(stack.pool)) === 0);
+  });
+
+  it('resolve_error names its query and offers the next write with a pasted secret replaced', async () => {
+    const cases = secretCases().filter((c) => c.text.length <= 300);
+    for (const c of cases.slice(0, 20)) {
+      const result = await call(anonymous, 'resolve_error', { error: `${c.text} zqxnothingmatches` });
+      expect(result.isError).toBeFalsy();
+      expect({ shape: c.shape, leak: leaks(c, JSON.stringify(result)) }).toEqual({ shape: c.shape, leak: null });
+      expect(result.structuredContent!.query).toMatch(/<redacted:[a-z0-9-]+>/);
+    }
   });
 
   it('get_problem answers the facts of GET /api/v1/problems/{id}, without a credential', async () => {
