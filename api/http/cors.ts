@@ -44,6 +44,16 @@ const READ_METHODS = ['GET', 'HEAD'];
 /** Browsers cap this (Chromium at 2 h); one day lets the others cache preflights too. */
 const PREFLIGHT_MAX_AGE_SECONDS = 86_400;
 
+/**
+ * The headers of every GET/HEAD answer of a cross-origin readable path, whether or not the request named
+ * an Origin: the answers are publicly cacheable and vary by neither, so a copy a CDN or a browser cache
+ * stored for a request without an Origin must serve a cross-origin page as well.
+ */
+export const PUBLIC_READ_CORS_HEADERS: readonly [string, string][] = [
+  ['Access-Control-Allow-Origin', '*'],
+  ['Access-Control-Expose-Headers', CORS_EXPOSED_HEADERS.join(', ')],
+];
+
 export function isCrossOriginReadable(pathname: string): boolean {
   return !PRIVATE_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
 }
@@ -51,8 +61,11 @@ export function isCrossOriginReadable(pathname: string): boolean {
 export function publicReadCors(): MiddlewareHandler {
   return async function allowCrossOriginReads(c, next) {
     await next();
-    if (!c.req.header('origin') || !isCrossOriginReadable(c.req.path)) return;
-    const preflight = c.req.method === 'OPTIONS' && c.req.header('access-control-request-method') !== undefined;
+    if (!isCrossOriginReadable(c.req.path)) return;
+    const preflight =
+      c.req.method === 'OPTIONS' &&
+      c.req.header('origin') !== undefined &&
+      c.req.header('access-control-request-method') !== undefined;
     if (preflight) {
       const allow = (c.res.headers.get('allow') ?? '').split(',').map((m) => m.trim());
       const methods = READ_METHODS.filter((m) => allow.includes(m));
@@ -64,7 +77,7 @@ export function publicReadCors(): MiddlewareHandler {
     } else if (!READ_METHODS.includes(c.req.method)) {
       return;
     }
-    c.res.headers.set('Access-Control-Allow-Origin', '*');
-    if (!preflight) c.res.headers.set('Access-Control-Expose-Headers', CORS_EXPOSED_HEADERS.join(', '));
+    if (preflight) c.res.headers.set('Access-Control-Allow-Origin', '*');
+    else for (const [name, value] of PUBLIC_READ_CORS_HEADERS) c.res.headers.set(name, value);
   };
 }

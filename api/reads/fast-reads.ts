@@ -10,9 +10,9 @@
  * It is the same answer as the app's, built from the same parts: the read
  * rate limit (`createReadAdmission`, same counters and headers), content
  * negotiation (`recordFormatFor`, `acceptsJson`, `chooseEncodingFor`),
- * `fixedHeaders`, `ifNoneMatchHits` and the request log and metrics
+ * `fixedHeaders`, the public-read CORS headers, `ifNoneMatchHits` and the request log and metrics
  * (`createRequestRecorder`). Anything else goes to the app, which answers it
- * in full: a query string, an Origin (CORS), an Accept an API path refuses,
+ * in full: a query string, an Accept an API path refuses,
  * a file not cached yet, a sibling missing (compressed per request), and a
  * read past the rate limit, so every 429 and every error is the app's own.
  * test/api/fast-reads.test.ts compares the two answer by answer.
@@ -25,7 +25,11 @@ import { isId } from '../../core/ids.ts';
 import { COLLECTION, type RecordRef } from '../../core/types.ts';
 import { MEDIA_TYPE, projectionFile, type ProjectionFormat } from '../../projections/files.ts';
 import { chooseEncodingFor } from '../http/compression.ts';
+import { PUBLIC_READ_CORS_HEADERS } from '../http/cors.ts';
 import { acceptsJson, recordFormatFor, TWIN_SUFFIX } from '../http/negotiation.ts';
+
+/** Every path this answers is a public read (api/http/cors.ts). */
+const CORS = PUBLIC_READ_CORS_HEADERS.flat();
 import type { RecordRequest } from '../app-deps.ts';
 import type { CachedFile, FileCache } from './projection-cache.ts';
 import { addressOf } from '../limits/rate-limit.ts';
@@ -92,7 +96,6 @@ export function createFastReads(deps: FastReadsDeps): FastRead {
     const type = TYPE_OF_FOLDER.get(folder);
     if (!type || !isId(type, id) || (api && suffix)) return false;
     const headers = req.headers;
-    if (headers.origin !== undefined) return false;
     const accept = headers.accept;
     if (api && !acceptsJson(accept)) return false;
 
@@ -126,7 +129,7 @@ export function createFastReads(deps: FastReadsDeps): FastRead {
     if (!limits) return false;
 
     const requestId = newRequestId();
-    out.push('X-Request-Id', requestId, ...limits, 'ETag', cached.etag, ...fixed[format]);
+    out.push('X-Request-Id', requestId, ...limits, 'ETag', cached.etag, ...fixed[format], ...CORS);
     if (vary) out.push('Vary', vary);
     let status = 200;
     if (ifNoneMatchHits(headers['if-none-match'], cached.etag)) {

@@ -53,6 +53,24 @@ describe('CORS on public reads', () => {
     }
   });
 
+  it('sends the same headers to a request without an Origin, whose copy a shared cache may hand a cross-origin page', async () => {
+    const paths = ['/api/v1', '/api/problems', '/problems/prb_0000000000000000000000000z.json', '/search'];
+    for (const path of paths) {
+      const crossOrigin = await get(path);
+      const plain = await fetch(stack.base + path);
+      for (const header of ['access-control-allow-origin', 'access-control-expose-headers']) {
+        expect([path, header, plain.headers.get(header)]).toEqual([path, header, crossOrigin.headers.get(header)]);
+      }
+      expect(plain.headers.get('access-control-allow-origin'), path).toBe('*');
+      expect(plain.headers.get('vary') ?? '', path).not.toMatch(/origin/i);
+    }
+    for (const path of ['/account', '/api/ops/status']) {
+      expect(
+        (await fetch(stack.base + path, { redirect: 'manual' })).headers.get('access-control-allow-origin'),
+      ).toBeNull();
+    }
+  });
+
   it('shares refusals too, so a browser app can read the Error body', async () => {
     const res = await get('/problems/prb_0000000000000000000000000z.json');
     expect(res.status).toBe(404);
