@@ -29,6 +29,7 @@ import {
 } from '../db/queries/search.ts';
 import { recordLinks, type ResourceLinks } from '../core/types.ts';
 import { MATCH_KINDS, type MatchKind, type SearchMode, type SearchParams } from '../core/schemas/search-params.ts';
+import { LAST_PAGE } from '../core/schemas/read-params.ts';
 import { loadCandidateTrust, type CandidateTrust } from './candidate-trust.ts';
 import {
   allTermsQuery,
@@ -213,10 +214,14 @@ export async function runSearch(
   const raw = redactText(params.q).value;
   const normalized = normalizeLiteral(raw);
   let found: DocumentPage;
+  let newestHasMore: boolean | null = null;
   const tried: MatchKind[] = [];
   if (normalized === '') {
     // Nothing to match (q empty, or only quotes and space): the newest records that pass the filters.
-    found = await listNewestDocuments(db, filters, offset, params.limit, options);
+    // One row past the page tells whether another follows: the totals stop counting at NEWEST_COUNT_CAP.
+    const listed = await listNewestDocuments(db, filters, offset, params.limit + 1, options);
+    newestHasMore = listed.rows.length > params.limit;
+    found = { ...listed, rows: listed.rows.slice(0, params.limit) };
   } else {
     // A pasted line's log prefix (timestamp, level, container, pod, host) is the pasting machine's, not the error's.
     const message = withoutLogPrefixes(normalized);
@@ -406,7 +411,7 @@ export async function runSearch(
     items: found.rows.map((row) => toCandidate(row, trust)),
     page: params.page,
     limit: params.limit,
-    has_more: offset + found.rows.length < found.total,
+    has_more: (newestHasMore ?? offset + found.rows.length < found.total) && params.page < LAST_PAGE,
     mode: params.mode,
     coverage: { total: found.total, total_exact: found.totalExact, by_type: found.byType, modes_tried: tried },
   };

@@ -5,8 +5,13 @@ export const DEFAULT_RECORD_LIMIT = 20;
 
 // One set of bounds, whether a value arrives as a query string or a JSON number.
 const REVISION = z.number().int().min(1).max(999_999_999);
+/**
+ * The last page any list is served to (docs/api.md, Limits): past it a list is narrowed (a filter), not
+ * paged, so its `has_more` is false there and it names no next page.
+ */
+export const LAST_PAGE = 100;
 /** docs/api.md, Limits: one page bound and one limit bound for search, records and collections. */
-export const PAGE = z.number().int().min(1).max(100);
+export const PAGE = z.number().int().min(1).max(LAST_PAGE);
 export const LIMIT = z.number().int().min(1).max(20);
 
 /** A query value as an integer in range; digits only, so "1e1" or "2.0" are refused. */
