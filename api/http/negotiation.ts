@@ -68,7 +68,12 @@ export function negotiateRecordName(c: Context, name: string): string {
   if (name.includes('.')) return name;
   c.header('Vary', 'Accept', { append: true });
   const format = recordFormatFor(c.req.header('accept'));
-  if (format !== 'html') c.header('Content-Location', `${c.req.path}${SUFFIX[format]}`);
+  if (format !== 'html') {
+    // The twin of this very answer: a pinned revision or a page of its lists is part of the name.
+    const url = c.req.url;
+    const query = url.indexOf('?');
+    c.header('Content-Location', `${c.req.path}${SUFFIX[format]}${query === -1 ? '' : url.slice(query)}`);
+  }
   return `${name}${SUFFIX[format]}`;
 }
 

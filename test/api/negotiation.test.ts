@@ -34,6 +34,13 @@ describe('content negotiation on canonical record URLs', () => {
     expect(json.headers.get('content-location')).toBe(`/problems/${problemId}.json`);
     expect(await json.json()).toMatchObject({ id: problemId, title: 'Negotiated title here' });
 
+    // A pinned revision's twin keeps the pin: the named URL answers the same bytes.
+    const pinned = await get(`/problems/${problemId}?revision=1`, 'application/json');
+    expect(pinned.status).toBe(200);
+    const named = pinned.headers.get('content-location');
+    expect(named).toBe(`/problems/${problemId}.json?revision=1`);
+    expect(await (await get(named!)).text()).toBe(await pinned.text());
+
     const md = await get(`/problems/${problemId}`, 'text/markdown');
     expect(md.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
     expect(md.headers.get('vary')).toContain('Accept');
