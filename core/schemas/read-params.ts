@@ -18,8 +18,9 @@ export const LIMIT = z.number().int().min(1).max(20);
 export const intParam = (range: z.ZodNumber) =>
   z
     .string()
-    .regex(/^\d{1,9}$/, 'must be a whole number')
-    .transform(Number)
+    .regex(/^\d+$/, 'must be a whole number')
+    // However many digits, a whole number past the range is out of it, not something else.
+    .transform((digits) => (digits.length > 15 ? Number.MAX_SAFE_INTEGER : Number(digits)))
     .pipe(range);
 
 // Unknown parameters are ignored (a CDN or a tracker may add some); known ones are strict.

@@ -200,6 +200,18 @@ describe('record projections', () => {
     });
   });
 
+  it.each([
+    ['page=1000000000', 'page'],
+    ['revision=1000000000', 'revision'],
+    [`limit=${'9'.repeat(40)}`, 'limit'],
+  ])('answers a whole number of many digits (?%s) as out of range, not as something else', async (query, field) => {
+    const res = await get(`/api/v1/problems/${problemId}?${query}`);
+    expect(res.status).toBe(400);
+    const error = errorOf(await res.json());
+    expect(error).toMatchObject({ code: 'invalid_arguments', field, reason: 'out_of_range' });
+    expect(JSON.stringify(error)).not.toContain('whole number');
+  });
+
   it('accepts the edges page=100 and limit=20 and limit=1', async () => {
     expect((await get(`/api/v1/problems/${problemId}?page=100`)).status).toBe(200);
     expect((await get(`/api/v1/problems/${problemId}?limit=20`)).status).toBe(200);
