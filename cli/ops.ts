@@ -28,6 +28,7 @@ import { rebuild } from '../worker/jobs/rebuild.ts';
 import { notingFencedPages, servingForFiles } from '../worker/render/fence-banner.ts';
 import { createServingFence } from '../core/serving-fence.ts';
 import { applyFenceCommand, readServingFence } from '../db/queries/serving-fence.ts';
+import { owedRebuilds } from '../db/queries/owed-rebuilds.ts';
 import { refreshAllTrust } from '../worker/jobs/refresh-trust.ts';
 import { listUnusedClients, removeUnusedClients } from '../db/queries/oauth.ts';
 import { resetSitemaps } from '../worker/sitemap/sitemaps.ts';
@@ -94,19 +95,24 @@ async function runRebuild(target: { type?: RecordRef['type']; id?: string }): Pr
   });
 }
 
-/** Scan every stored record with the secret scanner, redact in place, and re-render when anything changed. */
+/**
+ * Scan every stored record with the secret scanner, redact in place, and re-render when anything changed,
+ * in this run or in one cut short before its rebuild (the rebuild it owes is stored with the redaction).
+ */
 async function runRedactSecrets(rebuildAfter: boolean): Promise<void> {
   const started = performance.now();
-  const counts = await withPool(async (pool) => {
+  const { counts, owed } = await withPool(async (pool) => {
     const found = await redactStoredRecords(pool, (table, c) =>
       process.stderr.write(`redact-secrets ${table}: ${c.scanned} scanned\n`),
     );
     await recordScan(pool, found);
-    return found;
+    return { counts: found, owed: await owedRebuilds(pool) };
   });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(`redact-secrets done in ${seconds}s:\n${formatCounts(counts)}`);
-  if (totalRedacted(counts) > 0 && rebuildAfter) await runRebuild({});
+  if (owed.length === 0 || !rebuildAfter) return;
+  if (totalRedacted(counts) === 0) console.log(`a full rebuild is owed (${owed.map((o) => o.reason).join(', ')})`);
+  await runRebuild({});
 }
 
 async function changeFence(fence: FenceCommand, by: string | undefined): Promise<void> {

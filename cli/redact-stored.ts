@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { redactText, redactValue, SECRET_RULE_NAMES } from '../core/redact-secrets.ts';
 import { withTransaction } from '../db/pool.ts';
+import { noteRebuildOwed } from '../db/queries/owed-rebuilds.ts';
 import { searchDocumentsCaughtUp } from '../operations/bulk-load.ts';
 
 type ColumnKind = 'text' | 'jsonb' | 'text[]';
@@ -109,6 +110,9 @@ function redactColumn(kind: ColumnKind, value: unknown): { value: unknown; redac
   return redactValue(value);
 }
 
+/** Why a full rebuild is owed after stored text was redacted in place (db/queries/owed-rebuilds.ts). */
+export const REDACTED_REASON = 'stored text redacted';
+
 /** Scans one table in key order, a batch per transaction; rows that change are updated in place. */
 async function redactTable(
   pool: pg.Pool,
@@ -137,25 +141,37 @@ async function redactTable(
       }
       if (Object.keys(values).length) changes.push({ row, values });
     }
+    let redacted = 0;
     if (changes.length) {
       await withTransaction(pool, async (tx) => {
+        const kinds = new Map(spec.columns);
+        const param = (name: string, value: unknown) => (kinds.get(name) === 'jsonb' ? JSON.stringify(value) : value);
+        const cast = (name: string) => ({ jsonb: '::jsonb', 'text[]': '::text[]', text: '::text' })[kinds.get(name)!];
         for (const { row, values } of changes) {
           const names = Object.keys(values);
-          const kinds = new Map(spec.columns);
-          const sets = names.map((name, i) => `${name} = $${i + 1}${kinds.get(name) === 'jsonb' ? '::jsonb' : ''}`);
-          const params = names.map((name) =>
-            kinds.get(name) === 'jsonb' ? JSON.stringify(values[name]) : values[name],
+          const sets = names.map((name, i) => `${name} = $${i + 1}${cast(name)}`);
+          const match = spec.key.map((k, i) => `${k} = $${names.length + i + 1}`);
+          // Only the value that was read: a write that landed since went through the scanner itself, and
+          // a refresh (trust, search documents) since holds newer text than this row had.
+          const unchanged = names.map(
+            (name, i) => `${name} IS NOT DISTINCT FROM $${names.length + spec.key.length + i + 1}${cast(name)}`,
           );
-          const match = spec.key.map((k, i) => `${k} = $${names.length + i + 1}`).join(' AND ');
-          await tx.query(`UPDATE ${spec.table} SET ${sets.join(', ')} WHERE ${match}`, [
-            ...params,
-            ...spec.key.map((k) => row[k]),
-          ]);
+          const updated = await tx.query(
+            `UPDATE ${spec.table} SET ${sets.join(', ')} WHERE ${[...match, ...unchanged].join(' AND ')}`,
+            [
+              ...names.map((name) => param(name, values[name])),
+              ...spec.key.map((k) => row[k]),
+              ...names.map((name) => param(name, row[name])),
+            ],
+          );
+          redacted += updated.rowCount ?? 0;
         }
+        // The projections still show the old text: owed in this transaction, paid by a full rebuild.
+        if (redacted > 0) await noteRebuildOwed(tx, REDACTED_REASON);
       });
     }
     counts.scanned += rows.length;
-    counts.redacted += changes.length;
+    counts.redacted += redacted;
     onBatch(counts);
     const last = rows.at(-1)!;
     after = spec.key.map((k) => last[k]);

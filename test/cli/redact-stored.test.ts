@@ -9,7 +9,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redactStoredOncePerRules } from '../../cli/redact-stored.ts';
+import { REDACTED_REASON, redactStoredOncePerRules, redactStoredRecords } from '../../cli/redact-stored.ts';
 import { admit, eventually, problemBody, send, type Agent } from '../helpers/client.ts';
 import { leaks, secretCases, type SecretCase } from '../helpers/secret-corpus.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
@@ -178,6 +178,55 @@ describe('npm run ops -- redact-secrets', () => {
     },
     CLI_TIMEOUT,
   );
+});
+
+describe('a scan cut short before its rebuild', () => {
+  it(
+    'leaves the rebuild owed, and the next run pays it although it finds nothing to redact',
+    async () => {
+      await stack.pool.query('UPDATE replies SET body = $2 WHERE id = $1', [ids.reply, PLANTED.reply.text]);
+      await run(process.execPath, ['cli/ops.ts', 'rebuild', '--type', 'discussion'], {
+        env: env(),
+        timeout: CLI_TIMEOUT,
+      });
+      // The scan commits its redactions; the process dies before it re-renders anything.
+      const counts = await redactStoredRecords(stack.pool);
+      expect(counts.replies?.redacted).toBe(1);
+      expect(leaked(await storedAndPublished())).toEqual(['reply']);
+      expect((await stack.pool.query('SELECT reason FROM owed_rebuilds')).rows).toEqual([{ reason: REDACTED_REASON }]);
+
+      const { stdout } = await run(process.execPath, ['cli/ops.ts', 'redact-secrets'], {
+        env: env(),
+        timeout: CLI_TIMEOUT,
+      });
+      expect(stdout).toMatch(/total: 0 rows redacted/);
+      expect(stdout).toContain(`a full rebuild is owed (${REDACTED_REASON})`);
+      expect(stdout).toMatch(/rebuild done in/);
+      expect(leaked(await storedAndPublished())).toEqual([]);
+      expect((await stack.pool.query('SELECT reason FROM owed_rebuilds')).rows).toEqual([]);
+    },
+    3 * CLI_TIMEOUT,
+  );
+
+  it('never overwrites a write that landed between its read and its update', async () => {
+    await stack.pool.query('UPDATE identities SET bio = $2 WHERE id = $1', [other.id, PLANTED.bio.text]);
+    const newer = 'A newer bio, written while the scan ran.';
+    // The scan's read of identities answers, then the profile is written, then the scan updates.
+    const racing = new Proxy(stack.pool, {
+      get(target, name, receiver) {
+        if (name !== 'query') return Reflect.get(target, name, receiver);
+        return async (...args: Parameters<typeof target.query>) => {
+          const result = await (target.query as (...a: unknown[]) => Promise<unknown>)(...args);
+          if (typeof args[0] === 'string' && /FROM identities/.test(args[0]))
+            await target.query('UPDATE identities SET bio = $2 WHERE id = $1', [other.id, newer]);
+          return result;
+        };
+      },
+    });
+    const counts = await redactStoredRecords(racing);
+    expect(counts.identities?.redacted).toBe(0);
+    expect((await stack.pool.query('SELECT bio FROM identities WHERE id = $1', [other.id])).rows[0].bio).toBe(newer);
+  });
 });
 
 describe('the migration step', () => {

@@ -14,6 +14,7 @@ import { listAllIdentityIds } from '../../db/queries/identities.ts';
 import { listAllProblemIds } from '../../db/queries/problems.ts';
 import { listAllSolutionIds } from '../../db/queries/solutions.ts';
 import { countRecords, existingRecordIds, listRecordIdsAfter } from '../../db/queries/record-pages.ts';
+import { clearOwedRebuilds, databaseNow } from '../../db/queries/owed-rebuilds.ts';
 import { pathInside } from '../../projections/safe-path.ts';
 import { emptyCounts, renderRecords, type RenderCounts } from '../render/render-record.ts';
 import { notePendingRecords } from '../../static-search/tiers.ts';
@@ -127,6 +128,9 @@ export async function rebuild(
   onProgress: (p: RebuildProgress) => void = () => {},
 ): Promise<RenderCounts> {
   const one = target.id && target.type ? [{ type: target.type, id: target.id }] : null;
+  const full = !target.type && !target.id;
+  // Every record is read after this: what was owed before it is paid once the rebuild is through.
+  const startedAt = full ? await databaseNow(pool) : null;
   const types = target.type ? [target.type] : KINDS;
   const sizes = one ? [1] : await Promise.all(types.map((type) => countRecords(pool, type)));
   const total = sizes.reduce((a, b) => a + b, 0);
@@ -159,9 +163,10 @@ export async function rebuild(
     await writer.close();
   }
   if (staging) await finishStaging(pool, html, dir, staging, counts);
-  if (!target.type && !target.id) counts.removed += await removeOrphans(pool, dir);
+  if (full) counts.removed += await removeOrphans(pool, dir);
   // The static search re-indexes what changed: one record, or (any wider rebuild) a new base.
   if (counts.written + counts.removed > 0) await notePendingRecords(dir, one ?? 'all');
+  if (startedAt) await clearOwedRebuilds(pool, startedAt);
   return counts;
 }
 
