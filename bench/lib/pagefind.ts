@@ -13,7 +13,7 @@ import { link, mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { TierManifest } from '../../site/lib/search/pagefind.ts';
 import { listRecordPages } from '../../static-search/build-index.ts';
-import { launchBrowser } from '../../test/helpers/browser.ts';
+import { launchBrowser, type Browser } from '../../test/helpers/browser.ts';
 import { loadPublished } from '../../test/helpers/pagefind.ts';
 
 /** The binary Pagefind's Node API runs (its platform package, as pagefind/lib/resolveBinary.js finds it). */
@@ -148,5 +148,30 @@ export async function browserFirstResultMs(base: string, term: string): Promise<
     return performance.now() - started;
   } finally {
     await browser.close();
+  }
+}
+
+/**
+ * Whether /search, opened in a new page of `browser` (its cache kept, as a person searching again has
+ * it), shows the record `id` for `word`: true once its link is on the page, false when the whole answer
+ * came without it.
+ */
+export async function browserShows(browser: Browser, base: string, word: string, id: string): Promise<boolean> {
+  const page = await browser.context.newPage();
+  try {
+    await page.goto(`${base}/search?q=${encodeURIComponent(word)}`);
+    const link = `#search-results li > a[href$="/${id}"]`;
+    await page.waitForFunction(
+      (selector) => {
+        if (document.querySelector(selector) !== null) return true;
+        const status = document.getElementById('search-status')?.textContent ?? '';
+        return status !== '' && !status.startsWith('Searching');
+      },
+      link,
+      { timeout: 30_000 },
+    );
+    return (await page.$(link)) !== null;
+  } finally {
+    await page.close();
   }
 }

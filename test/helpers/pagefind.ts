@@ -49,23 +49,3 @@ export async function searchPublished(base: string, projectionsDir: string, term
   const results = await loadPublished(base, projectionsDir, manifest).search(term);
   return Promise.all(results.map(async (r) => (await r.data()).raw_url));
 }
-
-/**
- * What /search shows for `term` from a cold start: the URLs it shows first (the recent tier's, when they
- * come before the base's; else the whole answer) and when, and the whole answer and when (ms from the start).
- */
-export async function searchPublishedAsShown(
-  base: string,
-  projectionsDir: string,
-  term: string,
-): Promise<{ first: { urls: string[]; ms: number }; all: { urls: string[]; ms: number } }> {
-  const started = performance.now();
-  const manifest = await publishedManifest(base);
-  const urlsOf = (results: PublishedResult[]) => Promise.all(results.map(async (r) => (await r.data()).raw_url));
-  let early: Promise<{ urls: string[]; ms: number }> | null = null;
-  const results = await loadPublished(base, projectionsDir, manifest).search(term, {}, (recent) => {
-    early = urlsOf(recent).then((urls) => ({ urls, ms: performance.now() - started }));
-  });
-  const all = { urls: await urlsOf(results), ms: performance.now() - started };
-  return { first: (await early) ?? all, all };
-}
