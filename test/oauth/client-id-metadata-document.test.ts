@@ -144,18 +144,20 @@ describe('a client identified by its metadata document URL', () => {
   });
 });
 
+/** A document client's authorization request by the signed-in person in `jar`, as far as its consent page's URL. */
+async function consentPageUrl(clientId: string, name: string, jar: CookieJar): Promise<string> {
+  const auth = new MemoryOAuthClient(redirectUri, name, clientId);
+  expect(await connectedClient(auth).catch((error: unknown) => error)).toBeInstanceOf(UnauthorizedError);
+  return new URL((await jar.fetch(auth.authorizationUrl!.toString())).headers.get('location')!, base).toString();
+}
+
 describe('a client name is contribution text', () => {
   it('shows and stores a name carrying a secret shape with the marker in its place', async () => {
     const clientId = `${documents.origin}/clients/leaky-chat.json`;
     const token = ['gh', 'p_', 'Lk9', 'q'.repeat(30), 'Z3w'].join('');
     documents.serve('/clients/leaky-chat.json', { ...metadataDocument(clientId), client_name: `Leaky Chat ${token}` });
-    const auth = new MemoryOAuthClient(redirectUri, 'Leaky Chat', clientId);
-    expect(await connectedClient(auth).catch((error: unknown) => error)).toBeInstanceOf(UnauthorizedError);
     const jar = new CookieJar(cookie);
-    const interaction = new URL(
-      (await jar.fetch(auth.authorizationUrl!.toString())).headers.get('location')!,
-      base,
-    ).toString();
+    const interaction = await consentPageUrl(clientId, 'Leaky Chat', jar);
     const page = await (await jar.fetch(interaction)).text();
     expect(page).toMatch(/id="client-name"[^>]*>Leaky Chat &lt;redacted:github-token&gt;</);
     expect(page).not.toContain(token);
@@ -170,13 +172,8 @@ describe('a client name the database cannot store', () => {
   it('connects a document client whose name holds a NUL, storing the replacement character, and no stray grant', async () => {
     const clientId = `${documents.origin}/clients/nul-chat.json`;
     documents.serve('/clients/nul-chat.json', { ...metadataDocument(clientId), client_name: 'Nul\u0000Chat' });
-    const auth = new MemoryOAuthClient(redirectUri, 'Nul Chat', clientId);
-    expect(await connectedClient(auth).catch((error: unknown) => error)).toBeInstanceOf(UnauthorizedError);
     const jar = new CookieJar(cookie);
-    const interaction = new URL(
-      (await jar.fetch(auth.authorizationUrl!.toString())).headers.get('location')!,
-      base,
-    ).toString();
+    const interaction = await consentPageUrl(clientId, 'Nul Chat', jar);
     const page = await jar.fetch(interaction);
     expect(page.status).toBe(200);
     await page.text();
