@@ -26,3 +26,9 @@ export const MEDIA_TYPE: Record<ProjectionFormat, string> = {
 export function projectionFile(ref: RecordRef, format: ProjectionFormat): string {
   return `${COLLECTION[ref.type]}/${ref.id}${EXTENSION[format]}`;
 }
+
+/**
+ * A rebuild's staging folders inside the projections directory start with this (worker/jobs/rebuild-staging.ts):
+ * each holds `<folder>/…` for the kinds it renames into place when it is done.
+ */
+export const STAGING_PREFIX = '.rebuild-';

@@ -19,13 +19,15 @@
  * until a renderer has read at least that revision). Which revision the
  * files show is read from the JSON, the last file a render writes: a render
  * cut short (its worker killed) leaves no file newer than the JSON, and when
- * it left no JSON at all, whatever it did write is removed too.
+ * it left no JSON at all, whatever it did write is removed too. Copies a
+ * rebuild has staged (to rename into place when it is done) are looked at
+ * the same way.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import type pg from 'pg';
 import type { RecordRef } from '../core/types.ts';
 import { withRecordLock } from '../db/record-lock.ts';
-import { FORMATS, projectionFile } from './files.ts';
+import { FORMATS, projectionFile, STAGING_PREFIX } from './files.ts';
 import { removeProjectionWithSiblings } from './precompress.ts';
 import { pathInside } from './safe-path.ts';
 
@@ -62,12 +64,31 @@ export async function retireOutdatedProjections(
   const seen = renderedRevision(dir, ref);
   if (seen !== null && seen >= revision) return false;
   return withRecordLock(pool, ref.id, async () => {
-    const locked = renderedRevision(dir, ref);
-    if (locked !== null && locked >= revision) return false;
-    // No JSON is no render, or a render cut short before the JSON, the last file it writes (FORMATS): the
-    // files it did write (the JSON's own compressed sibling among them) may show an older revision.
-    let removed = locked !== null;
-    for (const format of FORMATS) removed = removeProjectionWithSiblings(dir, projectionFile(ref, format)) || removed;
-    return removed;
+    // A rebuild staging this record's kind renames its folder into place when it is done, with no look at
+    // what was committed meanwhile: an older copy staged there would be served after this receipt.
+    for (const root of stagingRoots(dir)) retireOutdated(root, ref, revision);
+    return retireOutdated(dir, ref, revision);
   });
+}
+
+/** Removes `ref`'s files under `root` unless its JSON shows `revision` or newer. True when the JSON was there. */
+function retireOutdated(root: string, ref: RecordRef, revision: number): boolean {
+  const locked = renderedRevision(root, ref);
+  if (locked !== null && locked >= revision) return false;
+  // No JSON is no render, or a render cut short before the JSON, the last file it writes (FORMATS): the
+  // files it did write (the JSON's own compressed sibling among them) may show an older revision.
+  let removed = locked !== null;
+  for (const format of FORMATS) removed = removeProjectionWithSiblings(root, projectionFile(ref, format)) || removed;
+  return removed;
+}
+
+/** The staging folders of rebuilds under way in `dir` (a few names to read: the kinds' folders and these). */
+function stagingRoots(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((name) => name.startsWith(STAGING_PREFIX))
+      .map((name) => pathInside(dir, name));
+  } catch {
+    return [];
+  }
 }

@@ -16,6 +16,7 @@ import { loadHtmlRenderer, type HtmlRenderer } from '../../projections/html.ts';
 import { writeFreshProjectionFileSync } from '../../projections/publish-file.ts';
 import { createThreadedWriter, inlineWriter } from '../../projections/publish-pool.ts';
 import { PathOutsideRootError } from '../../projections/safe-path.ts';
+import { retireOutdatedProjections } from '../../projections/read-your-writes.ts';
 import { listAllRecords } from '../../worker/jobs/rebuild.ts';
 import { abandonStaging, finishStaging, prepareStaging, stagingWriter } from '../../worker/jobs/rebuild-staging.ts';
 import { emptyCounts, renderRecords } from '../../worker/render/render-record.ts';
@@ -117,6 +118,26 @@ describe('a rebuild staging an empty folder', () => {
     await renderRecords(stack.pool, html, reference, [a, b]);
     expect(await snapshot(dir, 'problems')).toEqual(await snapshot(reference, 'problems'));
     expect(await readdir(dir)).toEqual(['problems']);
+  });
+
+  it('drops a staged copy older than a receipt sent while it staged, so the rename cannot publish it', async () => {
+    const dir = await tempDir();
+    const [a, b] = problems as [RecordRef, RecordRef];
+    const staging = prepareStaging(dir, ['problem'])!;
+    const counts = emptyCounts();
+    await renderRecords(stack.pool, html, dir, [a, b], counts, stagingWriter(inlineWriter, staging));
+    const stagedRevision = async (ref: RecordRef) =>
+      JSON.parse(await readFile(path.join(staging.root, 'problems', `${ref.id}.json`), 'utf8')).current_revision;
+    // An edit of `a` committed while the rebuild ran: its receipt is sent before the rename. A replay of
+    // `b`'s receipt at the revision staged changes nothing.
+    await retireOutdatedProjections(stack.pool, dir, a, (await stagedRevision(a)) + 1);
+    await retireOutdatedProjections(stack.pool, dir, b, await stagedRevision(b));
+
+    await finishStaging(stack.pool, html, dir, staging, counts);
+    const live = await readdir(path.join(dir, 'problems'));
+    // No file of `a`: a reader renders it from the database, at the receipt's revision.
+    expect(live.filter((name) => name.startsWith(a.id))).toEqual([]);
+    expect(live).toEqual(expect.arrayContaining([`${b.id}.html`, `${b.id}.json`, `${b.id}.md`]));
   });
 
   it('leaves folders that have files in place and removes staging folders of rebuilds that died', async () => {

@@ -26,7 +26,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import { ENCODING_SUFFIX, ENCODINGS } from '../../core/encodings.ts';
 import { COLLECTION, type RecordRef } from '../../core/types.ts';
-import { FORMATS, projectionFile } from '../../projections/files.ts';
+import { FORMATS, projectionFile, STAGING_PREFIX } from '../../projections/files.ts';
 import type { HtmlRenderer } from '../../projections/html.ts';
 import type { ProjectionWriter } from '../../projections/publish-pool.ts';
 import { pathInside } from '../../projections/safe-path.ts';
@@ -34,8 +34,8 @@ import { withRecordLocks } from '../../db/record-lock.ts';
 import { listRecordIdsAfter } from '../../db/queries/record-pages.ts';
 import { renderRecords, type RenderCounts } from '../render/render-record.ts';
 
-/** Staging folders start with this; a rebuild that died leaves one behind, removed by a later rebuild. */
-export const STAGING_PREFIX = '.rebuild-';
+/** Staging folders start with STAGING_PREFIX; a rebuild that died leaves one behind, removed by a later rebuild. */
+export { STAGING_PREFIX };
 
 /** A staging folder untouched for this long belongs to no running rebuild. */
 const STALE_STAGING_MS = 60 * 60 * 1000;
