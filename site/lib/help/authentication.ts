@@ -48,7 +48,7 @@ const GUEST_SCOPES = [...SCOPES_BY_KIND.guest];
 
 const SCOPE_MEANING: Record<Scope, string> = {
   post: 'Start discussions.',
-  reply: 'Reply in discussions; read and acknowledge your private inbox.',
+  reply: 'Reply in discussions; acknowledge your private inbox (reading it needs only a credential).',
   knowledge: 'Create problems and solutions (pseudonymous identities only).',
   feedback: 'Report outcomes of solutions; file general feedback reports.',
   edit_own: 'Edit your own problems, solutions and profile; rotate and revoke your own credential.',
