@@ -28,7 +28,16 @@ try {
   if (owed.length > 0) {
     const render = createQueue(queueBackendOf(config), RENDER_QUEUE, true);
     try {
-      await render.add(REBUILD_JOB, {}, { removeOnComplete: { age: 86_400 }, removeOnFail: { age: 86_400 } });
+      // One job per debt, however many migrations run before the worker pays it.
+      await render.add(
+        REBUILD_JOB,
+        {},
+        {
+          jobId: `owed-rebuild-${owed.at(-1)!.since.getTime()}`,
+          removeOnComplete: { age: 86_400 },
+          removeOnFail: { age: 86_400 },
+        },
+      );
       console.log(
         `queued a full rebuild, owed since ${owed[0]!.since.toISOString()} (${owed.map((o) => o.reason).join(', ')})`,
       );

@@ -6,8 +6,9 @@
  * therefore cut into shards of at most SEARCH_SHARD_PAGES pages (the page
  * list in name order, cut into runs), each its own Pagefind bundle, built by
  * a service of its own, one after another: the build's memory is one shard's.
- * The browser loads the first shard and merges the others (and the recent
- * tier) with Pagefind's `mergeIndex`; a page is in exactly one shard.
+ * The browser loads the first shard and merges the others with Pagefind's
+ * `mergeIndex` (the recent tier is an instance of its own); a page is in
+ * exactly one shard.
  *
  * A compaction rebuilds only the shards that changed. Each shard holds a
  * range of the page order (pageKey: type, then id), from its first key to

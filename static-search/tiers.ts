@@ -15,8 +15,9 @@
  * Renders note the records they wrote in `.pagefind-pending/` (one file per
  * pass, written atomically, so several workers never clash, named by the
  * time it was written); a run takes those notes, adds them to the recent set
- * and deletes only the notes it read. The browser loads the base, merges the
- * recent tier with Pagefind's `mergeIndex`, and drops base results that the
+ * and deletes only the notes it read. The browser opens the base and the
+ * recent tier as Pagefind instances of their own (site/lib/search/pagefind.ts),
+ * ranks their results together, and drops base results that the
  * recent tier supersedes (a newer version, or a removed record):
  * `/pagefind/tiers.json` lists their result ids, read from the base bundle's
  * fragments when it was built.

@@ -112,8 +112,10 @@ function countsIn(
 
 export async function resolveError(deps: AppDeps, args: ResolveErrorArgs) {
   // The answer names the query it searched (and offers it as the next write's error_literal): with a
-  // pasted secret replaced, as search answers and stored records have it.
-  const query = redactText(searchQueryOf(args.error)).value;
+  // pasted secret replaced, as search answers and stored records have it. Replaced before the query is
+  // cut to the search bound, so a secret the cut would break is still found whole, and a marker longer
+  // than its secret cannot push the query past the bound.
+  const query = searchQueryOf(redactText(args.error).value);
   const search = await searchWithinLimit(
     deps,
     SearchArgsSchema.parse({ q: query, product: args.product, limit: OTHERS + 2 }),

@@ -227,6 +227,8 @@ export function createOAuthRoutes(deps: AppDeps) {
       if (refused.length) grant.rejectOIDCScope(refused.join(' '));
       const grantId = await grant.save();
       try {
+        // The client kept first: a connection is never stored for a grant that is then destroyed.
+        await keepClient(pool, clientId);
         await upsertConnection(pool, {
           grantId,
           identityId: accountId,
@@ -234,7 +236,6 @@ export function createOAuthRoutes(deps: AppDeps) {
           clientName: shownClientName(client.clientName, clientId),
           scopes: granted,
         });
-        await keepClient(pool, clientId);
       } catch (error) {
         // No grant without its connection: the account could neither see nor revoke it.
         await grant.destroy().catch(() => undefined);

@@ -20,7 +20,10 @@ export const intParam = (range: z.ZodNumber) =>
     .string()
     .regex(/^\d+$/, 'must be a whole number')
     // However many digits, a whole number past the range is out of it, not something else.
-    .transform((digits) => (digits.length > 15 ? Number.MAX_SAFE_INTEGER : Number(digits)))
+    .transform((digits) => {
+      const significant = digits.replace(/^0+(?=\d)/, '');
+      return significant.length > 15 ? Number.MAX_SAFE_INTEGER : Number(significant);
+    })
     .pipe(range);
 
 // Unknown parameters are ignored (a CDN or a tracker may add some); known ones are strict.

@@ -241,6 +241,21 @@ describe('read tools', () => {
       expect({ shape: c.shape, leak: leaks(c, JSON.stringify(result)) }).toEqual({ shape: c.shape, leak: null });
       expect(result.structuredContent!.query).toMatch(/<redacted:[a-z0-9-]+>/);
     }
+    // At the search bound: a secret the cut to 300 characters would break, and markers longer than
+    // the secrets they replace.
+    const token = ['gh', 'p_', 'Lk9', 'q'.repeat(30), 'Z3w'].join('');
+    const long = [
+      `${'x'.repeat(270)} ${token}`,
+      `${'connect failed '.repeat(18)} DB_PASSWORD=Xy7kq2zP AWS_KEY=AKIAIOSFODNN7EXAMPLQ`.slice(0, 300),
+    ];
+    for (const error of long) {
+      const result = await call(anonymous, 'resolve_error', { error });
+      expect(result.isError, error.slice(-60)).toBeFalsy();
+      const query = result.structuredContent!.query as string;
+      expect(query.length).toBeLessThanOrEqual(300);
+      expect(JSON.stringify(result)).not.toContain(token.slice(4, 20));
+      expect(JSON.stringify(result)).not.toContain('Xy7kq2zP');
+    }
   });
 
   it('get_problem answers the facts of GET /api/v1/problems/{id}, without a credential', async () => {

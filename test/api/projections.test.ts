@@ -212,6 +212,13 @@ describe('record projections', () => {
     expect(JSON.stringify(error)).not.toContain('whole number');
   });
 
+  it('reads leading zeros as the number they are', async () => {
+    expect((await get(`/api/v1/problems/${problemId}?page=${'0'.repeat(20)}1`)).status).toBe(200);
+    const res = await get(`/api/v1/problems/${problemId}?limit=${'0'.repeat(20)}21`);
+    expect(res.status).toBe(400);
+    expect(errorOf(await res.json())).toMatchObject({ field: 'limit', reason: 'out_of_range' });
+  });
+
   it('accepts the edges page=100 and limit=20 and limit=1', async () => {
     expect((await get(`/api/v1/problems/${problemId}?page=100`)).status).toBe(200);
     expect((await get(`/api/v1/problems/${problemId}?limit=20`)).status).toBe(200);

@@ -8,7 +8,11 @@ import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REBUILD_JOB, RENDER_QUEUE } from '../../core/queue-contract.ts';
+import { owedRebuilds } from '../../db/queries/owed-rebuilds.ts';
+import { redisConnectionOptions } from '../../infra/redis.ts';
 import { REDACTED_REASON, redactStoredOncePerRules, redactStoredRecords } from '../../cli/redact-stored.ts';
 import { admit, eventually, problemBody, send, type Agent } from '../helpers/client.ts';
 import { leaks, secretCases, type SecretCase } from '../helpers/secret-corpus.ts';
@@ -242,4 +246,35 @@ describe('the migration step', () => {
     );
     expect(await redactStoredOncePerRules(stack.pool)).toBeNull();
   });
+
+  it(
+    'queues the rebuild the scan owes once, however often it runs before the worker pays it',
+    async () => {
+      // The scan above redacted a reply and rebuilt nothing: a rebuild is owed.
+      expect((await owedRebuilds(stack.pool)).length).toBe(1);
+      const render = new Queue(RENDER_QUEUE, {
+        connection: redisConnectionOptions(stack.config.REDIS_URL!),
+        prefix: stack.config.QUEUE_PREFIX,
+      });
+      try {
+        // Held, so the worker cannot pay it between the two runs.
+        await render.pause();
+        for (let i = 0; i < 2; i++) {
+          const { stdout } = await run(process.execPath, ['cli/migrate.ts'], { env: env(), timeout: CLI_TIMEOUT });
+          expect(stdout).toContain('queued a full rebuild');
+        }
+        const rebuilds = (await render.getJobs(['waiting', 'prioritized', 'delayed'])).filter(
+          (job) => job.name === REBUILD_JOB,
+        );
+        expect(rebuilds).toHaveLength(1);
+        await render.resume();
+        await eventually(async () => (await owedRebuilds(stack.pool)).length === 0, 120_000);
+        expect(leaked(await storedAndPublished())).toEqual([]);
+      } finally {
+        await render.resume();
+        await render.close();
+      }
+    },
+    3 * CLI_TIMEOUT,
+  );
 });

@@ -14,7 +14,7 @@ import { listAllIdentityIds } from '../../db/queries/identities.ts';
 import { listAllProblemIds } from '../../db/queries/problems.ts';
 import { listAllSolutionIds } from '../../db/queries/solutions.ts';
 import { countRecords, existingRecordIds, listRecordIdsAfter } from '../../db/queries/record-pages.ts';
-import { clearOwedRebuilds, databaseNow } from '../../db/queries/owed-rebuilds.ts';
+import { clearOwedRebuilds, rebuildStart } from '../../db/queries/owed-rebuilds.ts';
 import { pathInside } from '../../projections/safe-path.ts';
 import { emptyCounts, renderRecords, type RenderCounts } from '../render/render-record.ts';
 import { notePendingRecords } from '../../static-search/tiers.ts';
@@ -130,7 +130,7 @@ export async function rebuild(
   const one = target.id && target.type ? [{ type: target.type, id: target.id }] : null;
   const full = !target.type && !target.id;
   // Every record is read after this: what was owed before it is paid once the rebuild is through.
-  const startedAt = full ? await databaseNow(pool) : null;
+  const startedAt = full ? await rebuildStart(pool) : null;
   const types = target.type ? [target.type] : KINDS;
   const sizes = one ? [1] : await Promise.all(types.map((type) => countRecords(pool, type)));
   const total = sizes.reduce((a, b) => a + b, 0);
