@@ -29,7 +29,7 @@ import {
 } from '../db/queries/search.ts';
 import { recordLinks, type ResourceLinks } from '../core/types.ts';
 import { MATCH_KINDS, type MatchKind, type SearchMode, type SearchParams } from '../core/schemas/search-params.ts';
-import { LAST_PAGE } from '../core/schemas/read-params.ts';
+import { hasNextPage } from '../core/schemas/read-params.ts';
 import { loadCandidateTrust, type CandidateTrust } from './candidate-trust.ts';
 import {
   allTermsQuery,
@@ -411,7 +411,7 @@ export async function runSearch(
     items: found.rows.map((row) => toCandidate(row, trust)),
     page: params.page,
     limit: params.limit,
-    has_more: (newestHasMore ?? offset + found.rows.length < found.total) && params.page < LAST_PAGE,
+    has_more: hasNextPage(newestHasMore ?? offset + found.rows.length < found.total, params.page),
     mode: params.mode,
     coverage: { total: found.total, total_exact: found.totalExact, by_type: found.byType, modes_tried: tried },
   };

@@ -5,7 +5,7 @@
  */
 import type { CollectionKind, CollectionView } from '../core/schemas/collection-views.ts';
 import { CONTENT_TRUST } from '../core/schemas/views.ts';
-import { LAST_PAGE, type CollectionParams } from '../core/schemas/read-params.ts';
+import { hasNextPage, type CollectionParams } from '../core/schemas/read-params.ts';
 import { recordLinks } from '../core/types.ts';
 import { collectionUrl } from '../core/collection-links.ts';
 import type { Queryable } from '../db/pool.ts';
@@ -77,7 +77,7 @@ export async function buildCollectionView(
   const { page, limit } = params;
   const product = params.product ?? null;
   const rows = await itemsOf(db, kind, { product, offset: offsetOf(page, limit), limit });
-  const has_more = rows.length > limit && page < LAST_PAGE;
+  const has_more = hasNextPage(rows.length > limit, page);
   const at = (p: number) => ({ ...params, page: p });
   return {
     type: 'collection',

@@ -1,5 +1,5 @@
 /** Paging of the lists inside a record view: a page query fetches one extra row to know `has_more`. */
-import { LAST_PAGE } from '../core/schemas/read-params.ts';
+import { hasNextPage } from '../core/schemas/read-params.ts';
 import type { Page } from '../core/schemas/views.ts';
 
 export function toPage<R, T>(
@@ -9,7 +9,7 @@ export function toPage<R, T>(
   map: (row: R) => T,
   nextUrl: (page: number) => string,
 ): Page<T> {
-  const has_more = rows.length > limit && page < LAST_PAGE;
+  const has_more = hasNextPage(rows.length > limit, page);
   return { items: rows.slice(0, limit).map(map), page, limit, has_more, next: has_more ? nextUrl(page + 1) : null };
 }
 

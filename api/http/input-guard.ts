@@ -15,8 +15,6 @@ import { apiError, type ApiError } from '../../core/errors.ts';
 import type { AppEnv } from '../app-deps.ts';
 import { hasNul } from '../../core/unstorable.ts';
 
-export { hasNul };
-
 export function nulRefusal(subject: string, field?: string): ApiError {
   return apiError('nul_character', { subject }, { field });
 }

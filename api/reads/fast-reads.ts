@@ -27,14 +27,14 @@ import { MEDIA_TYPE, projectionFile, type ProjectionFormat } from '../../project
 import { chooseEncodingFor } from '../http/compression.ts';
 import { PUBLIC_READ_CORS_HEADERS } from '../http/cors.ts';
 import { acceptsJson, recordFormatFor, TWIN_SUFFIX } from '../http/negotiation.ts';
-
-/** Every path this answers is a public read (api/http/cors.ts). */
-const CORS = PUBLIC_READ_CORS_HEADERS.flat();
 import type { RecordRequest } from '../app-deps.ts';
 import type { CachedFile, FileCache } from './projection-cache.ts';
 import { addressOf } from '../limits/rate-limit.ts';
 import { CACHE, fixedHeaders } from '../http/representation.ts';
 import { newRequestId } from '../http/request-id.ts';
+
+/** Every path this answers is a public read (api/http/cors.ts). */
+const CORS = PUBLIC_READ_CORS_HEADERS.flat();
 
 export interface FastReadsDeps {
   projectionsDir: string;

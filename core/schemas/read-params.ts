@@ -10,6 +10,8 @@ const REVISION = z.number().int().min(1).max(999_999_999);
  * paged, so its `has_more` is false there and it names no next page.
  */
 export const LAST_PAGE = 100;
+/** Whether a list names a next page: more follows, and the next page is one it is served to. */
+export const hasNextPage = (more: boolean, page: number) => more && page < LAST_PAGE;
 /** docs/api.md, Limits: one page bound and one limit bound for search, records and collections. */
 export const PAGE = z.number().int().min(1).max(LAST_PAGE);
 export const LIMIT = z.number().int().min(1).max(20);

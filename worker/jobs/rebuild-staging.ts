@@ -34,9 +34,6 @@ import { withRecordLocks } from '../../db/record-lock.ts';
 import { listRecordIdsAfter } from '../../db/queries/record-pages.ts';
 import { renderRecords, type RenderCounts } from '../render/render-record.ts';
 
-/** Staging folders start with STAGING_PREFIX; a rebuild that died leaves one behind, removed by a later rebuild. */
-export { STAGING_PREFIX };
-
 /** A staging folder untouched for this long belongs to no running rebuild. */
 const STALE_STAGING_MS = 60 * 60 * 1000;
 
