@@ -23,6 +23,7 @@ import { access, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type pg from 'pg';
 import { newId } from '../core/ids.ts';
@@ -78,9 +79,30 @@ export interface ImportSummary {
   search_seconds: number;
 }
 
+/**
+ * The file's text, refused where it is not UTF-8: a byte replaced by U+FFFD
+ * would be imported unseen, where a request body with it is a 400.
+ */
+async function* utf8TextOf(file: string): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let offset = 0;
+  try {
+    for await (const chunk of createReadStream(file)) {
+      yield decoder.decode(chunk as Buffer, { stream: true });
+      offset += (chunk as Buffer).byteLength;
+    }
+    yield decoder.decode();
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    throw new OperatorError(
+      `${file} is not UTF-8 text (invalid bytes at or after byte ${offset}); nothing was imported`,
+    );
+  }
+}
+
 /** The file's non-empty lines with their 1-based numbers. */
 async function* linesOf(file: string): AsyncGenerator<{ text: string; line: number }> {
-  const input = createReadStream(file, 'utf8');
+  const input = Readable.from(utf8TextOf(file));
   let line = 0;
   for await (const text of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
     line++;

@@ -71,6 +71,18 @@ export const REASONS = {
     (p: { subject: string }) => `${p.subject}: must not contain the NUL character (U+0000), which cannot be stored.`,
     'Remove the U+0000 characters from the named field and send the request again.',
   ),
+  control_character: entry(
+    'invalid_arguments',
+    (p: { subject: string }) =>
+      `${p.subject}: must not contain control characters other than tab, line feed and carriage return (a terminal's escape sequences, for example).`,
+    'Remove the control characters (strip ANSI colour codes from pasted terminal output) and send the request again.',
+  ),
+  malformed_text: entry(
+    'invalid_arguments',
+    (p: { subject: string }) =>
+      `${p.subject}: is not well-formed text (bytes that are not UTF-8, or a lone UTF-16 surrogate such as "\\ud800"), which cannot be stored.`,
+    'Send the text as UTF-8, with every surrogate escape in JSON part of a pair.',
+  ),
   unstorable_value: entry(
     'invalid_arguments',
     () => 'A value in this request cannot be stored (a number out of range, or the NUL character U+0000 in a text).',

@@ -18,7 +18,7 @@ import { requestHashOf } from '../core/idempotency.ts';
 import { redactBody } from '../core/redact-secrets.ts';
 import type { RecordRef } from '../core/types.ts';
 import { OPERATIONS } from './registry.ts';
-import { RESERVED_KEY, unstorable } from '../core/unstorable.ts';
+import { RESERVED_KEY, TEXT_PROBLEM_WORDS, unstorable } from '../core/unstorable.ts';
 
 /** The operations an import may carry, and the kind of record each creates. */
 export const IMPORTABLE = {
@@ -81,11 +81,8 @@ export function parseImportLine(text: string, line: number): ImportLine {
   }
   // The rule every request body meets: found here, in the check pass, not by PostgreSQL in the load.
   const found = unstorable(json);
-  if (found?.problem === 'nul')
-    throw new ImportLineError(
-      line,
-      `${found.field || 'the line'}: holds a NUL character (U+0000), which cannot be stored`,
-    );
+  if (found && found.problem !== 'reserved_key')
+    throw new ImportLineError(line, `${found.field || 'the line'}: ${TEXT_PROBLEM_WORDS[found.problem]}`);
   if (found?.problem === 'reserved_key')
     throw new ImportLineError(line, `${found.field}: the key ${RESERVED_KEY} is reserved`);
   const shape = ImportLineSchema.safeParse(json);

@@ -6,7 +6,7 @@
 import type { Context } from 'hono';
 import { apiError } from '../../core/errors.ts';
 import { RESERVED_KEY, unstorable } from '../../core/unstorable.ts';
-import { guardFields, nulRefusal } from './input-guard.ts';
+import { guardFields, textRefusal } from './input-guard.ts';
 
 export const MAX_BODY_BYTES = 1_048_576;
 /** Past this much a body is not drained: the connection is closed instead. */
@@ -31,7 +31,8 @@ export async function readJsonBody(c: Context): Promise<unknown> {
     throw apiError('invalid_json');
   }
   const found = unstorable(value);
-  if (found?.problem === 'nul') throw nulRefusal(found.field || 'the request body', found.field || undefined);
+  if (found && found.problem !== 'reserved_key')
+    throw textRefusal(found.problem, found.field || 'the request body', found.field || undefined);
   if (found?.problem === 'reserved_key') {
     const parent = found.field.split('.').slice(0, -1).join('.');
     throw apiError(
@@ -70,7 +71,8 @@ export async function readGuardedBodyText(c: Context): Promise<string | null> {
       return text;
     }
     const found = unstorable(value);
-    if (found?.problem === 'nul') throw nulRefusal(found.field || 'the request body', found.field || undefined);
+    if (found && found.problem !== 'reserved_key')
+      throw textRefusal(found.problem, found.field || 'the request body', found.field || undefined);
     return text;
   }
   if (type === 'application/x-www-form-urlencoded') {
@@ -81,7 +83,7 @@ export async function readGuardedBodyText(c: Context): Promise<string | null> {
   return null;
 }
 
-/** The body as text (UTF-8, invalid bytes replaced): 413 past 1 MiB, read to the end first. */
+/** The body as text: 413 past 1 MiB, read to the end first; 400 when it is not UTF-8. */
 async function readBodyText(c: Context): Promise<string> {
   const declared = Number(c.req.header('content-length') ?? NaN);
   if (declared > DRAIN_LIMIT) {
@@ -113,4 +115,11 @@ async function readBodyText(c: Context): Promise<string> {
   return decodeUtf8(Buffer.concat(chunks));
 }
 
-const decodeUtf8 = (bytes: Uint8Array) => new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+/** Bytes that are not UTF-8 are refused, not replaced: a replaced byte would be stored as U+FFFD unseen. */
+const decodeUtf8 = (bytes: Uint8Array) => {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw textRefusal('malformed', 'the request body');
+  }
+};

@@ -1,11 +1,13 @@
 /**
- * The input guard: the one rule for bytes no handler can use. The NUL
- * character (U+0000) is stored by PostgreSQL in neither text nor jsonb, so a
- * value holding it that reached a query failed there as a 500. It is refused
- * where input enters, with 400 `nul_character` naming where it was:
- * - the path, the query and the cookies, by the first middleware of every
- *   route (`guardRequestInput`), before any handler, the OAuth server's
- *   included, sees them;
+ * The input guard: the one rule for text no handler can use (core/unstorable.ts):
+ * the NUL character (U+0000), which PostgreSQL stores in neither text nor
+ * jsonb, so a value holding it that reached a query failed there as a 500;
+ * other control characters but tab, line feed and carriage return; text that
+ * is not well-formed. It is refused where input enters, with 400
+ * `nul_character`, `control_character` or `malformed_text` naming where it was:
+ * - the path (NUL) and the cookies (NUL), and the query (all three), by the
+ *   first middleware of every route (`guardRequestInput`), before any
+ *   handler, the OAuth server's included, sees them;
  * - JSON and form bodies, by the one body reader (api/http/body.ts), which every
  *   route that takes a body reads through, the OAuth server's included
  *   (api/oauth/routes.ts hands it the body read there).
@@ -13,10 +15,21 @@
 import type { MiddlewareHandler } from 'hono';
 import { apiError, type ApiError } from '../../core/errors.ts';
 import type { AppEnv } from '../app-deps.ts';
-import { hasNul } from '../../core/unstorable.ts';
+import { textProblem, type TextProblem } from '../../core/unstorable.ts';
 
 export function nulRefusal(subject: string, field?: string): ApiError {
   return apiError('nul_character', { subject }, { field });
+}
+
+const REASON_OF = {
+  nul: 'nul_character',
+  control: 'control_character',
+  malformed: 'malformed_text',
+} as const satisfies Record<TextProblem, string>;
+
+/** The 400 for a text problem of `subject` (core/unstorable.ts). */
+export function textRefusal(problem: TextProblem, subject: string, field?: string): ApiError {
+  return apiError(REASON_OF[problem], { subject }, { field });
 }
 
 /**
@@ -26,11 +39,13 @@ export function nulRefusal(subject: string, field?: string): ApiError {
  */
 const escapesNul = (escaped: string) => /%00/i.test(escaped);
 
-/** Refuses a query or form whose names or values hold NUL, naming the field as validation errors do. */
+/** Refuses a query or form whose names or values have a text problem, naming the field as validation errors do. */
 export function guardFields(fields: URLSearchParams, where: 'the query' | 'the form'): void {
   for (const [name, value] of fields) {
-    if (hasNul(name)) throw nulRefusal(`a field name in ${where}`);
-    if (hasNul(value)) throw nulRefusal(name, name);
+    const inName = textProblem(name);
+    if (inName) throw textRefusal(inName, `a field name in ${where}`);
+    const inValue = textProblem(value);
+    if (inValue) throw textRefusal(inValue, name, name);
   }
 }
 

@@ -4,7 +4,7 @@
  * the real CLI process, PostgreSQL and Redis.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -251,6 +251,8 @@ describe('npm run ops -- import', () => {
         { operation: 'create_problem', key: 'nul-1', body: problemBody({ title: 'ENOSPC\u0000 watcher' }) },
         '{"operation":"create_discussion","key":"nul-2","body":{"title":"A discussion with a reserved key","body":"b","__proto__":{"x":1}}}',
         { operation: 'create_discussion', key: 'nul-3\u0000', body: { title: 'Keyed', body: 'c' } },
+        { operation: 'create_discussion', key: 'ctl-1', body: { title: '\u001b[31mRed\u001b[0m build', body: 'd' } },
+        { operation: 'create_discussion', key: 'sur-1', body: { title: 'Half an emoji', body: 'e \ud83d' } },
       ]);
       const failure = await importFile(file).then(
         () => null,
@@ -258,10 +260,34 @@ describe('npm run ops -- import', () => {
       );
       expect(failure?.code).toBe(1);
       const stderr = failure!.stderr;
-      expect(stderr).toContain('3 of 303 lines cannot be imported; nothing was imported');
+      expect(stderr).toContain('5 of 305 lines cannot be imported; nothing was imported');
       expect(stderr).toContain('line 301: body.title: holds a NUL character (U+0000), which cannot be stored');
       expect(stderr).toContain('line 302: body.__proto__: the key __proto__ is reserved');
       expect(stderr).toContain('line 303: key: holds a NUL character (U+0000), which cannot be stored');
+      expect(stderr).toContain('line 304: body.title: holds a control character other than tab');
+      expect(stderr).toContain('line 305: body.body: holds a lone UTF-16 surrogate');
+      expect(await counts()).toEqual(before);
+    },
+    CLI_TIMEOUT,
+  );
+
+  it(
+    'refuses a file that is not UTF-8, and writes nothing of it',
+    async () => {
+      const before = await counts();
+      const good = await fileOf([
+        { operation: 'create_discussion', key: 'latin-1', body: { title: 'Caf', body: 'a' } },
+      ]);
+      const bytes = await readFile(good);
+      // "Café" in Latin-1: the byte 0xE9 alone is no UTF-8.
+      const at = bytes.indexOf('Caf') + 3;
+      await writeFile(good, Buffer.concat([bytes.subarray(0, at), Buffer.from([0xe9]), bytes.subarray(at)]));
+      const failure = await importFile(good).then(
+        () => null,
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(failure?.code).toBe(1);
+      expect(failure!.stderr).toMatch(/is not UTF-8 text \(invalid bytes at or after byte 0\); nothing was imported/);
       expect(await counts()).toEqual(before);
     },
     CLI_TIMEOUT,
