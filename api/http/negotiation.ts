@@ -15,12 +15,18 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { apiError } from '../../core/errors.ts';
 import type { ProjectionFormat } from '../../projections/files.ts';
 
-/** In order of preference when the client has none (`*\/*`). */
+/**
+ * In order of preference when the client has none (`*\/*`). Offered with the
+ * charset every twin is in: negotiator, as RFC 9110 reads, skips a range
+ * whose parameters the offer lacks, so `application/json; charset=utf-8`,
+ * which some HTTP libraries send by default, matched nothing (406 on the API).
+ */
 const RECORD_MEDIA: [string, ProjectionFormat][] = [
-  ['text/html', 'html'],
-  ['application/json', 'json'],
-  ['text/markdown', 'markdown'],
+  ['text/html; charset=utf-8', 'html'],
+  ['application/json; charset=utf-8', 'json'],
+  ['text/markdown; charset=utf-8', 'markdown'],
 ];
+const JSON_MEDIA = RECORD_MEDIA[1]![0];
 const SUFFIX: Record<ProjectionFormat, string> = { html: '', json: '.json', markdown: '.md' };
 
 function preferred(accept: string | undefined, available: string[]): string | undefined {
@@ -57,7 +63,7 @@ export const TWIN_SUFFIX = SUFFIX;
 
 /** Whether an API path may answer this `Accept` (JSON is all the API produces). */
 export const acceptsJson = remembered(
-  (accept) => accept === undefined || preferred(accept, ['application/json']) !== undefined,
+  (accept) => accept === undefined || preferred(accept, [JSON_MEDIA]) !== undefined,
 );
 
 /**

@@ -83,6 +83,12 @@ describe('content negotiation on canonical record URLs', () => {
     expect(recordFormatFor('text/*;q=0.5, text/markdown')).toBe('markdown');
     expect(recordFormatFor('text/html;q=0, */*')).toBe('json');
   });
+
+  it('matches a range that names the charset the twins are in, as HTTP libraries send it', () => {
+    expect(recordFormatFor('application/json; charset=utf-8')).toBe('json');
+    expect(recordFormatFor('text/markdown; charset=UTF-8')).toBe('markdown');
+    expect(recordFormatFor('application/json; charset=iso-8859-1, text/markdown;q=0.5')).toBe('markdown');
+  });
 });
 
 describe('406 on API paths', () => {
@@ -98,5 +104,14 @@ describe('406 on API paths', () => {
     for (const accept of ['*/*', 'application/json', 'text/html, application/*;q=0.2', undefined]) {
       expect((await get('/api/v1', accept)).status, String(accept)).toBe(200);
     }
+  });
+
+  it('serves JSON to application/json with its charset named, on the app and the fast path alike', async () => {
+    for (const path of ['/api/v1', '/api/v1/search?q=x', `/api/v1/problems/${problemId}`]) {
+      const res = await get(path, 'application/json; charset=utf-8');
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-type'), path).toMatch(/^application\/json/);
+    }
+    expect((await get('/api/v1', 'application/json; charset=iso-8859-1')).status).toBe(406);
   });
 });
