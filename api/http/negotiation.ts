@@ -29,8 +29,13 @@ const RECORD_MEDIA: [string, ProjectionFormat][] = [
 const JSON_MEDIA = RECORD_MEDIA[1]![0];
 const SUFFIX: Record<ProjectionFormat, string> = { html: '', json: '.json', markdown: '.md' };
 
+/**
+ * An empty Accept reads as none (any type): RFC 9110 allows the empty list,
+ * clients that send one mean nothing by it, and nginx, which answers from
+ * disk in front of the service, cannot tell the two apart.
+ */
 function preferred(accept: string | undefined, available: string[]): string | undefined {
-  return new Negotiator({ headers: { accept: accept ?? '*/*' } }).mediaType(available);
+  return new Negotiator({ headers: { accept: accept?.trim() ? accept : '*/*' } }).mediaType(available);
 }
 
 /**
@@ -63,7 +68,7 @@ export const TWIN_SUFFIX = SUFFIX;
 
 /** Whether an API path may answer this `Accept` (JSON is all the API produces). */
 export const acceptsJson = remembered(
-  (accept) => accept === undefined || preferred(accept, [JSON_MEDIA]) !== undefined,
+  (accept) => preferred(accept, [JSON_MEDIA]) !== undefined,
 );
 
 /**

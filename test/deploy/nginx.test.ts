@@ -172,6 +172,35 @@ describe('nginx in front of the service', () => {
     }
   });
 
+  it('answers every Accept as the service does: from disk only where no q-value reading is needed', async () => {
+    const canonical = `/problems/${problemId}`;
+    const api = `/api/v1/problems/${problemId}`;
+    for (const [url, accept, status, mediaType, disk] of [
+      [canonical, '', 200, 'text/html; charset=utf-8', true],
+      [canonical, 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 200, 'text/html', true],
+      [canonical, 'text/html;q=0.1, */*', 200, 'application/json', false],
+      [canonical, 'text/html;q=0.5, text/*', 200, 'text/markdown', false],
+      [canonical, 'application/json; charset=utf-8', 200, 'application/json', false],
+      [api, '', 200, 'application/json', true],
+      [api, 'application/json, text/plain, */*', 200, 'application/json', true],
+      [api, 'application/json; charset=utf-8', 200, 'application/json', true],
+      [api, 'text/html', 406, 'application/json', false],
+      [api, 'application/json;q=0, text/html', 406, 'application/json', false],
+    ] as const) {
+      const edge = await viaNginx(url, { headers: { accept } });
+      const origin = await viaService(url, { headers: { accept } });
+      const seen = [url, accept, edge.status, edge.headers.get('content-type')?.split(';')[0], fromDisk(edge)];
+      expect(seen).toEqual([url, accept, status, mediaType.split(';')[0], disk]);
+      expect([url, accept, origin.status]).toEqual([url, accept, status]);
+      if (status === 200) expect(edge.body.equals(origin.body)).toBe(true);
+    }
+  });
+
+  it('compresses for a request through another proxy (Via) as for any other', async () => {
+    const res = await rawGet(nginx.base, `/problems/${problemId}.json`, { 'accept-encoding': 'gzip', via: '1.1 cdn' });
+    expect(res.headers['content-encoding']).toBe('gzip');
+  });
+
   // A cached copy of a request without an Origin serves cross-origin pages too: the headers never depend on it.
   it('adds the public-read CORS headers to files it serves from disk, with or without an Origin', async () => {
     for (const url of [`/problems/${problemId}`, `/problems/${problemId}.json`, `/api/v1/problems/${problemId}`]) {
