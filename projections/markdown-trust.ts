@@ -4,6 +4,9 @@ import type { RevisionOutcomes, SignalCounts } from '../core/trust/breakdown.ts'
 import type { FeedbackEvidence } from '../db/queries/trust.ts';
 import { field, fence } from '../core/markdown-fence.ts';
 
+/** A person named as the HTML names them: the id, and the handle beside it (handles are `[a-z0-9_-]`, safe unfenced). */
+export const who = (p: { id: string; handle: string | null }) => (p.handle ? `${p.id} (${p.handle})` : p.id);
+
 export const signalsLine = (s: SignalCounts) =>
   `worked ${s.worked}, partially_worked ${s.partially_worked}, did_not_work ${s.did_not_work}`;
 
@@ -12,7 +15,8 @@ function counterEvidenceLines(c: CounterEvidence): string[] {
     `- counter_evidence: ${c.independent} independent (did_not_work ${c.did_not_work}, report_failure ${c.report_failure}, report_outdated ${c.report_outdated})`,
     '',
   ];
-  for (const n of c.latest) lines.push(`- ${n.kind} by ${n.reporter.id}, ${n.reported_at}`, '', field('note', n.note));
+  for (const n of c.latest)
+    lines.push(`- ${n.kind} by ${who(n.reporter)}, ${n.reported_at}`, '', field('note', n.note));
   return lines;
 }
 
@@ -68,7 +72,7 @@ export function feedbackMarkdown(feedback: FeedbackEvidence[], heading = '##'): 
   if (feedback.length === 0) lines.push('No feedback reported yet.', '');
   for (const f of feedback) {
     lines.push(
-      `- ${f.kind}: ${f.count} identit${f.count === 1 ? 'y' : 'ies'}; latest ${f.latest.id} by ${f.latest.reporter.id}, ${f.latest.reported_at}` +
+      `- ${f.kind}: ${f.count} identit${f.count === 1 ? 'y' : 'ies'}; latest ${f.latest.id} by ${who(f.latest.reporter)}, ${f.latest.reported_at}` +
         `${f.latest.revision === null ? '' : `, against revision ${f.latest.revision}`}`,
       '',
       field('body', f.latest.body),

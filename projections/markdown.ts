@@ -7,6 +7,7 @@ import {
   problemTrustMarkdown,
   signalsLine,
   trustMarkdown,
+  who,
 } from './markdown-trust.ts';
 
 function header(
@@ -34,7 +35,7 @@ function environmentBlock(env: Record<string, string>): string {
 export function problemMarkdown(view: ProblemView): string {
   const parts = [
     header('Problem', view),
-    `- author: ${view.author.id}`,
+    `- author: ${who(view.author)}`,
     `- created_at: ${view.created_at}`,
     `- revised_at: ${view.revised_at}`,
     `- json: ${view.links.json}`,
@@ -63,6 +64,8 @@ export function problemMarkdown(view: ProblemView): string {
       `- markdown: ${s.links.markdown}`,
       '',
       field('body', s.body),
+      field('applicability', s.applicability),
+      field('limitations', s.limitations),
     );
   }
   if (view.solutions.items.length === 0) parts.push('No solutions yet.', '');
@@ -74,12 +77,13 @@ export function solutionMarkdown(view: SolutionView): string {
   const parts = [
     header('Solution', view),
     `- problem: ${view.problem.id} (${view.problem.links.markdown})`,
-    `- author: ${view.author.id}`,
+    `- author: ${who(view.author)}`,
     `- created_at: ${view.created_at}`,
     `- revised_at: ${view.revised_at}`,
     `- signals: ${signalsLine(view.signals)}`,
     '',
     field('problem title', view.problem.title),
+    field('problem product', view.problem.product),
     field('body', view.body),
     field('applicability', view.applicability),
     field('limitations', view.limitations),
@@ -91,7 +95,7 @@ export function solutionMarkdown(view: SolutionView): string {
   ];
   for (const o of view.outcomes.items) {
     parts.push(
-      `- ${o.id}: ${o.signal} on revision ${o.solution_revision}, reported ${o.reported_at} by ${o.reporter.id}`,
+      `- ${o.id}: ${o.signal} on revision ${o.solution_revision}, reported ${o.reported_at} by ${who(o.reporter)}`,
       '',
       field('note', o.note),
     );
@@ -104,7 +108,7 @@ export function solutionMarkdown(view: SolutionView): string {
 export function discussionMarkdown(view: DiscussionView): string {
   const parts = [
     header('Discussion', view),
-    `- author: ${view.author.id}`,
+    `- author: ${who(view.author)}`,
     `- created_at: ${view.created_at}`,
     `- updated_at: ${view.updated_at}`,
     `- reply_count: ${view.reply_count}`,
@@ -120,7 +124,7 @@ export function discussionMarkdown(view: DiscussionView): string {
     parts.push(
       `### Reply ${r.id}`,
       '',
-      `- author: ${r.author.id}`,
+      `- author: ${who(r.author)}`,
       `- created_at: ${r.created_at}`,
       `- in_reply_to: ${r.in_reply_to ?? '(the discussion)'}`,
       '',
