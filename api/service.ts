@@ -19,7 +19,7 @@ import {
   type CommitJob,
   type CommitResult,
 } from '../core/queue-contract.ts';
-import { createQueue, createQueueEvents, queueBackendOf } from '../infra/queues.ts';
+import { createQueue, createQueueEvents, queueBackendOf, requireQueueStore } from '../infra/queues.ts';
 import { redisConnectionOptions } from '../infra/redis.ts';
 import { loadHtmlRenderer } from '../projections/html.ts';
 import { createServingFence, type ServingFence } from '../core/serving-fence.ts';
@@ -89,6 +89,7 @@ export async function createAppDeps(
   options: ApiOptions = {},
 ): Promise<{ deps: AppDeps; fastReads: FastRead; close(): Promise<void> }> {
   const backend = queueBackendOf(config);
+  await requireQueueStore(backend, pool);
   let redis: Redis | null = null;
   let sweeper: CounterSweeper | null = null;
   if (config.REDIS_URL) {

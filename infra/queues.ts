@@ -3,7 +3,17 @@
  * embedded mode, BullMQ's own PostgreSQL backend on the service's database.
  * Every Queue, Worker and QueueEvents is built here so callers never care.
  */
-import { createPostgresBackend, Queue, QueueEvents, runMigrations, Worker, type Processor } from 'bullmq';
+import {
+  assertSchemaCompatibility,
+  createPostgresBackend,
+  Queue,
+  QueueEvents,
+  runMigrations,
+  SchemaMigrationRequiredError,
+  SchemaVersionMismatchError,
+  Worker,
+  type Processor,
+} from 'bullmq';
 import type pg from 'pg';
 import type { Config } from '../core/config.ts';
 import { coalesceCommandWrites, type RedisLike, redisConnectionOptions } from './redis.ts';
@@ -102,5 +112,31 @@ export async function prepareQueueStore(backend: QueueBackend, pool: pg.Pool): P
     await runMigrations(client, PG_SCHEMA);
   } finally {
     client.release();
+  }
+}
+
+/**
+ * Refuses to start on a PostgreSQL queue store that `npm run migrate` has not
+ * prepared (or prepared for another BullMQ major): BullMQ's workers retry
+ * their bootstrap at once, forever, so a worker started first spun a core
+ * logging the same error, and writes waited for a commit that never came.
+ */
+export async function requireQueueStore(backend: QueueBackend, pool: pg.Pool): Promise<void> {
+  if (backend.kind !== 'postgres') return;
+  const client = await pool.connect();
+  try {
+    await assertSchemaCompatibility(client, PG_SCHEMA);
+  } catch (error) {
+    if (error instanceof SchemaMigrationRequiredError || error instanceof SchemaVersionMismatchError)
+      throw new QueueStoreNotReadyError(error.message);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+export class QueueStoreNotReadyError extends Error {
+  constructor(detail: string) {
+    super(`The queues' tables in PostgreSQL are not ready; run \`npm run migrate\` first. (${detail})`);
   }
 }

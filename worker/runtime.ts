@@ -17,7 +17,7 @@ import { createServingFence, type ServingFence } from '../core/serving-fence.ts'
 import { readServingFence } from '../db/queries/serving-fence.ts';
 import type { Logger } from '../infra/logger.ts';
 import { createWorkerMetrics, type WorkerMetrics } from '../infra/metrics.ts';
-import { createQueue, createWorker, queueBackendOf } from '../infra/queues.ts';
+import { createQueue, createWorker, queueBackendOf, requireQueueStore } from '../infra/queues.ts';
 import { loadHtmlRenderer } from '../projections/html.ts';
 import { createCoalescedRun, type CoalescedRun } from './coalesced-run.ts';
 import { commitWrite } from './jobs/commit-job.ts';
@@ -70,6 +70,7 @@ export async function startWorker({
     ? notingFencedPages(await loadHtmlRenderer(config.ASTRO_ENTRY, serving), pool, serving)
     : null;
   const backend = queueBackendOf(config);
+  await requireQueueStore(backend, pool);
 
   /** Queues to add requested jobs to, opened on first request. */
   const queues = new Map<QueueName, Queue>();

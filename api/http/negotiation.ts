@@ -67,9 +67,7 @@ export const recordFormatFor = remembered(function recordFormat(accept): Project
 export const TWIN_SUFFIX = SUFFIX;
 
 /** Whether an API path may answer this `Accept` (JSON is all the API produces). */
-export const acceptsJson = remembered(
-  (accept) => preferred(accept, [JSON_MEDIA]) !== undefined,
-);
+export const acceptsJson = remembered((accept) => preferred(accept, [JSON_MEDIA]) !== undefined);
 
 /**
  * The projection name to serve for `/{folder}/{name}`: a suffixed twin as

@@ -154,8 +154,9 @@ async function pollForCommit(queue: Queue, jobId: string, ms: number): Promise<C
   const until = Date.now() + ms;
   for (let delay = 5; Date.now() < until; delay = Math.min(delay * 2, 100)) {
     const current = await queue.getJob(jobId).catch(() => undefined);
-    if (current?.finishedOn)
-      return current.failedReason ? null : ((current.returnvalue as CommitResult | undefined) ?? null);
+    // A completed job has its return value; a failed one has none. Not `failedReason`: the
+    // PostgreSQL backend keeps an earlier attempt's on a job its retry completed.
+    if (current?.finishedOn) return (current.returnvalue as CommitResult | null | undefined) ?? null;
     await sleep(delay);
   }
   return null;

@@ -14,6 +14,7 @@ import { createLogger } from '../../infra/logger.ts';
 import { createLogDestination } from '../../infra/log-destination.ts';
 import { createPool } from '../../db/pool.ts';
 import { startWorker, type WorkerRuntime } from '../../worker/runtime.ts';
+import { prepareQueueStore, queueBackendOf } from '../../infra/queues.ts';
 import { cloneDatabase } from './database.ts';
 import { testConfig } from './test-config.ts';
 
@@ -60,6 +61,8 @@ export async function startStack(overrides: Record<string, string> = {}, options
     ? createLogger('trace', 'test', sink)
     : createLogger(config.LOG_LEVEL, 'test', logFile ?? undefined);
   const pool = createPool(config.DATABASE_URL, 20, 'ak-api');
+  // What `npm run migrate` does for the queues when they live in PostgreSQL (no REDIS_URL).
+  await prepareQueueStore(queueBackendOf(config), pool);
   const api = await startApiService(config, pool, logger, { oauthFetch: options.oauthFetch });
   const base = `http://127.0.0.1:${api.port}`;
   // The admission handler reads the origin from this same object on each request.
