@@ -13,7 +13,7 @@
  * read once the cheaper checks have passed.
  */
 import type { Context } from 'hono';
-import { apiError } from '../../core/errors.ts';
+import { ApiError, apiError } from '../../core/errors.ts';
 import { phaseTimer } from '../../infra/metrics.ts';
 import { redactBody } from '../../core/redact-secrets.ts';
 import { IdempotencyKeySchema } from '../../core/schemas/fields.ts';
@@ -91,16 +91,23 @@ export function createWriteSubmitter({
       if (spec.bodyScope) requireScope(credential, [spec.bodyScope(body)]);
       return { idempotencyKey, input, body, redacted };
     });
-    return submitWrite({
-      operation: spec.name,
-      identityId: credential.identity_id,
-      credentialId: credential.id,
-      scopes: credential.scopes,
-      idempotencyKey,
-      targetId: input.targetId,
-      body,
-      redacted,
-      requestId: call.requestId,
-    });
+    try {
+      return await submitWrite({
+        operation: spec.name,
+        identityId: credential.identity_id,
+        credentialId: credential.id,
+        scopes: credential.scopes,
+        idempotencyKey,
+        targetId: input.targetId,
+        body,
+        redacted,
+        requestId: call.requestId,
+      });
+    } catch (error) {
+      // The key's reuse is decided past the channel (the pipeline, the commit job): named here as the client sent it.
+      if (error instanceof ApiError && error.info.reason === 'idempotency_payload_mismatch')
+        throw apiError('idempotency_payload_mismatch', undefined, { field: KEY_FIELD[call.channel].field });
+      throw error;
+    }
   };
 }

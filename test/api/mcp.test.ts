@@ -453,6 +453,8 @@ describe('write tools', () => {
       status: 409,
       reason: 'idempotency_payload_mismatch',
       retryable: false,
+      // The argument the tool call sent, not the HTTP header.
+      field: 'idempotency_key',
     });
     expect(await count('SELECT count(*) FROM problem_revisions WHERE title = $1', ['A different body'])).toBe(0);
   });
@@ -469,7 +471,11 @@ describe('write tools', () => {
       key,
     });
     expect(http.status).toBe(409);
-    expect(errorOf(http.body)).toMatchObject({ code: 'conflict', reason: 'idempotency_payload_mismatch' });
+    expect(errorOf(http.body)).toMatchObject({
+      code: 'conflict',
+      reason: 'idempotency_payload_mismatch',
+      field: 'Idempotency-Key',
+    });
   });
 
   it('answers a key reused for another operation with 409, whatever the protocol', async () => {
