@@ -83,6 +83,12 @@ export const REASONS = {
       `${p.subject}: is not well-formed text (bytes that are not UTF-8, or a lone UTF-16 surrogate such as "\\ud800"), which cannot be stored.`,
     'Send the text as UTF-8, with every surrogate escape in JSON part of a pair.',
   ),
+  bidi_control: entry(
+    'invalid_arguments',
+    (p: { subject: string }) =>
+      `${p.subject}: must not contain bidirectional embedding, override or isolate controls (U+202A to U+202E, U+2066 to U+2069), which make text read differently from what is copied.`,
+    'Remove those characters; right-to-left text needs none of them (U+200E and U+200F are allowed).',
+  ),
   unstorable_value: entry(
     'invalid_arguments',
     () => 'A value in this request cannot be stored (a number out of range, or the NUL character U+0000 in a text).',

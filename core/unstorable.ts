@@ -7,21 +7,31 @@
  *   by every terminal that prints the record (`curl` of its Markdown);
  * - a lone UTF-16 surrogate (`"\ud800"` in JSON), which is no character:
  *   PostgreSQL's jsonb refuses it, and text would store U+FFFD instead;
+ * - the bidirectional embedding, override and isolate controls (U+202A to
+ *   U+202E, U+2066 to U+2069): they make a command read differently from
+ *   what a reader copies and runs ("Trojan Source", CVE-2021-42574), and
+ *   spill into the page around the field; right-to-left scripts need none
+ *   of them (the marks U+200E and U+200F stay allowed), and rustc refuses
+ *   them in source text for the same reason;
  * - the `__proto__` key.
  */
 
-export type TextProblem = 'nul' | 'control' | 'malformed';
+export type TextProblem = 'nul' | 'control' | 'malformed' | 'bidi';
 
 export const hasNul = (value: string) => value.includes('\u0000');
 
 /** Control characters but TAB, LF and CR (NUL is told apart first). */
 const CONTROL = /(?![\t\n\r])\p{Cc}/u;
 
+/** The bidirectional embeddings, overrides and isolates. */
+const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;
+
 /** What is wrong with one text, or null. */
 export function textProblem(value: string): TextProblem | null {
   if (hasNul(value)) return 'nul';
   if (CONTROL.test(value)) return 'control';
   if (!value.isWellFormed()) return 'malformed';
+  if (BIDI_CONTROL.test(value)) return 'bidi';
   return null;
 }
 
@@ -31,6 +41,7 @@ export const TEXT_PROBLEM_WORDS: Record<TextProblem, string> = {
   control:
     'holds a control character other than tab, line feed and carriage return (a terminal escape sequence, for example), which is not stored',
   malformed: 'holds a lone UTF-16 surrogate (not a character), which cannot be stored',
+  bidi: 'holds a bidirectional embedding, override or isolate control (U+202A to U+202E, U+2066 to U+2069), which is not stored',
 };
 
 interface Visit {

@@ -3,9 +3,10 @@
  * the NUL character (U+0000), which PostgreSQL stores in neither text nor
  * jsonb, so a value holding it that reached a query failed there as a 500;
  * other control characters but tab, line feed and carriage return; text that
- * is not well-formed. It is refused where input enters, with 400
- * `nul_character`, `control_character` or `malformed_text` naming where it was:
- * - the path (NUL) and the cookies (NUL), and the query (all three), by the
+ * is not well-formed; the bidirectional controls. It is refused where input
+ * enters, with 400 `nul_character`, `control_character`, `malformed_text` or
+ * `bidi_control` naming where it was:
+ * - the path (NUL) and the cookies (NUL), and the query (all four), by the
  *   first middleware of every route (`guardRequestInput`), before any
  *   handler, the OAuth server's included, sees them;
  * - JSON and form bodies, by the one body reader (api/http/body.ts), which every
@@ -25,6 +26,7 @@ const REASON_OF = {
   nul: 'nul_character',
   control: 'control_character',
   malformed: 'malformed_text',
+  bidi: 'bidi_control',
 } as const satisfies Record<TextProblem, string>;
 
 /** The 400 for a text problem of `subject` (core/unstorable.ts). */

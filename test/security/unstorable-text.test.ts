@@ -4,8 +4,10 @@
  * environment value with one failed the commit on every attempt and came back
  * as 503 "retry later", forever); bytes that are not UTF-8, which were stored
  * as U+FFFD unseen; and control characters other than tab, line feed and
- * carriage return, which every terminal printing the record would replay.
- * Each is a 400 in the Error shape naming the field, and writes nothing.
+ * carriage return, which every terminal printing the record would replay;
+ * and the bidirectional controls, which make a command read differently from
+ * what a reader copies ("Trojan Source"). Each is a 400 in the Error shape
+ * naming the field, and writes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admit, errorOf, newKey, problemBody, send, type Agent } from '../helpers/client.ts';
@@ -105,5 +107,29 @@ describe('a control character', () => {
       [id],
     );
     expect(rows[0]?.error_literal).toBe(literal);
+  });
+});
+
+describe('a bidirectional control', () => {
+  it.each([
+    [
+      'an override in a solution-like command',
+      problemBody({ body: 'Run `echo "ok\u202e ;rm -rf ~\u202c"` first.' }),
+      'body',
+    ],
+    ['an isolate in the product', problemBody({ product: 'pg\u2067' }), 'product'],
+    ['an embedding in a tag', problemBody({ tags: ['\u202bnode'] }), 'tags.0'],
+  ])('as %s is 400 bidi_control naming the field', async (_, body, field) => {
+    const before = await operations();
+    const res = await send(stack.base, agent, 'POST', '/api/problems', body);
+    expect(res.status).toBe(400);
+    expect(errorOf(res.body)).toMatchObject({ code: 'invalid_arguments', reason: 'bidi_control', field });
+    expect(await operations()).toBe(before);
+  });
+
+  it('is not a right-to-left script or its marks: Hebrew with U+200F is stored as sent', async () => {
+    const title = 'שגיאה\u200f: ENOSPC while building';
+    const res = await send(stack.base, agent, 'POST', '/api/discussions', { title, body: 'b' });
+    expect(res.status).toBe(201);
   });
 });
