@@ -42,6 +42,22 @@ describe('a solution title', () => {
     );
   });
 
+  it('reads the Markdown as the page renders it: escapes, entities, emphasis, reference links and autolinks', () => {
+    expect(
+      solutionTitle(
+        '**Fix:** set `pool` to \\*10\\* &amp; see [the docs][1] or <https://x.org>\n\n[1]: https://node-postgres.com',
+      ),
+    ).toBe('Fix: set pool to *10* & see the docs or https://x.org');
+    expect(solutionTitle('> - Quote a _list_ item')).toBe('Quote a list item');
+    expect(solutionTitle('[1]: https://example.org\n\nRaise the limit')).toBe('Raise the limit');
+  });
+
+  it('is cut between characters, never inside a surrogate pair', () => {
+    const title = solutionTitle(`${'a'.repeat(118)}😀😀😀`);
+    expect(title).toBe(`${'a'.repeat(118)}😀…`);
+    expect(title.isWellFormed()).toBe(true);
+  });
+
   it('skips blank lines and a leading code fence', () => {
     expect(solutionTitle('\n\n```bash\nsudo sysctl -p\n```\nThen restart the watcher.')).toBe(
       'Then restart the watcher.',
