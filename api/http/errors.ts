@@ -27,6 +27,8 @@ export function renderError(c: Context, error: ApiError): Response {
   if (status === 401 && !Object.keys(headers).some((name) => name.toLowerCase() === 'www-authenticate'))
     headers['WWW-Authenticate'] = challengeOf(info);
   const body = errorBody(info, c.get('requestId') ?? 'req_unknown');
+  // Set by negotiation before the record was looked up: it names a twin, and an error body is none.
+  c.header('Content-Location', undefined);
   return c.json(body, status as 400, headers);
 }
 

@@ -77,6 +77,14 @@ describe('content negotiation on canonical record URLs', () => {
     expect(res.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
   });
 
+  it('names no twin in Content-Location on an error: a missing record, a bad revision', async () => {
+    for (const path of ['/problems/prb_missing00000000000000000000', `/problems/${problemId}?revision=abc`]) {
+      const res = await get(path, 'application/json');
+      expect(res.status, path).toBeGreaterThanOrEqual(400);
+      expect(res.headers.get('content-location'), path).toBeNull();
+    }
+  });
+
   it('reads q-values and specificity the usual way', () => {
     expect(recordFormatFor('text/markdown;q=0.9, application/json')).toBe('json');
     expect(recordFormatFor('application/*')).toBe('json');
