@@ -50,6 +50,13 @@ describe('contribution Markdown', () => {
     expect(html).toContain('☐ to do');
   });
 
+  it('keeps footnotes as numbers and a list, with no link to an id the sanitizer removed', async () => {
+    const html = await renderMarkdown('See the limit[^1].\n\n[^1]: fs.inotify.max_user_watches');
+    expect(html).toContain('See the limit<sup>1</sup>.');
+    expect(html).toContain('fs.inotify.max_user_watches');
+    expect(html).not.toMatch(/href="#|aria-describedby|data-footnote-backref/);
+  });
+
   it.each([
     ['a table', '| a | b |\n|---|---|\n| 1 | 2 |'],
     ['strikethrough', 'was ~~wrong~~ right'],

@@ -69,6 +69,29 @@ function imagesAsLinks() {
   };
 }
 
+/**
+ * Footnotes keep their numbers and their list, without links: the links and
+ * `aria-describedby` point at ids, which no contribution may set (they would
+ * name the page's anchors, and two texts on one page would share them), so
+ * they led nowhere and described nothing.
+ */
+function footnotesWithoutLinks() {
+  return (tree: HastRoot) => {
+    visit(tree, 'element', (node, index, parent) => {
+      delete node.properties.ariaDescribedBy;
+      if (node.tagName !== 'a' || !parent || index === undefined) return;
+      if (node.properties.dataFootnoteRef !== undefined) {
+        parent.children.splice(index, 1, ...node.children);
+        return index;
+      }
+      if (node.properties.dataFootnoteBackref !== undefined) {
+        parent.children.splice(index, 1);
+        return index;
+      }
+    });
+  };
+}
+
 /** A task list's checkboxes become ☑ and ☐: a disabled input without a label is an accessibility fault, and a form control has no place in quoted text. */
 function checkboxesAsText() {
   return (tree: HastRoot) => {
@@ -152,6 +175,7 @@ function build(headingBase: number, gfm: boolean) {
     .use(rawHtmlAsText)
     .use(remarkRehype)
     .use(imagesAsLinks)
+    .use(footnotesWithoutLinks)
     .use(rehypeSanitize, SCHEMA)
     .use(checkboxesAsText)
     .use(linkRel)
