@@ -102,6 +102,15 @@ function checkboxesAsText() {
   };
 }
 
+/** A table scrolls inside itself when wider than the screen (site.css); tabindex lets a keyboard scroll it, as the page's own tables do. */
+function scrollableTables() {
+  return (tree: HastRoot) => {
+    visit(tree, 'element', (node) => {
+      if (node.tagName === 'table') node.properties.tabIndex = 0;
+    });
+  };
+}
+
 function linkRel() {
   return (tree: HastRoot) => {
     visit(tree, 'element', (node) => {
@@ -178,6 +187,7 @@ function build(headingBase: number, gfm: boolean) {
     .use(footnotesWithoutLinks)
     .use(rehypeSanitize, SCHEMA)
     .use(checkboxesAsText)
+    .use(scrollableTables)
     .use(linkRel)
     .use(headingsFrom, headingBase)
     .use(highlightBlocks)
