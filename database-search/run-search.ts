@@ -28,7 +28,13 @@ import {
   type SearchFilters,
 } from '../db/queries/search.ts';
 import { recordLinks, type ResourceLinks } from '../core/types.ts';
-import { MATCH_KINDS, type MatchKind, type SearchMode, type SearchParams } from '../core/schemas/search-params.ts';
+import {
+  DEFAULT_SEARCH_LIMIT,
+  MATCH_KINDS,
+  type MatchKind,
+  type SearchMode,
+  type SearchParams,
+} from '../core/schemas/search-params.ts';
 import { hasNextPage } from '../core/schemas/read-params.ts';
 import { loadCandidateTrust, type CandidateTrust } from './candidate-trust.ts';
 import {
@@ -97,10 +103,15 @@ const LEVEL_OF: Record<SearchMode, KindRank> = {
 };
 
 /**
- * Candidates the second stage (rerank.ts) reorders: the page and this many
- * before it, so a record it moves up can come from below the page's end.
+ * The first-stage rows the second stage (rerank.ts) reorders: the same rows
+ * for every page, so that the pages of one search are cuts of one order
+ * (a window that grew with the page moved a row from below page 1's window
+ * to the top of page 2's, repeating page 1's last item and never showing
+ * it). The default page and 20 rows below it, so a record the second stage
+ * moves up can come from below that page's end; rows past the window keep
+ * the first stage's order.
  */
-const RERANK_WINDOW = 20;
+const RERANK_ROWS = DEFAULT_SEARCH_LIMIT + 20;
 
 /**
  * Rows read per candidate source before ranking (docs/search.md, Bounds):
@@ -266,7 +277,7 @@ export async function runSearch(
       filters,
       // The statement answers the whole window from the first row; the page is cut from it after re-ranking.
       offset: 0,
-      limit: offset + params.limit + RERANK_WINDOW,
+      limit: Math.max(offset + params.limit, RERANK_ROWS),
       // The page before the second stage, which keeps it in most searches (every exact and substring one).
       trust: { from: offset, to: offset + params.limit },
       // A symptom in words shares few of its words with the record it describes, and the telling ones are
@@ -398,10 +409,13 @@ export async function runSearch(
           : [[row.id, { inText: row.in_text, inTitle: row.in_title, length: row.length ?? 0 }] as const],
       ),
     );
-    const weighted = rerankByTermWeight(found.rows, terms.length, counts, found.termShares, query.weights);
+    // The rows page 1 reads: each statement's first RERANK_ROWS (several statements' rows may be merged).
+    const window = found.rows.filter((row) => row.position < RERANK_ROWS);
+    const below = found.rows.filter((row) => row.position >= RERANK_ROWS);
+    const weighted = rerankByTermWeight(window, terms.length, counts, found.termShares, query.weights);
     found = {
       ...found,
-      rows: rerankByLiteral(weighted, literalEquals)
+      rows: [...rerankByLiteral(weighted, literalEquals), ...below]
         .slice(offset, offset + params.limit)
         .map(({ matched_kind, ...row }) => (matched_kind === undefined ? row : { ...row, kind: matched_kind })),
     };

@@ -75,27 +75,31 @@ export function toDocumentPage(rows: PageRow[]): DocumentPage {
     rows: rows
       .filter((r) => r.id !== null)
       .map(
-        ({
-          total: _t,
-          total_exact: _e,
-          lists_off: _lo,
-          fell_back: _f,
-          term_shares: _ts,
-          term_lexemes: _tl,
-          problems: _p,
-          solutions: _s,
-          discussions: _d,
-          trust_author_id: _ta,
-          trust_current_revision: _tr,
-          trust_confirmer_group: _tg,
-          trust_outcomes: _to,
-          trust_feedback: _tf,
-          tsv,
-          title_tsv,
-          ...row
-        }) => ({
+        (
+          {
+            total: _t,
+            total_exact: _e,
+            lists_off: _lo,
+            fell_back: _f,
+            term_shares: _ts,
+            term_lexemes: _tl,
+            problems: _p,
+            solutions: _s,
+            discussions: _d,
+            trust_author_id: _ta,
+            trust_current_revision: _tr,
+            trust_confirmer_group: _tg,
+            trust_outcomes: _to,
+            trust_feedback: _tf,
+            tsv,
+            title_tsv,
+            ...row
+          },
+          position,
+        ) => ({
           ...row,
           id: row.id!,
+          position,
           coverage: Number(row.coverage),
           score: Number(row.score ?? 0),
           exact_share: row.exact_share === null || row.exact_share === undefined ? null : Number(row.exact_share),

@@ -24,7 +24,7 @@ const COMMON_TERM_SHARE = 0.01;
 
 /** What ranking reads of a candidate, carried from the index scan that found it. */
 const CANDIDATE_COLUMNS = `d.id, d.type, d.family, d.title, d.snippet, d.updated_at, d.exact_keys, d.tsv, d.title_tsv, d.text_norm,
-  d.worked, d.partially_worked, d.did_not_work`;
+  d.worked, d.partially_worked, d.did_not_work, d.literal_key`;
 
 /**
  * How many of the query's alias groups (the CTE `lexemes`, its `groups`) the vector `tsv` holds: 0 without
@@ -63,6 +63,15 @@ export interface MatchShape {
   /** Trust subjects are read for some rows (`MatchQuery.trust`). */
   trust: boolean;
 }
+
+/**
+ * What a record whose literal is the whole query adds to its score: more than
+ * every other term can add together, so such records come first in the
+ * statement's order, where the page is cut, and not only within the rows
+ * the second stage reorders (a line 30 newer records also hold pushed the
+ * record that is that error past them).
+ */
+const LITERAL_EQUAL_WEIGHT = 100;
 
 export function matchStatementText(shape: MatchShape): string {
   const on = (disputed: string) => (shape.filtered ? filtersOn(disputed) : 'true');
@@ -333,6 +342,8 @@ export function matchStatementText(shape: MatchShape): string {
      source AS MATERIALIZED (SELECT DISTINCT ON (id) *, src = 2 AS contains FROM hits ORDER BY id, src = 2 DESC),
      feature AS MATERIALIZED (
        SELECT d.id, d.type, d.updated_at, exact, held.n AS held, c.contains,
+              -- Whole literal first (docs/search.md): before the page is cut, so it holds on every page.
+              coalesce(d.literal_key = $8::text, false) AS literal_equal,
               CASE WHEN exact > 0 THEN 0 WHEN c.contains THEN 1 ELSE 2 END AS kind,
               ${
                 !shape.words
@@ -394,7 +405,8 @@ export function matchStatementText(shape: MatchShape): string {
      ), matched AS MATERIALIZED (
        SELECT id, type, updated_at, kind, coverage, scored_coverage, exact,
               $17::float8 * exact + $18::float8 * contains::int + $19::float8 * scored_coverage
-                + $20::float8 * title_share + $21::float8 * signature + $22::float8 * prior + $26::float8 * trust AS score
+                + $20::float8 * title_share + $21::float8 * signature + $22::float8 * prior + $26::float8 * trust
+                + ${LITERAL_EQUAL_WEIGHT} * literal_equal::int AS score
          FROM (SELECT f.*, CASE WHEN contains OR cardinality($10::text[]) = 0 THEN 1
                                 ELSE held::float8 / cardinality($10::text[]) END AS coverage,
                       CASE WHEN contains OR cardinality($10::text[]) = 0 THEN 1

@@ -117,6 +117,8 @@ export interface MatchQuery {
 
 export interface DocumentRow {
   id: string;
+  /** The row's place in its statement's order (0 first), which no later stage changes. */
+  position: number;
   type: DocumentType;
   title: string;
   snippet: string;
