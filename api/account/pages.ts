@@ -82,7 +82,8 @@ export function createAccountPages(
     async signOut(c: Context): Promise<Response> {
       const form = await readFormBody(c);
       const session = await readSession(c, pool);
-      if (session) requireSameOriginForm(c, config.PUBLIC_ORIGIN, session, form.get('csrf'));
+      // Origin first, session or not: another site's form must not even clear this site's cookies.
+      requireSameOriginForm(c, config.PUBLIC_ORIGIN, session, form.get('csrf'));
       await endSession(c, pool, fence, session, config.PUBLIC_ORIGIN);
       await endAuthorizationSession(c);
       return c.redirect(SIGNIN_PATH, 303);

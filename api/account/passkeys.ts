@@ -42,6 +42,7 @@ import { clientAddress } from '../limits/rate-limit.ts';
 import { CACHE } from '../http/representation.ts';
 import { parseOrThrow } from '../http/validation.ts';
 import { localReturnPath, startSession } from './session.ts';
+import type { AuthorizationServerHooks } from './pages.ts';
 
 const CEREMONY_TTL_MS = 5 * 60 * 1000;
 const RP_NAME = 'Agent Knowledge';
@@ -57,7 +58,18 @@ const AuthenticateOptionsSchema = z.strictObject({});
 
 const notVerified = (detail: string) => apiError('passkey_not_verified', { detail }, { field: 'response' });
 
-export function createPasskeyHandlers(deps: AppDeps) {
+/**
+ * `endAuthorizationSession` (api/oauth/routes.ts): a sign-in ends this
+ * browser's session with the authorization server, which may name the
+ * person signed in before. Left naming them, the next consent was finished
+ * for the new person against a session of the old one, and the OAuth
+ * library sent the browser to a sign-out confirmation this service does
+ * not serve (a 404), so the new person could not connect.
+ */
+export function createPasskeyHandlers(
+  deps: AppDeps,
+  { endAuthorizationSession }: Pick<AuthorizationServerHooks, 'endAuthorizationSession'>,
+) {
   const { config, pool, rateLimit, fence } = deps;
   const origin = () => config.PUBLIC_ORIGIN;
   const rpID = () => new URL(config.PUBLIC_ORIGIN).hostname;
@@ -162,6 +174,7 @@ export function createPasskeyHandlers(deps: AppDeps) {
         }
         throw error;
       });
+      await endAuthorizationSession(c);
       return answer(c, {
         signed_in: true,
         identity: { id: identityId, kind: 'pseudonymous', handle },
@@ -209,6 +222,7 @@ export function createPasskeyHandlers(deps: AppDeps) {
       if (!verification.verified) throw notVerified('the signature or its origin does not match.');
       await recordPasskeyUse(pool, passkey.id, verification.authenticationInfo.newCounter);
       await startSession(c, pool, passkey.identity_id, origin());
+      await endAuthorizationSession(c);
       return answer(c, { signed_in: true, redirect: localReturnPath(body.return_to) });
     },
   };

@@ -40,7 +40,7 @@ export const PROTECTED_RESOURCE_METADATA_PATHS = [
 
 export function mountAccountsAndOAuth(app: Hono<AppEnv>, deps: AppDeps) {
   const oauth = createOAuthRoutes(deps);
-  const passkeys = createPasskeyHandlers(deps);
+  const passkeys = createPasskeyHandlers(deps, oauth);
   const pages = createAccountPages(deps, oauth);
 
   resource(app, '/account', { GET: pages.account });

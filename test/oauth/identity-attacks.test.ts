@@ -165,6 +165,25 @@ describe('one browser, two people', () => {
     const second = await authorize(jar, client.client_id);
     expect(second.code).toBeUndefined();
     expect(second.consent).toMatch(new RegExp(`id="consent-handle">${b}<`));
+    // Approving connects B: the authorization server's session, which named A, ended with B's sign-in
+    // (it had sent the browser to a sign-out confirmation this service does not serve).
+    const approved = await authorize(jar, client.client_id, { approve: true });
+    expect(approved.code).toBeTruthy();
+    expect(await whoamiWith(approved.code!, approved.verifier, client.client_id)).toBe(b);
+  });
+});
+
+describe('signing out', () => {
+  it('is refused from another site’s form, even for a browser whose session cookie stays behind', async () => {
+    const res = await fetch(`${base}/account/signout`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' },
+      body: '',
+      redirect: 'manual',
+    });
+    expect(res.status).toBe(403);
+    expect(errorOf(await res.json())).toMatchObject({ reason: 'origin_not_allowed' });
+    expect(res.headers.get('set-cookie')).toBeNull();
   });
 });
 
