@@ -6,7 +6,7 @@
  * and RFC 7009 revocation and refresh-token reuse detection find a grant's
  * tokens by them.
  */
-import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import { sha256Hex } from '../../core/hash.ts';
 import type { Queryable } from '../../db/pool.ts';
 import {
@@ -81,8 +81,20 @@ export function createPostgresAdapter(db: Queryable, options: { unusedClientSeco
       return undefined;
     }
 
+    /**
+     * The library checks that a code or refresh token is unspent, then spends it: two requests presenting
+     * one token can both pass the check. The one that finds it spent here is a reuse, as the library's own
+     * check would have found it: the grant ends, and the request is refused.
+     */
     async consume(id: string): Promise<void> {
-      await consumeOAuthRecord(db, this.model, hashOf(id));
+      const { consumed, grantId } = await consumeOAuthRecord(db, this.model, hashOf(id));
+      if (consumed) return;
+      // The grant itself too, as the library's own revocation does: a token the winner saves after this
+      // then names a grant that is gone, and the token endpoint refuses it.
+      if (grantId) await deleteGrant(db, grantId);
+      throw new errors.InvalidGrant(
+        `${this.model === 'AuthorizationCode' ? 'authorization code' : 'refresh token'} already used`,
+      );
     }
 
     async destroy(id: string): Promise<void> {

@@ -48,11 +48,25 @@ export async function findOAuthRecordByUid(db: Queryable, model: string, uidHash
   return r.rows[0] ?? null;
 }
 
-export async function consumeOAuthRecord(db: Queryable, model: string, idHash: string): Promise<void> {
-  await db.query(
-    'UPDATE oauth_records SET consumed_at = coalesce(consumed_at, now()) WHERE model = $1::text AND id_hash = $2::text',
+/**
+ * Marks a code or refresh token spent, if no one has yet: whether this call
+ * did, and the record's grant. In one statement, so of two requests that
+ * both read the token unspent only one spends it.
+ */
+export async function consumeOAuthRecord(
+  db: Queryable,
+  model: string,
+  idHash: string,
+): Promise<{ consumed: boolean; grantId: string | null }> {
+  const r = await db.query<{ consumed: boolean; grant_id: string | null }>(
+    `WITH spent AS (
+       UPDATE oauth_records SET consumed_at = now()
+        WHERE model = $1::text AND id_hash = $2::text AND consumed_at IS NULL RETURNING grant_id)
+     SELECT EXISTS (SELECT FROM spent) AS consumed,
+            (SELECT grant_id FROM oauth_records WHERE model = $1::text AND id_hash = $2::text) AS grant_id`,
     [model, idHash],
   );
+  return { consumed: r.rows[0]!.consumed, grantId: r.rows[0]!.grant_id };
 }
 
 export async function deleteOAuthRecord(db: Queryable, model: string, idHash: string): Promise<void> {
@@ -60,8 +74,18 @@ export async function deleteOAuthRecord(db: Queryable, model: string, idHash: st
 }
 
 /** Every token and code issued under one grant (RFC 7009 revocation, refresh-token reuse). */
+/**
+ * Ends a grant: its codes and tokens go, and the connection it made is
+ * marked revoked, whoever ended it (the person on /account, the client by
+ * RFC 7009, reuse detection), so /account no longer lists it as live and no
+ * token written in a race passes the connection check.
+ */
 export async function deleteOAuthRecordsOfGrant(db: Queryable, grantId: string): Promise<void> {
-  await db.query('DELETE FROM oauth_records WHERE grant_id = $1::text', [grantId]);
+  await db.query(
+    `WITH gone AS (DELETE FROM oauth_records WHERE grant_id = $1::text)
+     UPDATE oauth_connections SET revoked_at = now() WHERE grant_id = $1::text AND revoked_at IS NULL`,
+    [grantId],
+  );
 }
 
 export async function deleteExpiredOAuthRecords(db: Queryable): Promise<number> {

@@ -370,6 +370,25 @@ describe('bad input gets an OAuth error and changes nothing', () => {
     expect((await mcpPost(base, first.body.access_token!, toolCall('whoami'))).status).toBe(401);
   });
 
+  it('lets no two requests presenting one refresh token at once both keep a live chain', async () => {
+    const { tokens, client } = await connect(base, cookie);
+    const refresh = (token: string) =>
+      tokenRequest(base, { grant_type: 'refresh_token', refresh_token: token, client_id: client.client_id, resource });
+    // Both can read the token unspent before either spends it: the one that then finds it spent is a reuse.
+    const answers = await Promise.all(Array.from({ length: 6 }, () => refresh(tokens.refresh_token!)));
+    expect(answers.filter((a) => a.status === 200).length).toBeLessThanOrEqual(1);
+    for (const answer of answers.filter((a) => a.status === 200)) {
+      expect((await refresh(answer.body.refresh_token!)).body.error).toBe('invalid_grant');
+      expect((await mcpPost(base, answer.body.access_token!, toolCall('whoami'))).status).toBe(401);
+    }
+    const { rows } = await stack.pool.query<{ revoked: boolean }>(
+      'SELECT revoked_at IS NOT NULL AS revoked FROM oauth_connections WHERE client_id = $1',
+      [client.client_id],
+    );
+    // The account page no longer lists the connection as live.
+    expect(rows).toEqual([{ revoked: true }]);
+  });
+
   it('revokes a token per RFC 7009', async () => {
     const { tokens, client } = await connect(base, cookie);
     const res = await fetch(`${base}/oauth/revoke`, {
