@@ -29,6 +29,9 @@ const REASON_OF = {
   bidi: 'bidi_control',
 } as const satisfies Record<TextProblem, string>;
 
+/** The reasons of every refusal of the text rule (core/unstorable.ts), the reserved key's included. */
+export const UNSTORABLE_TEXT: ReadonlySet<string> = new Set([...Object.values(REASON_OF), 'reserved_key']);
+
 /** The 400 for a text problem of `subject` (core/unstorable.ts). */
 export function textRefusal(problem: TextProblem, subject: string, field?: string): ApiError {
   return apiError(REASON_OF[problem], { subject }, { field });

@@ -30,6 +30,7 @@ import {
 import { ApiError, apiError, errorInfo, type ErrorInfo } from '../../core/errors.ts';
 import type { AppDeps, AppEnv } from '../app-deps.ts';
 import { readJsonBody } from '../http/body.ts';
+import { UNSTORABLE_TEXT } from '../http/input-guard.ts';
 import { toApiError } from '../http/errors.ts';
 import { clientAddress } from '../limits/rate-limit.ts';
 import { CACHE } from '../http/representation.ts';
@@ -199,7 +200,10 @@ export function createParticipationHandler(deps: AppDeps, tools: Tool[], options
     return c.json(answer, status as 400, { 'Cache-Control': CACHE.private });
   }
 
-  /** The body as JSON-RPC: a body that is not JSON is -32700, one that is no JSON-RPC message -32600 (HTTP 400 both). */
+  /**
+   * The body as JSON-RPC: a body that is not JSON is -32700, one that is no JSON-RPC message -32600, one
+   * holding text no record may hold -32602 (HTTP 400 all).
+   */
   async function readMessage(c: Context<AppEnv>): Promise<{ message: unknown } | { refusal: Response }> {
     const refuse = (code: number, info: ErrorInfo) => ({
       refusal: c.json(rpcErrorBody(code, info, c.get('requestId')), 400, { 'Cache-Control': CACHE.private }),
@@ -211,6 +215,11 @@ export function createParticipationHandler(deps: AppDeps, tools: Tool[], options
     } catch (error) {
       if (error instanceof ApiError && (error.info.reason === 'invalid_json' || error.info.reason === 'missing_body')) {
         return refuse(MESSAGE_ERRORS.parseError, error.info);
+      }
+      // Text no record may hold (core/unstorable.ts) anywhere in the message: pasted terminal output is what
+      // agents send, so it must reach them as the protocol's error, naming the field, not as a bare HTTP 400.
+      if (error instanceof ApiError && UNSTORABLE_TEXT.has(error.info.reason)) {
+        return refuse(JSON_RPC.invalidParams, error.info);
       }
       throw error;
     }

@@ -716,6 +716,18 @@ describe('the endpoint over plain HTTP', () => {
       -32600,
       'protocol_error',
     ],
+    [
+      'a tool call with a pasted ANSI colour code with -32602 Invalid params',
+      rpc('tools/call', { name: 'search', arguments: { q: '\u001b[31mError: ENOSPC\u001b[0m' } }),
+      -32602,
+      'control_character',
+    ],
+    [
+      'a tool call with a lone surrogate with -32602 Invalid params',
+      rpc('tools/call', { name: 'search', arguments: { q: 'ENOSPC \ud800' } }),
+      -32602,
+      'malformed_text',
+    ],
   ])('answers %s, id null, the Error shape as data', async (_case, body, code, reason) => {
     const res = await post(body);
     expect(res.status).toBe(400);
