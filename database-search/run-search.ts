@@ -113,6 +113,9 @@ const LEVEL_OF: Record<SearchMode, KindRank> = {
  */
 const RERANK_ROWS = DEFAULT_SEARCH_LIMIT + 20;
 
+/** Whether a row is one page 1 reads (each statement's first RERANK_ROWS): what every page's decisions and ranking use. */
+const inWindow = (row: { position: number }) => row.position < RERANK_ROWS;
+
 /**
  * Rows read per candidate source before ranking (docs/search.md, Bounds):
  * keyword sources need the wider net (a symptom's words are common, and
@@ -321,14 +324,24 @@ export async function runSearch(
       !found.fellBack &&
       found.total > 0 &&
       !plainWords &&
-      found.rows.every(matchesOnlyAFragment)
+      found.rows.filter(inWindow).every(matchesOnlyAFragment)
     ) {
       const fragments = found;
       looser();
       keywordsTried = true;
       const keywords = await findMatchingDocuments(db, query, options);
       if (keywords.total > 0) {
-        found = withFragmentMatches(keywords, fragments, query.weights);
+        // Ranked among the keyword matches: the fragment rows page 1 reads; those past them follow.
+        const ranked = withFragmentMatches(
+          keywords,
+          { ...fragments, rows: fragments.rows.filter(inWindow) },
+          query.weights,
+        );
+        const ids = new Set(ranked.rows.map((row) => row.id));
+        found = {
+          ...ranked,
+          rows: [...ranked.rows, ...fragments.rows.filter((row) => !inWindow(row) && !ids.has(row.id))],
+        };
         merged = true;
       }
     }
@@ -340,7 +353,7 @@ export async function runSearch(
       !found.fellBack &&
       found.total > 0 &&
       plainWords &&
-      found.rows.every((row) => row.coverage < 1)
+      found.rows.filter(inWindow).every((row) => row.coverage < 1)
     ) {
       looser();
       keywordsTried = true;
@@ -356,7 +369,7 @@ export async function runSearch(
     if (
       !merged &&
       found.total < params.limit &&
-      found.rows.every((row) => row.kind === KIND_RANK.keywords) &&
+      found.rows.filter(inWindow).every((row) => row.kind === KIND_RANK.keywords) &&
       (params.mode === 'auto' || params.mode === 'keywords')
     ) {
       const last = lastResortMinimumTerms(terms.length);
@@ -401,17 +414,18 @@ export async function runSearch(
     tried.push(
       ...MATCH_KINDS.slice(params.mode === 'auto' ? 0 : level, keywordsTried ? KIND_RANK.keywords + 1 : level + 1),
     );
-    const literalEquals = new Set(found.rows.flatMap((row) => (row.literal_equal ? [row.id] : [])));
+    // The rows page 1 reads, with their own statistics: each statement's first RERANK_ROWS (several
+    // statements' rows may be merged); the rows past them keep their order, after them.
+    const window = found.rows.filter(inWindow);
+    const below = found.rows.filter((row) => !inWindow(row));
+    const literalEquals = new Set(window.flatMap((row) => (row.literal_equal ? [row.id] : [])));
     const counts = new Map(
-      found.rows.flatMap((row) =>
+      window.flatMap((row) =>
         row.in_text === null || row.in_title === null
           ? []
           : [[row.id, { inText: row.in_text, inTitle: row.in_title, length: row.length ?? 0 }] as const],
       ),
     );
-    // The rows page 1 reads: each statement's first RERANK_ROWS (several statements' rows may be merged).
-    const window = found.rows.filter((row) => row.position < RERANK_ROWS);
-    const below = found.rows.filter((row) => row.position >= RERANK_ROWS);
     const weighted = rerankByTermWeight(window, terms.length, counts, found.termShares, query.weights);
     found = {
       ...found,
