@@ -35,6 +35,19 @@ export function textProblem(value: string): TextProblem | null {
   return null;
 }
 
+/**
+ * Text the service fetched rather than was sent (a client's metadata
+ * document), with every character the rule refuses replaced by U+FFFD: it
+ * is shown and stored, and there is no request to refuse.
+ */
+export function withUnstorableReplaced(value: string): string {
+  return value
+    .toWellFormed()
+    .replaceAll('\u0000', '\uFFFD')
+    .replace(new RegExp(CONTROL.source, 'gu'), '\uFFFD')
+    .replace(new RegExp(BIDI_CONTROL.source, 'g'), '\uFFFD');
+}
+
 /** How each problem is said to a person (import lines, error messages). */
 export const TEXT_PROBLEM_WORDS: Record<TextProblem, string> = {
   nul: 'holds a NUL character (U+0000), which cannot be stored',

@@ -31,12 +31,14 @@ import { deleteGrant, keepClient } from './adapter.ts';
 import { ERROR_PAGE_HEADERS, oauthErrorPage } from './error-page.ts';
 import { createOAuthProvider, INTERACTION_PATH, OAUTH_ROUTES, resourceUrlOf } from './provider.ts';
 import { redactText } from '../../core/redact-secrets.ts';
+import { withUnstorableReplaced } from '../../core/unstorable.ts';
 
 /** A client's name as pages show and store it: the client wrote it, so it is contribution text and scanned like any. */
 function shownClientName(name: unknown, clientId: string): string {
-  // A metadata document is fetched, not sent through the input guard: its NUL, which PostgreSQL cannot
-  // store, becomes the replacement character rather than a failed consent.
-  return redactText(typeof name === 'string' && name !== '' ? name : clientId).value.replaceAll('\u0000', '\uFFFD');
+  // A metadata document is fetched, not sent through the input guard: what the text rule refuses (a NUL,
+  // which PostgreSQL cannot store; a control; a bidi override that would reverse the consent text after
+  // the name) becomes the replacement character rather than a failed consent.
+  return withUnstorableReplaced(redactText(typeof name === 'string' && name !== '' ? name : clientId).value);
 }
 
 /**

@@ -190,6 +190,26 @@ describe('a client name the database cannot store', () => {
   });
 });
 
+describe('a client name the text rule refuses', () => {
+  it('shows and stores a bidi override or a control as the replacement character, so it cannot reverse the consent text', async () => {
+    const clientId = `${documents.origin}/clients/rtl-chat.json`;
+    documents.serve('/clients/rtl-chat.json', {
+      ...metadataDocument(clientId),
+      client_name: 'Claude\u202e Desktop\u001b[2J',
+    });
+    const jar = new CookieJar(cookie);
+    const interaction = await consentPageUrl(clientId, 'RTL Chat', jar);
+    const page = await (await jar.fetch(interaction)).text();
+    expect(page).toMatch(/id="client-name"[^>]*>Claude\uFFFD Desktop\uFFFD\[2J</);
+    expect(page).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    expect(page.includes('\u001b')).toBe(false);
+    await runAuthorization(base, jar, interaction);
+    const names = (await stack.pool.query('SELECT client_name FROM oauth_connections WHERE client_id = $1', [clientId]))
+      .rows;
+    expect(names).toEqual([{ client_name: 'Claude\uFFFD Desktop\uFFFD[2J' }]);
+  });
+});
+
 describe('a metadata document client that is refused gets an OAuth error and changes nothing', () => {
   /** One authorization request by a signed-in person, as far as it goes on this origin. */
   async function authorizeOnce(clientId: string, redirect = redirectUri) {
