@@ -12,6 +12,7 @@ import { toString as textOf } from 'mdast-util-to-string';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
+import { visit } from 'unist-util-visit';
 import { TRUST_RULES } from '../../core/trust/rules.ts';
 import { mayUseGfm } from './markdown/render.ts';
 
@@ -40,6 +41,10 @@ function firstLineOfWords(nodes: readonly RootContent[]): string | null {
       continue;
     }
     if (node.type === 'paragraph' || node.type === 'heading') {
+      // A hard line break ends a line as a newline does; the text of a tree gives none for it.
+      visit(node, 'break', (_, index, parent) => {
+        if (parent && index !== undefined) parent.children[index] = { type: 'text', value: '\n' };
+      });
       const line = firstLine(textOf(node));
       if (line) return line;
       continue;
@@ -77,39 +82,51 @@ export function clip(text: string, max: number): string {
  * entities, escapes and autolinks become their text), not a code block.
  */
 export function solutionTitle(body: string): string {
-  const head = headOf(body);
-  const line = firstLineOfWords(parse(head)) ?? (head === body ? null : firstLineOfWords(parse(body)));
+  const line = firstLineOfWords(parse(headOf(body))) ?? firstLineOfWords(parse(body));
   return line ? clip(line, TITLE_MAX) : 'Untitled solution';
 }
 
 const FENCE = /^\s{0,3}(```|~~~)/;
 const DEFINITION = /^\s{0,3}\[[^\]]+\]:\s*\S/;
 
+/** Lines after a block's first line of words that can still change that line: a setext underline, a span carried over. */
+const LINES_AFTER_FIRST = 2;
+const LINE_READ = 1000;
+
 /**
- * The text up to the end of its first block of words (code fences before it
- * included), with the link reference definitions found after it: all the
- * title can come from, parsed in a tenth of the time of a long body (the
- * parser costs about 1.5 ms a KiB). The whole body is parsed only when that
- * block shows no words.
+ * The text up to its first line of words and the two after it (their first
+ * 1,000 characters each), fenced code left out (it shows no words, and a long log before the fix would be most
+ * of the parse), with the link reference definitions found after it: all
+ * the title can come from, parsed in a fraction of the time of a long body
+ * (the parser costs about 1.5 ms a KiB). The whole body is parsed only when
+ * that shows no words.
  */
 function headOf(body: string): string {
   const lines = body.split(/\r\n?|\n/);
+  const head: string[] = [];
   let inFence = false;
-  let words = false;
+  let wordsAt = -1;
   let end = lines.length;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    if (FENCE.test(line)) inFence = !inFence;
-    else if (inFence) continue;
-    else if (line.trim() === '') {
-      if (words) {
-        end = i;
-        break;
-      }
-    } else if (!DEFINITION.test(line)) words = true;
+    if (FENCE.test(line)) {
+      inFence = !inFence;
+      continue;
+    }
+    if (inFence) continue;
+    if (line.trim() === '' && wordsAt >= 0) {
+      end = i;
+      break;
+    }
+    if (wordsAt < 0 && line.trim() !== '' && !DEFINITION.test(line)) wordsAt = i;
+    // A title is 120 characters of a line: a span it could hold ends well before this.
+    head.push(line.length > LINE_READ ? line.slice(0, LINE_READ) : line);
+    if (wordsAt >= 0 && i - wordsAt >= LINES_AFTER_FIRST) {
+      end = i + 1;
+      break;
+    }
   }
-  if (end === lines.length) return body;
-  return [...lines.slice(0, end), '', ...lines.slice(end).filter((line) => DEFINITION.test(line))].join('\n');
+  return [...head, '', ...lines.slice(end).filter((line) => DEFINITION.test(line))].join('\n');
 }
 
 /**

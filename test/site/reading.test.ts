@@ -52,6 +52,18 @@ describe('a solution title', () => {
     expect(solutionTitle('[1]: https://example.org\n\nRaise the limit')).toBe('Raise the limit');
   });
 
+  it('ends at a hard line break, and skips a long log fenced before the fix', () => {
+    expect(solutionTitle('Raise the limit:  \nsudo sysctl fs.inotify.max_user_watches=524288')).toBe(
+      'Raise the limit:',
+    );
+    expect(solutionTitle('Raise the limit:\\\nsudo sysctl -p')).toBe('Raise the limit:');
+    const log = `\`\`\`\n${'npm ERR! code ENOSPC\n'.repeat(2000)}\`\`\`\n`;
+    expect(solutionTitle(`${log}Free space on the build disk, then **retry**.`)).toBe(
+      'Free space on the build disk, then retry.',
+    );
+    expect(solutionTitle('Setext title\n===\n\nbody')).toBe('Setext title');
+  });
+
   it('is cut between characters, never inside a surrogate pair', () => {
     const title = solutionTitle(`${'a'.repeat(118)}😀😀😀`);
     expect(title).toBe(`${'a'.repeat(118)}😀…`);
