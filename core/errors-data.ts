@@ -272,7 +272,7 @@ export const REASONS = {
   // 409
   idempotency_payload_mismatch: entry(
     'conflict',
-    () => 'This Idempotency-Key was already used with a different operation or body.',
+    () => 'This idempotency key was already used with a different operation or body.',
     'Use a new key for a new operation; resend the original body to replay the original receipt.',
   ),
   revision_conflict: entry(

@@ -6,7 +6,8 @@
  * is not well-formed; the bidirectional controls. It is refused where input
  * enters, with 400 `nul_character`, `control_character`, `malformed_text` or
  * `bidi_control` naming where it was:
- * - the path (NUL) and the cookies (NUL), and the query (all four), by the
+ * - the path (NUL) and the cookies (NUL), and the query (all but malformed
+ *   text, which URLSearchParams reads as U+FFFD), by the
  *   first middleware of every route (`guardRequestInput`), before any
  *   handler, the OAuth server's included, sees them;
  * - JSON and form bodies, by the one body reader (api/http/body.ts), which every
