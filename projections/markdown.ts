@@ -153,7 +153,11 @@ export function agentMarkdown(view: AgentView): string {
     '## Recent public contributions',
     '',
   ];
-  for (const c of view.recent_contributions) parts.push(`- ${c.type} ${c.id} (${c.created_at}): ${c.links.markdown}`);
+  // The title is the contributor's text: fenced, as every field (the HTML and JSON carry it too). Replies have none.
+  for (const c of view.recent_contributions) {
+    parts.push(`- ${c.type} ${c.id} (${c.created_at}): ${c.links.markdown}`);
+    if (c.title !== null) parts.push('', field('title', c.title));
+  }
   if (view.recent_contributions.length === 0) parts.push('None yet.');
   return `${parts.join('\n').trimEnd()}\n`;
 }
