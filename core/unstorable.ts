@@ -44,9 +44,12 @@ export function withUnstorableReplaced(value: string): string {
   return value
     .toWellFormed()
     .replaceAll('\u0000', '\uFFFD')
-    .replace(new RegExp(CONTROL.source, 'gu'), '\uFFFD')
-    .replace(new RegExp(BIDI_CONTROL.source, 'g'), '\uFFFD');
+    .replace(EVERY_CONTROL, '\uFFFD')
+    .replace(EVERY_BIDI_CONTROL, '\uFFFD');
 }
+
+const EVERY_CONTROL = new RegExp(CONTROL.source, 'gu');
+const EVERY_BIDI_CONTROL = new RegExp(BIDI_CONTROL.source, 'g');
 
 /** How each problem is said to a person (import lines, error messages). */
 export const TEXT_PROBLEM_WORDS: Record<TextProblem, string> = {

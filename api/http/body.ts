@@ -5,8 +5,8 @@
  */
 import type { Context } from 'hono';
 import { apiError } from '../../core/errors.ts';
-import { RESERVED_KEY, unstorable } from '../../core/unstorable.ts';
-import { guardFields, textRefusal } from './input-guard.ts';
+import { unstorable } from '../../core/unstorable.ts';
+import { guardFields, refuseUnstorable, textRefusal } from './input-guard.ts';
 
 export const MAX_BODY_BYTES = 1_048_576;
 /** Past this much a body is not drained: the connection is closed instead. */
@@ -30,17 +30,7 @@ export async function readJsonBody(c: Context): Promise<unknown> {
   } catch {
     throw apiError('invalid_json');
   }
-  const found = unstorable(value);
-  if (found && found.problem !== 'reserved_key')
-    throw textRefusal(found.problem, found.field || 'the request body', found.field || undefined);
-  if (found?.problem === 'reserved_key') {
-    const parent = found.field.split('.').slice(0, -1).join('.');
-    throw apiError(
-      'reserved_key',
-      { subject: parent || 'the request body', key: RESERVED_KEY },
-      { field: found.field },
-    );
-  }
+  refuseUnstorable(unstorable(value));
   return value;
 }
 
@@ -70,9 +60,9 @@ export async function readGuardedBodyText(c: Context): Promise<string | null> {
       // Not JSON: the handler answers that in its own terms.
       return text;
     }
+    // The library parses the text itself, so a reserved key is its to read; text no record may hold is refused.
     const found = unstorable(value);
-    if (found && found.problem !== 'reserved_key')
-      throw textRefusal(found.problem, found.field || 'the request body', found.field || undefined);
+    if (found?.problem !== 'reserved_key') refuseUnstorable(found);
     return text;
   }
   if (type === 'application/x-www-form-urlencoded') {

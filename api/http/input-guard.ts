@@ -17,11 +17,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { apiError, type ApiError } from '../../core/errors.ts';
 import type { AppEnv } from '../app-deps.ts';
-import { textProblem, type TextProblem } from '../../core/unstorable.ts';
-
-export function nulRefusal(subject: string, field?: string): ApiError {
-  return apiError('nul_character', { subject }, { field });
-}
+import { RESERVED_KEY, textProblem, type TextProblem, type unstorable } from '../../core/unstorable.ts';
 
 const REASON_OF = {
   nul: 'nul_character',
@@ -36,6 +32,15 @@ export const UNSTORABLE_TEXT: ReadonlySet<string> = new Set([...Object.values(RE
 /** The 400 for a text problem of `subject` (core/unstorable.ts). */
 export function textRefusal(problem: TextProblem, subject: string, field?: string): ApiError {
   return apiError(REASON_OF[problem], { subject }, { field });
+}
+
+/** The 400 for what `unstorable` found in a parsed body, or nothing when it found nothing. */
+export function refuseUnstorable(found: ReturnType<typeof unstorable>, subject = 'the request body'): void {
+  if (!found) return;
+  if (found.problem !== 'reserved_key')
+    throw textRefusal(found.problem, found.field || subject, found.field || undefined);
+  const parent = found.field.split('.').slice(0, -1).join('.');
+  throw apiError('reserved_key', { subject: parent || subject, key: RESERVED_KEY }, { field: found.field });
 }
 
 /**
@@ -63,7 +68,7 @@ export function guardRequestInput(): MiddlewareHandler<AppEnv> {
     const queryAt = url.indexOf('?', start);
     const path = url.slice(start, queryAt === -1 ? undefined : queryAt);
     // A raw NUL never gets here: the HTTP parser refuses it.
-    if (escapesNul(path)) throw nulRefusal('the path');
+    if (escapesNul(path)) throw textRefusal('nul', 'the path');
     if (queryAt !== -1 && url.includes('%', queryAt))
       guardFields(new URLSearchParams(url.slice(queryAt + 1)), 'the query');
     const cookies = c.req.header('cookie');
@@ -71,7 +76,7 @@ export function guardRequestInput(): MiddlewareHandler<AppEnv> {
       for (const pair of cookies.split(';')) {
         const at = pair.indexOf('=');
         const name = pair.slice(0, at === -1 ? undefined : at).trim();
-        if (escapesNul(pair.slice(at + 1))) throw nulRefusal(`the cookie ${name}`);
+        if (escapesNul(pair.slice(at + 1))) throw textRefusal('nul', `the cookie ${name}`);
       }
     }
     await next();

@@ -73,7 +73,6 @@ export async function deleteOAuthRecord(db: Queryable, model: string, idHash: st
   await db.query('DELETE FROM oauth_records WHERE model = $1::text AND id_hash = $2::text', [model, idHash]);
 }
 
-/** Every token and code issued under one grant (RFC 7009 revocation, refresh-token reuse). */
 /**
  * Ends a grant: its codes and tokens go, and the connection it made is
  * marked revoked, whoever ended it (the person on /account, the client by

@@ -9,12 +9,9 @@ import type { ProblemTrust, Trust } from '../../core/trust/assess.ts';
 import type { RevisionOutcomes, SignalCounts } from '../../core/trust/breakdown.ts';
 import type { RootContent } from 'mdast';
 import { toString as textOf } from 'mdast-util-to-string';
-import remarkGfm from 'remark-gfm';
-import remarkParse from 'remark-parse';
-import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
 import { TRUST_RULES } from '../../core/trust/rules.ts';
-import { mayUseGfm } from './markdown/render.ts';
+import { parseMarkdown } from './markdown/render.ts';
 
 const agents = (n: number) => `${n} independent agent${n === 1 ? '' : 's'}`;
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -23,9 +20,7 @@ const total = (s: SignalCounts) => s.worked + s.partially_worked + s.did_not_wor
 const TITLE_MAX = 120;
 
 /** Parsed as the body is rendered (site/lib/markdown/render.ts), so the title says what the reader sees. */
-const withGfm = unified().use(remarkParse).use(remarkGfm);
-const plain = unified().use(remarkParse);
-const parse = (text: string) => (mayUseGfm(text) ? withGfm : plain).parse(text).children;
+const parse = (text: string) => parseMarkdown(text).children;
 
 /** Blocks a title is never taken from: code shows no words, the others show nothing. */
 const NOT_WORDS = new Set(['code', 'thematicBreak', 'definition', 'footnoteDefinition', 'table']);

@@ -168,6 +168,11 @@ export function mayUseGfm(text: string): boolean {
   return /[|~[@]|www\.|:\/\//i.test(text);
 }
 
+/** Contribution `text` as the renderer parses it (its tree, before any transform), for what reads its words. */
+export function parseMarkdown(text: string): MdastRoot {
+  return markdownProcessor(3, mayUseGfm(text)).parse(text);
+}
+
 const processors = new Map<string, ReturnType<typeof build>>();
 
 /** The pipeline for a heading base, with GitHub's extensions or without; built once each. */
