@@ -1,15 +1,17 @@
 /**
  * Bearer credentials: looked up by the SHA-256 of the secret (the only form
- * stored), then checked for revocation, expiry and scope. Every 401 carries
+ * stored), then checked for revocation, expiry and scope (the rule of
+ * core/credentials.ts, which the commit applies again). Every 401 carries
  * the recovery metadata of docs/api.md, built here and nowhere else.
  */
 import type { Context } from 'hono';
-import { apiError, type ApiError } from '../core/errors.ts';
+import { credentialProblem, type CredentialState } from '../core/credentials.ts';
+import { apiError, type ApiError, type ErrorInfo } from '../core/errors.ts';
 import { credentialHash } from '../core/hash.ts';
 import type { Queryable } from '../db/pool.ts';
 import { findCredentialByHash, type AuthenticatedCredential } from '../db/queries/identities.ts';
 
-export type CredentialProblem = 'missing' | 'invalid' | 'expired' | 'revoked';
+export type CredentialProblem = 'missing' | CredentialState;
 
 /**
  * How the credential reached us: an HTTP request to the API, or the HTTP
@@ -42,17 +44,41 @@ function connectionRequired(): ApiError {
   });
 }
 
+/** What a client whose OAuth connection is refused does: a human connects it again, then it calls the whoami tool. */
+export const CONNECTION_RECOVERY = {
+  next_action: 'verify_oauth_connection',
+  human_action_required: true,
+  help: '/docs/chat',
+  retry: RETRY.tool,
+};
+
+const credentialRecovery = (problem: CredentialProblem, channel: Channel) => ({
+  // A missing header usually means a client that has a credential forgot to send it.
+  next_action: problem === 'missing' ? 'verify_direct_credential' : 'authentication_required',
+  human_action_required: false,
+  help: HELP,
+  retry: RETRY[channel],
+});
+
 export function credentialError(problem: CredentialProblem, channel: Channel = 'http'): ApiError {
   if (problem === 'missing' && channel === 'tool') return connectionRequired();
-  return apiError(problem, undefined, {
-    recovery: {
-      // A missing header usually means a client that has a credential forgot to send it.
-      next_action: problem === 'missing' ? 'verify_direct_credential' : 'authentication_required',
-      human_action_required: false,
-      help: HELP,
-      retry: RETRY[channel],
-    },
-  });
+  return apiError(problem, undefined, { recovery: credentialRecovery(problem, channel) });
+}
+
+/**
+ * A refusal the commit answered for the write's credential or connection
+ * (revoked or expired after the request was checked, core/credentials.ts):
+ * the catalog error the worker sent, with the recovery of the channel the
+ * client used, as a refusal at request time carries it. Any other error is
+ * answered as it is.
+ */
+export function withCallerRecovery(info: ErrorInfo, channel: Channel): ErrorInfo {
+  if (info.code !== 'invalid_or_revoked_credential' || info.recovery) return info;
+  const recovery =
+    info.reason === 'connection_revoked' || info.reason === 'token_wrong_resource'
+      ? CONNECTION_RECOVERY
+      : credentialRecovery(info.reason as CredentialProblem, channel);
+  return { ...info, recovery };
 }
 
 /** `prepared`: look the credential up with a named statement (not on the embedded database). */
@@ -68,10 +94,9 @@ export async function authenticate(
   const secret = match[1]!;
   if (!SECRET_SHAPE.test(secret)) throw refuse('invalid');
   const credential = await findCredentialByHash(db, credentialHash(secret), options);
-  if (!credential) throw refuse('invalid');
-  if (credential.revoked_at) throw refuse('revoked');
-  if (credential.expires_at.getTime() <= Date.now()) throw refuse('expired');
-  return credential;
+  const problem = credentialProblem(credential, new Date());
+  if (problem) throw refuse(problem);
+  return credential!;
 }
 
 export function requireScope(credential: AuthenticatedCredential, scopes: readonly string[]): void {

@@ -51,13 +51,22 @@ export type CommitResult =
   | { ok: false; error: ErrorInfo; requestHash: string };
 
 /**
- * One job id per (identity, key, request): identical concurrent requests share
- * a job (the fast path); a different body under the same key gets its own job,
- * which the operations table's primary key then refuses (the guarantee).
- * BullMQ ids may not contain ':' nor be all digits.
+ * One job id per (identity, key, request, credential): identical concurrent
+ * requests share a job (the fast path); a different body under the same key
+ * gets its own job, which the operations table's primary key then refuses
+ * (the guarantee). The credential (or OAuth connection) is part of it because
+ * a job's answer can be the refusal of that credential at commit (revoked
+ * meanwhile): the same write sent again with the identity's new credential
+ * gets a job of its own, which commits it (or replays it), rather than the
+ * finished job's refusal. BullMQ ids may not contain ':' nor be all digits.
  */
-export function commitJobId(identityId: string, idempotencyKey: string, requestHash: string): string {
-  return `op-${sha256Hex(`${identityId}\n${idempotencyKey}\n${requestHash}`).slice(0, 40)}`;
+export function commitJobId(
+  identityId: string,
+  credentialId: string,
+  idempotencyKey: string,
+  requestHash: string,
+): string {
+  return `op-${sha256Hex(`${identityId}\n${idempotencyKey}\n${requestHash}\n${credentialId}`).slice(0, 40)}`;
 }
 
 /**

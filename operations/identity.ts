@@ -1,17 +1,23 @@
-/** update_profile and the credential operations, inside the commit transaction. */
-import { errorInfo } from '../core/errors.ts';
-import { newId } from '../core/ids.ts';
+/**
+ * update_profile and the credential operations, inside the commit
+ * transaction, and the check of the credential or connection every write
+ * was queued under.
+ */
+import { errorInfo, type ErrorInfo } from '../core/errors.ts';
+import { isId, newId } from '../core/ids.ts';
 import type { CommitJob } from '../core/queue-contract.ts';
 import { RotateCredentialSchema, UpdateProfileSchema } from '../core/schemas/community.ts';
-import { credentialExpiry } from '../core/credentials.ts';
+import { connectionProblem, credentialExpiry, credentialProblem, refusalAtCommit } from '../core/credentials.ts';
 import { recordLinks } from '../core/types.ts';
 import type { Queryable } from '../db/pool.ts';
 import {
   credentialHashExists,
   insertCredential,
+  lockCallers,
   lockCredential,
   revokeCredential,
   updateProfile,
+  type CallerRow,
 } from '../db/queries/identities.ts';
 import { agentRef, fail, type HandlerResult } from './handler-result.ts';
 
@@ -26,7 +32,35 @@ export async function updateOwnProfile(tx: Queryable, job: CommitJob, at: Date):
   };
 }
 
-const credentialGone = () => fail(errorInfo('revoked', { duringCommit: true }));
+/**
+ * The refusal each write meets at commit because of who queued it, or null:
+ * the rule the API applied to the request (core/credentials.ts), applied
+ * again to the credential or connection as it stands now, so one revoked
+ * or expired after the write was queued stops it. One statement for the
+ * writes given, which share-locks their rows until the transaction ends
+ * (`lockCallers`). A direct credential's id has its own prefix; any other
+ * id is an OAuth connection's grant.
+ */
+export async function refusalsOfCallers(
+  tx: Queryable,
+  writes: readonly { job: CommitJob; at: Date }[],
+): Promise<(ErrorInfo | null)[]> {
+  if (writes.length === 0) return [];
+  const direct = writes.map(({ job }) => isId('credential', job.credentialId));
+  const ids = (want: boolean) => [
+    ...new Set(writes.filter((_, i) => direct[i] === want).map(({ job }) => job.credentialId)),
+  ];
+  const { credentials, connections } = await lockCallers(tx, ids(true), ids(false));
+  // A write acts as the identity of the credential or connection it was queued under.
+  const own = <R extends CallerRow>(job: CommitJob, row: R | undefined) =>
+    row?.identity_id === job.identityId ? row : undefined;
+  return writes.map(({ job, at }, i) => {
+    const problem = direct[i]
+      ? credentialProblem(own(job, credentials.get(job.credentialId)), at)
+      : connectionProblem(own(job, connections.get(job.credentialId)));
+    return problem ? refusalAtCommit(problem) : null;
+  });
+}
 
 /**
  * Rotation revokes the presented credential and registers the new hash with
@@ -63,9 +97,11 @@ export async function rotateOwnCredential(tx: Queryable, job: CommitJob, at: Dat
   };
 }
 
+/** Under the row lock, the rule every other write meets before it runs: a credential ended meanwhile is refused. */
 export async function revokeOwnCredential(tx: Queryable, job: CommitJob, at: Date): Promise<HandlerResult> {
   const current = await lockCredential(tx, job.credentialId);
-  if (!current) return credentialGone();
+  const problem = credentialProblem(current?.identity_id === job.identityId ? current : null, at);
+  if (!current || problem) return fail(refusalAtCommit(problem ?? 'invalid'));
   await revokeCredential(tx, current.id, at);
   return {
     ok: true,

@@ -50,6 +50,14 @@ export interface Operation<N extends string = string> {
   handler: OperationHandler;
   /** Applies consecutive writes of the operation in one batch together (commit.ts); else each goes to `handler`. */
   handleMany?: OperationBatchHandler;
+  /**
+   * The write ends the presented credential (rotation, revocation). Its
+   * handler locks the credential and decides itself what one already ended
+   * means, so the commit's check of each write's caller leaves it out; and
+   * once it commits, later writes of its batch under that credential are
+   * refused as they would be alone (commit.ts).
+   */
+  endsCredential?: true;
 }
 
 /** Keeps each entry's literal name while the list holds them side by side. */
@@ -163,6 +171,7 @@ export const OPERATIONS = [
     summary: 'Replace the presented credential with a new one (next epoch, same scopes).',
     change: { kind: 'credential.rotated', public: false },
     handler: rotateOwnCredential,
+    endsCredential: true,
   }),
   define({
     name: 'revoke_own_credential',
@@ -173,6 +182,7 @@ export const OPERATIONS = [
     summary: 'Revoke the presented credential.',
     change: { kind: 'credential.revoked', public: false },
     handler: revokeOwnCredential,
+    endsCredential: true,
   }),
   define({
     name: 'report_feedback',

@@ -16,11 +16,12 @@
  */
 import type { Context } from 'hono';
 import type Provider from 'oidc-provider';
+import { connectionProblem } from '../../core/credentials.ts';
 import { apiError, ApiError } from '../../core/errors.ts';
 import { findIdentity, type AuthenticatedCredential } from '../../db/queries/identities.ts';
 import { findConnection, touchConnection } from '../../db/queries/oauth.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { credentialError, RETRY } from '../auth.ts';
+import { CONNECTION_RECOVERY, credentialError } from '../auth.ts';
 import { writeUnlessFenced } from '../writes/optional-write.ts';
 import { MCP_PATH } from './path.ts';
 
@@ -68,14 +69,7 @@ const withInvalidToken = (error: ApiError, publicOrigin: string, description: st
 
 /** A presented OAuth token refused: the catalog's reason, recovery for a connection, and the invalid_token challenge. */
 function oauthRefusal(publicOrigin: string, refusal: 'token_wrong_resource' | 'connection_revoked'): ApiError {
-  const error = apiError(refusal, undefined, {
-    recovery: {
-      next_action: 'verify_oauth_connection',
-      human_action_required: true,
-      help: '/docs/chat',
-      retry: RETRY.tool,
-    },
-  });
+  const error = apiError(refusal, undefined, { recovery: CONNECTION_RECOVERY });
   return withInvalidToken(error, publicOrigin, error.message);
 }
 
@@ -101,7 +95,8 @@ export function createConnectionAuthenticator(
     const audiences = [token.aud ?? []].flat();
     if (!audiences.includes(resource())) throw oauthRefusal(origin, 'token_wrong_resource');
     const connection = await findConnection(pool, token.grantId);
-    if (!connection || connection.revoked_at) throw oauthRefusal(origin, 'connection_revoked');
+    // The rule the commit applies again to the connection's writes (core/credentials.ts).
+    if (connectionProblem(connection) || !connection) throw oauthRefusal(origin, 'connection_revoked');
     const identity = await findIdentity(pool, token.accountId);
     if (!identity) throw oauthRefusal(origin, 'connection_revoked');
     await stampUse(pool, fence, connection.grant_id);

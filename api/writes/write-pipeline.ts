@@ -189,7 +189,7 @@ export function createWritePipeline(deps: WritePipelineDeps): SubmitWrite {
     // job, so a round trip per write bought nothing but a faster replay.
     const data: CommitJob = { ...request, requestHash };
     if (deps.commitHere) return answerOf(request, requestHash, await commitHere(deps.commitHere, data, request));
-    const jobId = commitJobId(request.identityId, request.idempotencyKey, requestHash);
+    const jobId = commitJobId(request.identityId, request.credentialId, request.idempotencyKey, requestHash);
     const watch = deps.events ? watchCommit(deps.queue, deps.events, jobId) : null;
     let job: Job;
     try {

@@ -19,7 +19,7 @@ import { redactBody } from '../../core/redact-secrets.ts';
 import { IdempotencyKeySchema } from '../../core/schemas/fields.ts';
 import type { AppDeps } from '../app-deps.ts';
 import type { AuthenticatedCredential } from '../../db/queries/identities.ts';
-import { requireScope, type Channel } from '../auth.ts';
+import { requireScope, withCallerRecovery, type Channel } from '../auth.ts';
 import { parseOrThrow } from '../http/validation.ts';
 import type { RegisteredOperation } from '../../operations/registry.ts';
 import type { WriteAnswer } from './write-pipeline.ts';
@@ -104,10 +104,13 @@ export function createWriteSubmitter({
         requestId: call.requestId,
       });
     } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
       // The key's reuse is decided past the channel (the pipeline, the commit job): named here as the client sent it.
-      if (error instanceof ApiError && error.info.reason === 'idempotency_payload_mismatch')
+      if (error.info.reason === 'idempotency_payload_mismatch')
         throw apiError('idempotency_payload_mismatch', undefined, { field: KEY_FIELD[call.channel].field });
-      throw error;
+      // So is a credential or connection revoked after the request was checked: the recovery is the channel's.
+      const info = withCallerRecovery(error.info, call.channel);
+      throw info === error.info ? error : new ApiError(info);
     }
   };
 }

@@ -125,6 +125,48 @@ export async function lockCredential(db: Queryable, id: string): Promise<Credent
   return r.rows[0] ?? null;
 }
 
+/** A credential or OAuth connection as the commit checks it. */
+export interface CallerRow {
+  identity_id: string;
+  revoked_at: Date | null;
+}
+
+/**
+ * The direct credentials and OAuth connections that queued writes, by id,
+ * each row share-locked until the caller's transaction ends, in one
+ * statement. A revocation (an UPDATE of the row) that committed first is
+ * seen; one still running is waited for and then seen; one that comes
+ * later waits for this transaction, so it never ends before a write it
+ * did not stop. Ids that match no row are absent.
+ */
+export async function lockCallers(
+  db: Queryable,
+  credentialIds: readonly string[],
+  grantIds: readonly string[],
+): Promise<{
+  credentials: Map<string, CallerRow & { expires_at: Date }>;
+  connections: Map<string, CallerRow>;
+}> {
+  const r = await db.query<CallerRow & { id: string; expires_at: Date | null }>(
+    `WITH c AS (SELECT id, identity_id, revoked_at, expires_at FROM credentials
+                 WHERE id = ANY($1::text[]) ORDER BY id FOR SHARE),
+          o AS (SELECT grant_id, identity_id, revoked_at FROM oauth_connections
+                 WHERE grant_id = ANY($2::text[]) ORDER BY grant_id FOR SHARE)
+     SELECT id, identity_id, revoked_at, expires_at FROM c
+     UNION ALL
+     SELECT grant_id, identity_id, revoked_at, NULL FROM o`,
+    [credentialIds, grantIds],
+  );
+  const credentials = new Map<string, CallerRow & { expires_at: Date }>();
+  const connections = new Map<string, CallerRow>();
+  for (const { id, expires_at, ...row } of r.rows) {
+    // Only a credential has an expiry (NOT NULL); a connection's tokens expire on their own.
+    if (expires_at) credentials.set(id, { ...row, expires_at });
+    else connections.set(id, row);
+  }
+  return { credentials, connections };
+}
+
 export async function revokeCredential(db: Queryable, id: string, at: Date): Promise<void> {
   await db.query('UPDATE credentials SET revoked_at = coalesce(revoked_at, $2::timestamptz) WHERE id = $1::text', [
     id,

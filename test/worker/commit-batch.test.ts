@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestHashOf } from '../../core/idempotency.ts';
 import type { CommitJob, CommitResult } from '../../core/queue-contract.ts';
 import { commitBatch, commitOperation, type BatchOutcome } from '../../worker/jobs/commit.ts';
+import { revokeConnection } from '../../db/queries/oauth.ts';
 import { admit, newKey, problemBody, type Agent } from '../helpers/client.ts';
+import { seedSignedInAccount } from '../helpers/oauth.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
 let stack: Stack;
@@ -14,12 +16,15 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-function createJob(over: Record<string, unknown>, key = newKey()): CommitJob {
+/** Who a job was queued by: an identity and its direct credential, or its OAuth connection's grant. */
+type Caller = Pick<Agent, 'id' | 'credentialId'>;
+
+function createJob(over: Record<string, unknown>, key = newKey(), caller: Caller = agent): CommitJob {
   const body = problemBody(over);
   return {
     operation: 'create_problem',
-    identityId: agent.id,
-    credentialId: agent.credentialId,
+    identityId: caller.id,
+    credentialId: caller.credentialId,
     scopes: ['knowledge'],
     idempotencyKey: key,
     requestHash: requestHashOf('create_problem', undefined, body),
@@ -262,5 +267,128 @@ describe('a batch of different writes', () => {
     );
     expect(logged.rows.map((r) => r.cursor)).toEqual([edited!.change_cursor]);
     expect(BigInt(made!.change_cursor!)).toBeGreaterThan(0n);
+  });
+});
+
+/** A write that ends its own credential, as POST /api/credentials/revoke queues it. */
+function revokeJob(caller: Caller): CommitJob {
+  const key = newKey();
+  return {
+    operation: 'revoke_own_credential',
+    identityId: caller.id,
+    credentialId: caller.credentialId,
+    scopes: ['edit_own'],
+    idempotencyKey: key,
+    requestHash: requestHashOf('revoke_own_credential', undefined, {}),
+    requestId: `req_${key}`,
+    body: {},
+    redacted: [],
+  };
+}
+
+/** Revokes the credential as the revoke route's job commits it. */
+async function revoke(caller: Caller): Promise<void> {
+  expect((await commitOperation(stack.pool, revokeJob(caller))).ok).toBe(true);
+}
+
+/** An account with a live OAuth connection: the caller its tool writes are queued as. */
+async function connectedCaller(): Promise<Caller> {
+  const { identityId } = await seedSignedInAccount(stack.pool, `conn-${newKey().slice(-12)}`);
+  const grantId = `grant-${newKey().slice(-12)}`;
+  await stack.pool.query(
+    `INSERT INTO oauth_connections (grant_id, identity_id, client_id, client_name, scopes)
+     VALUES ($1, $2, 'client-test', 'Test Chat Client', '{knowledge}')`,
+    [grantId, identityId],
+  );
+  return { id: identityId, credentialId: grantId };
+}
+
+const refusalOf = (result: CommitResult) =>
+  result.ok ? null : { code: result.error.code, reason: result.error.reason };
+
+describe('a write whose caller can no longer act when it commits', () => {
+  it('is refused alone in its batch when its credential was revoked after it was queued; the others commit together', async () => {
+    const revoked = await admit(stack.base);
+    const jobs = [
+      createJob({ title: 'Beside revoked 1' }),
+      createJob({ title: 'Under revoked credential' }, newKey(), revoked),
+      createJob({ title: 'Beside revoked 2' }),
+      createJob({ title: 'Beside revoked 3' }),
+    ];
+    await revoke(revoked);
+    const results = (await commitBatch(stack.pool, jobs, { prepared: true })).map(value);
+    expect(results.map((r) => r.ok)).toEqual([true, false, true, true]);
+    expect(refusalOf(results[1]!)).toEqual({ code: 'invalid_or_revoked_credential', reason: 'revoked' });
+    expect(results[1]!.ok === false && results[1]!.error.message).toBe(
+      'The credential was revoked before this operation committed.',
+    );
+    expect(await problemsTitled('Beside revoked ')).toBe(3);
+    expect(await problemsTitled('Under revoked credential')).toBe(0);
+    // Refused inside the batch, not by rolling it back: the others are one transaction.
+    const xids = await stack.pool.query(
+      `SELECT DISTINCT xmin::text FROM operations WHERE idempotency_key = ANY($1::text[])`,
+      [[0, 2, 3].map((i) => jobs[i]!.idempotencyKey)],
+    );
+    expect(xids.rowCount).toBe(1);
+    // The refused write claimed no key: sent again (with a live credential) it is decided again.
+    expect(await count(`SELECT count(*) FROM operations WHERE idempotency_key = $1`, [jobs[1]!.idempotencyKey])).toBe(
+      0,
+    );
+  });
+
+  it('is refused with connection_revoked when its OAuth connection was revoked after it was queued', async () => {
+    const connected = await connectedCaller();
+    const jobs = [
+      createJob({ title: 'Beside a revoked connection 1' }),
+      createJob({ title: 'Under a revoked connection' }, newKey(), connected),
+      createJob({ title: 'Under a live connection' }, newKey(), await connectedCaller()),
+      createJob({ title: 'Beside a revoked connection 2' }),
+    ];
+    // What /account's revoke does.
+    expect(await revokeConnection(stack.pool, connected.credentialId, connected.id)).toBe(true);
+    const results = (await commitBatch(stack.pool, jobs, { prepared: true })).map(value);
+    expect(results.map((r) => r.ok)).toEqual([true, false, true, true]);
+    expect(refusalOf(results[1]!)).toEqual({ code: 'invalid_or_revoked_credential', reason: 'connection_revoked' });
+    expect(await problemsTitled('Under a revoked connection')).toBe(0);
+    expect(await problemsTitled('Under a live connection')).toBe(1);
+  });
+
+  it('is refused with expired when its credential expired after it was queued', async () => {
+    const expiring = await admit(stack.base);
+    const job = createJob({ title: 'Under an expired credential' }, newKey(), expiring);
+    await stack.pool.query(`UPDATE credentials SET expires_at = now() - interval '1 second' WHERE id = $1`, [
+      expiring.credentialId,
+    ]);
+    expect(refusalOf(await commitOperation(stack.pool, job))).toEqual({
+      code: 'invalid_or_revoked_credential',
+      reason: 'expired',
+    });
+    expect(await problemsTitled('Under an expired credential')).toBe(0);
+  });
+
+  it('is refused after a write of its batch revoked its credential, as it would be alone', async () => {
+    const caller = await admit(stack.base);
+    const jobs = [
+      createJob({ title: 'Before its revocation' }, newKey(), caller),
+      revokeJob(caller),
+      createJob({ title: 'After its revocation' }, newKey(), caller),
+      createJob({ title: 'Beside its revocation' }),
+    ];
+    const results = (await commitBatch(stack.pool, jobs, { prepared: true })).map(value);
+    expect(results.map((r) => r.ok)).toEqual([true, true, false, true]);
+    expect(refusalOf(results[2]!)).toEqual({ code: 'invalid_or_revoked_credential', reason: 'revoked' });
+    expect(await problemsTitled('Before its revocation')).toBe(1);
+    expect(await problemsTitled('After its revocation')).toBe(0);
+  });
+
+  it('still answers its receipt when it committed before the revocation and runs again', async () => {
+    const caller = await admit(stack.base);
+    const job = createJob({ title: 'Committed before its revocation' }, newKey(), caller);
+    const first = await commitOperation(stack.pool, job);
+    if (!first.ok) throw new Error('not committed');
+    await revoke(caller);
+    // A worker killed after the commit but before the job finished: the job runs again.
+    const again = await commitOperation(stack.pool, job);
+    expect(again).toMatchObject({ ok: true, replayed: true, receipt: { resource: { id: first.receipt.resource.id } } });
   });
 });

@@ -1,12 +1,13 @@
 /**
- * Commits writes: in one transaction each write claims its idempotency key,
- * applies its operation, appends its change and stores its receipt; a
- * batch of writes shares one transaction (`commitBatch`). Domain failures
- * come back as values (and roll back); only unexpected errors throw, so
- * BullMQ retries them.
+ * Commits writes: in one transaction each write's caller is checked again,
+ * then the write claims its idempotency key, applies its operation, appends
+ * its change and stores its receipt; a batch of writes shares one
+ * transaction (`commitBatch`). Domain failures come back as values (and
+ * roll back); only unexpected errors throw, so BullMQ retries them.
  */
 import { UnrecoverableError } from 'bullmq';
 import type pg from 'pg';
+import { refusalAtCommit } from '../../core/credentials.ts';
 import { errorInfo, type ErrorInfo } from '../../core/errors.ts';
 import { idempotencyMismatch } from '../../core/idempotency.ts';
 import type { CommitJob, CommitResult } from '../../core/queue-contract.ts';
@@ -26,6 +27,7 @@ import {
   saveReceipt,
 } from '../../db/queries/operations.ts';
 import type { HandlerResult } from '../../operations/handler-result.ts';
+import { refusalsOfCallers } from '../../operations/identity.ts';
 import { operationNamed, type RegisteredOperation } from '../../operations/registry.ts';
 
 /**
@@ -96,13 +98,17 @@ interface Progress {
 
 /**
  * Writes inside the caller's transaction, in order, each as it is alone:
- * its key claimed, its operation applied, its change appended and its
- * receipt stored. The keys are claimed in one statement, and the common
- * case's changes and receipts stored in one more, so a batch pays two round
- * trips for them whatever it holds. A domain failure throws `Rollback`: the
- * transaction must not commit what the write did before it failed (its
- * claim, first of all); `progress` then names the write that failed. Keys
- * must differ from each other.
+ * its caller checked, its key claimed, its operation applied, its change
+ * appended and its receipt stored. The callers are checked in one
+ * statement, the keys claimed in one more, and the common case's changes
+ * and receipts stored in one more, so a batch pays three round trips for
+ * them whatever it holds. A write whose credential or connection can no
+ * longer act (revoked or expired since the API checked it) claims no key
+ * and is answered its refusal as a value, leaving the others be; a
+ * replay of a key already committed is still answered its receipt. A
+ * domain failure throws `Rollback`: the transaction must not commit what
+ * the write did before it failed (its claim, first of all); `progress`
+ * then names the write that failed. Keys must differ from each other.
  */
 async function applyWrites(
   tx: Queryable,
@@ -111,39 +117,60 @@ async function applyWrites(
   progress: Progress = { at: -1 },
 ): Promise<CommitResult[]> {
   const ats = jobs.map(() => new Date());
-  const claimed = await claimOperations(
-    tx,
-    jobs.map((job, i) => ({
-      identityId: job.identityId,
-      key: job.idempotencyKey,
-      operation: job.operation,
-      requestHash: job.requestHash,
-      at: ats[i]!,
-    })),
-  );
+  // Writes that end their credential check it themselves, under its row lock.
+  const checked = jobs.flatMap((job, i) => (operations[i]!.endsCredential ? [] : [{ i, job, at: ats[i]! }]));
+  const refusals = new Map<number, ErrorInfo>();
+  for (const [n, refusal] of (await refusalsOfCallers(tx, checked)).entries())
+    if (refusal) refusals.set(checked[n]!.i, refusal);
+  const claiming = jobs.flatMap((job, i) => (refusals.has(i) ? [] : [{ i, job }]));
+  const claims =
+    claiming.length === 0
+      ? []
+      : await claimOperations(
+          tx,
+          claiming.map(({ i, job }) => ({
+            identityId: job.identityId,
+            key: job.idempotencyKey,
+            operation: job.operation,
+            requestHash: job.requestHash,
+            at: ats[i]!,
+          })),
+        );
+  const claimed = jobs.map(() => false);
+  for (const [n, { i }] of claiming.entries()) claimed[i] = claims[n]!;
   const results: CommitResult[] = [];
   const pending: { i: number; receipt: OperationReceipt; change: NewChange }[] = [];
   // Outcomes of writes applied together ahead of their turn (an operation's `handleMany`), by index.
   const ahead = new Map<number, HandlerResult>();
+  // Credentials a write of this batch ended (rotated or revoked) before the writes after it.
+  const ended = new Set<string>();
   for (const [i, job] of jobs.entries()) {
     progress.at = i;
     const { requestHash } = job;
     const at = ats[i]!;
     const operation = operations[i]!;
     if (!claimed[i]) {
-      const prior = (await findOperation(tx, job.identityId, job.idempotencyKey))!;
+      const prior = await findOperation(tx, job.identityId, job.idempotencyKey);
+      const refusal = refusals.get(i);
+      if (!prior && refusal) {
+        // Nothing of it was done: answered as a value, the transaction goes on with the others.
+        results[i] = { ok: false, error: refusal, requestHash };
+        continue;
+      }
       results[i] =
-        prior.request_hash !== requestHash
+        prior!.request_hash !== requestHash
           ? { ok: false, error: idempotencyMismatch(), requestHash }
           : {
               ok: true,
-              receipt: { ...prior.receipt, replayed: true },
+              receipt: { ...prior!.receipt, replayed: true },
               requestHash,
               requestId: job.requestId,
               replayed: true,
             };
       continue;
     }
+    // Alone, it would have met the credential ended: so it does here, once the others are committed without it.
+    if (!operation.endsCredential && ended.has(job.credentialId)) throw new Rollback(refusalAtCommit('revoked'));
     if (operation.handleMany && !ahead.has(i)) {
       // This write and the claimed writes of the same operation right after it.
       let end = i + 1;
@@ -159,6 +186,7 @@ async function applyWrites(
     }
     const outcome = ahead.get(i) ?? (await operation.handler(tx, job, at));
     if (!outcome.ok) throw new Rollback(outcome.error);
+    if (operation.endsCredential) ended.add(job.credentialId);
     const receiptWith = (cursor: string | null): OperationReceipt => ({
       operation: job.operation,
       idempotency_key: job.idempotencyKey,
@@ -218,11 +246,13 @@ const settle = (promises: Promise<CommitResult>[]): Promise<BatchOutcome[]> => P
  * receipt): one BEGIN and one COMMIT, and one flush of the log, for the
  * batch. Receipts still follow the commit, which is the batch's.
  *
- * One write's failure never fails the others. A write that fails in the
- * batch (a domain refusal such as a duplicate, a value PostgreSQL refuses)
- * rolls the whole transaction back, so nothing of it, or of the others,
- * is left; then the others are committed again as a batch, and after
- * them that write alone, where it fails as it would have alone. A failure
+ * One write's failure never fails the others. A write whose caller can no
+ * longer act is refused inside the batch, before it does anything, and
+ * the batch goes on. A write that fails in the batch (a domain refusal
+ * such as a duplicate, a value PostgreSQL refuses) rolls the whole
+ * transaction back, so nothing of it, or of the others, is left; then the
+ * others are committed again as a batch, and after them that write alone,
+ * where it fails as it would have alone. A failure
  * that is no write's own (the database away or read-only, a failed COMMIT)
  * puts every write alone, each meeting it as it would alone. Every attempt
  * is a transaction of its own and the keys are claimed in it, so a write

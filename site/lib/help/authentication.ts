@@ -194,6 +194,7 @@ const STEPS: HelpStep[] = [
     ],
     notes: [
       'Revoking cannot be undone. To keep acting, create a new credential (a new identity) through admission or /join.',
+      'A write sent with the credential that has not committed yet is refused when it commits, with the same 401 (reason revoked), and stores nothing.',
     ],
     example: `curl -s -X POST "$BASE/api/credentials/revoke" -H "Authorization: Bearer $SECRET" \\\n  -H 'Content-Type: application/json' -H 'Idempotency-Key: my-agent:revoke-0001' -d '{}'`,
   },
