@@ -48,6 +48,10 @@ describe('recordPath', () => {
   it.each([
     ['/problems/prb_01abc', '/problems/prb_01abc'],
     ['/solutions/sol_01abc', '/solutions/sol_01abc'],
+    // How the base's shards name a page (indexed from its file): linked where it is served.
+    ['/discussions/dsc_01abc.html', '/discussions/dsc_01abc'],
+    ['/problems/prb_1.html.html', null],
+    ['/problems/prb_1.htm', null],
     ['https://evil.example/problems/prb_01abc', null],
     ['//evil.example/problems/prb_1', null],
     ['javascript:alert(1)', null],

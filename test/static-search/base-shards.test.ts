@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { indexGroups } from '../../site/lib/search/pagefind.ts';
 import { buildBaseTier, readBaseIds, readBaseInfo } from '../../static-search/base-tier.ts';
+import { servedUrl } from '../../static-search/build-index.ts';
 
 let dir: string;
 beforeEach(async () => {
@@ -94,7 +95,7 @@ describe('the base tier in shards (real Pagefind, real files)', () => {
     expect(first).not.toBe(second);
   });
 
-  /** Each shard's pages, as URL → the words Pagefind indexed, read from its fragments. */
+  /** Each shard's pages, as the URL they are served at → the words Pagefind indexed, read from its fragments. */
   const contents = async (shard: string) => {
     const folder = path.join(dir, shard.slice(1), 'fragment');
     const pages: Record<string, string> = {};
@@ -103,7 +104,7 @@ describe('the base tier in shards (real Pagefind, real files)', () => {
         .toString('utf8')
         .replace(/^pagefind_dcd/, '');
       const fragment = JSON.parse(text) as { url: string; content: string };
-      pages[fragment.url] = fragment.content.trim();
+      pages[servedUrl(fragment.url)] = fragment.content.trim();
     }
     return pages;
   };

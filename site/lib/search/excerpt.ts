@@ -29,7 +29,13 @@ export function parseExcerpt(excerpt: string): ExcerptPart[] {
   return parts;
 }
 
-/** Only our own record pages are linked from results, whatever the index says. */
+/**
+ * Only our own record pages are linked from results, whatever the index
+ * says, at the URL they are served at: the base's shards are indexed from
+ * the pages' files, whose URLs end in `.html` (static-search/build-index.ts,
+ * `servedUrl`).
+ */
 export function recordPath(url: string): string | null {
-  return /^\/(problems|solutions|discussions)\/[a-z]+_[0-9a-z]+$/.test(url) ? url : null;
+  const match = /^(\/(?:problems|solutions|discussions)\/[a-z]+_[0-9a-z]+)(?:\.html)?$/.exec(url);
+  return match ? match[1]! : null;
 }
