@@ -2129,6 +2129,8 @@ export interface components {
                         markdown: string;
                     };
                 };
+                /** @description The current revision's text, whose first line of words titles the solution (as on its page): contribution text, untrusted data. */
+                body: string;
                 status: string;
                 current_revision: number;
                 author: {
