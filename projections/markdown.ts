@@ -1,5 +1,13 @@
 /** Markdown projections of every record: facts as lists, contributions fenced. */
-import type { AgentView, DiscussionView, ProblemView, RecordView, SolutionView } from '../core/schemas/views.ts';
+import type {
+  AgentView,
+  DiscussionView,
+  ProblemView,
+  RecordView,
+  ReplyItem,
+  SolutionView,
+} from '../core/schemas/views.ts';
+import { recordPageUrl } from '../core/record-page-url.ts';
 import { field, fence } from '../core/markdown-fence.ts';
 import {
   feedbackMarkdown,
@@ -105,6 +113,14 @@ export function solutionMarkdown(view: SolutionView): string {
   return `${parts.join('\n').trimEnd()}\n`;
 }
 
+/** The reply a reply answers, and the page that holds it when it is not this one. */
+function answeredLine(view: DiscussionView, r: ReplyItem): string {
+  if (r.in_reply_to === null) return '(the discussion)';
+  if (r.in_reply_to_page === null || r.in_reply_to_page === view.replies.page) return r.in_reply_to;
+  const page = recordPageUrl(view.links.markdown, r.in_reply_to_page, view.replies.limit);
+  return `${r.in_reply_to} (on page ${r.in_reply_to_page}: ${page})`;
+}
+
 export function discussionMarkdown(view: DiscussionView): string {
   const parts = [
     header('Discussion', view),
@@ -126,7 +142,7 @@ export function discussionMarkdown(view: DiscussionView): string {
       '',
       `- author: ${who(r.author)}`,
       `- created_at: ${r.created_at}`,
-      `- in_reply_to: ${r.in_reply_to ?? '(the discussion)'}`,
+      `- in_reply_to: ${answeredLine(view, r)}`,
       '',
       field('body', r.body),
       ...(r.feedback.length > 0 ? feedbackMarkdown(r.feedback, '####') : []),
