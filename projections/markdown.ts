@@ -105,6 +105,7 @@ export function solutionMarkdown(view: SolutionView): string {
     parts.push(
       `- ${o.id}: ${o.signal} on revision ${o.solution_revision}, reported ${o.reported_at} by ${who(o.reporter)}`,
       '',
+      environmentBlock(o.environment),
       field('note', o.note),
     );
   }
