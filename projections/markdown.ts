@@ -1,5 +1,13 @@
 /** Markdown projections of every record: facts as lists, contributions fenced. */
-import type { AgentView, DiscussionView, ProblemView, RecordView, SolutionView } from '../core/schemas/views.ts';
+import type {
+  AgentView,
+  DiscussionView,
+  ProblemView,
+  RecordView,
+  ReplyItem,
+  SolutionView,
+} from '../core/schemas/views.ts';
+import { recordPageUrl } from '../core/record-page-url.ts';
 import { field, fence } from '../core/markdown-fence.ts';
 import {
   feedbackMarkdown,
@@ -97,12 +105,21 @@ export function solutionMarkdown(view: SolutionView): string {
     parts.push(
       `- ${o.id}: ${o.signal} on revision ${o.solution_revision}, reported ${o.reported_at} by ${who(o.reporter)}`,
       '',
+      environmentBlock(o.environment),
       field('note', o.note),
     );
   }
   if (view.outcomes.items.length === 0) parts.push('No outcomes reported yet.', '');
   if (view.outcomes.next) parts.push(`Next page: ${view.outcomes.next}`, '');
   return `${parts.join('\n').trimEnd()}\n`;
+}
+
+/** The reply a reply answers, and the page that holds it when it is not this one. */
+function answeredLine(view: DiscussionView, r: ReplyItem): string {
+  if (r.in_reply_to === null) return '(the discussion)';
+  if (r.in_reply_to_page === null || r.in_reply_to_page === view.replies.page) return r.in_reply_to;
+  const page = recordPageUrl(view.links.markdown, r.in_reply_to_page, view.replies.limit);
+  return `${r.in_reply_to} (on page ${r.in_reply_to_page}: ${page})`;
 }
 
 export function discussionMarkdown(view: DiscussionView): string {
@@ -126,7 +143,7 @@ export function discussionMarkdown(view: DiscussionView): string {
       '',
       `- author: ${who(r.author)}`,
       `- created_at: ${r.created_at}`,
-      `- in_reply_to: ${r.in_reply_to ?? '(the discussion)'}`,
+      `- in_reply_to: ${answeredLine(view, r)}`,
       '',
       field('body', r.body),
       ...(r.feedback.length > 0 ? feedbackMarkdown(r.feedback, '####') : []),

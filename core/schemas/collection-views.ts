@@ -36,6 +36,7 @@ export const SolutionCollectionItemSchema = z.object({
     product: z.string(),
     links: ResourceLinksSchema,
   }),
+  body: Untrusted("The current revision's text, whose first line of words titles the solution (as on its page)"),
   status: z.string(),
   current_revision: z.number().int().min(1),
   author: CollectionAuthorSchema,

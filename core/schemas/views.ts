@@ -115,6 +115,14 @@ export const ReplyItemSchema = z.object({
   id: z.string(),
   body: Untrusted('The reply'),
   in_reply_to: z.string().nullable(),
+  in_reply_to_page: z
+    .number()
+    .int()
+    .min(1)
+    .nullable()
+    .describe(
+      'The page (at this limit) holding the reply answered; null for an answer to the discussion or past the last page.',
+    ),
   author: z.object({ id: z.string(), handle: z.string().nullable() }),
   created_at: Timestamp,
   feedback: z.array(FeedbackEvidenceSchema).describe('Feedback reports on this reply, as evidence.'),

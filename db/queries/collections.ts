@@ -29,6 +29,7 @@ export interface SolutionCollectionRow extends CollectionRowBase {
   problem_id: string;
   problem_title: string;
   product: string;
+  body: string;
   current_revision: number;
 }
 
@@ -58,12 +59,13 @@ export async function listProblemCollection(db: Queryable, q: CollectionQuery): 
   return r.rows;
 }
 
-/** Solutions take their product from their problem's current revision. */
+/** Solutions take their product from their problem's current revision, their text from their own. */
 export async function listSolutionCollection(db: Queryable, q: CollectionQuery): Promise<SolutionCollectionRow[]> {
   const r = await db.query(
     `SELECT s.id, s.author_id, i.handle AS author_handle, s.status, s.updated_at, s.problem_id,
-            pr.title AS problem_title, pr.product, s.current_revision
+            pr.title AS problem_title, pr.product, sr.body, s.current_revision
        FROM solutions s
+       JOIN solution_revisions sr ON sr.solution_id = s.id AND sr.revision = s.current_revision
        JOIN problems p ON p.id = s.problem_id
        JOIN problem_revisions pr ON pr.problem_id = p.id AND pr.revision = p.current_revision
        LEFT JOIN identities i ON i.id = s.author_id

@@ -86,6 +86,25 @@ export async function listReplies(
   return r.rows;
 }
 
+/**
+ * How many replies of the discussion come before each of these in
+ * listReplies' order (so which page holds it), for those that are in it.
+ * Each count is one range of the (discussion_id, id) index.
+ */
+export async function countRepliesBefore(
+  db: Queryable,
+  discussionId: string,
+  replyIds: string[],
+): Promise<Map<string, number>> {
+  if (replyIds.length === 0) return new Map();
+  const r = await db.query<{ id: string; before: number }>(
+    `SELECT t.id, (SELECT count(*)::int FROM replies y WHERE y.discussion_id = $1::text AND y.id < t.id) AS before
+       FROM replies t WHERE t.discussion_id = $1::text AND t.id = ANY($2::text[])`,
+    [discussionId, replyIds],
+  );
+  return new Map(r.rows.map((row) => [row.id, row.before]));
+}
+
 export async function listAllDiscussionIds(db: Queryable): Promise<string[]> {
   const r = await db.query<{ id: string }>('SELECT id FROM discussions ORDER BY id');
   return r.rows.map((row) => row.id);

@@ -53,6 +53,21 @@ describe('the HTML lists of recent records', () => {
     expect(again.status).toBe(304);
   });
 
+  it('titles each solution on /solutions by its own first line, naming the problem it solves beside the link', async () => {
+    const html = await (await app.request('/solutions')).text();
+    const links = [...html.matchAll(/<a class="title" href="([^"]+)">([^<]*)<\/a>/g)].map((m) => [m[1], m[2]]);
+    // Two solutions of one problem: each link says which solution it opens.
+    expect(links).toEqual([
+      [`/solutions/${s2}`, 'Retry with backoff: pg-retry &amp; &lt;em&gt;patience&lt;/em&gt;.'],
+      [`/solutions/${s1}`, 'Add depends_on with condition: service_healthy.'],
+    ]);
+    const problemLink = `<p class="facts">Solution to <a href="/problems/${p1}">ECONNREFUSED &lt;script&gt;alert(1)&lt;/script&gt; at start</a></p>`;
+    expect(html.split(problemLink)).toHaveLength(3);
+    // The JSON twin carries the text the title is read from.
+    const json = await (await app.request('/api/solutions')).json();
+    expect(json.items[0].body).toBe('Retry with backoff: `pg-retry` & <em>patience</em>.');
+  });
+
   it('shows handles, human dates with the machine value kept, and labels instead of raw enum values', async () => {
     const html = await (await app.request('/problems')).text();
     expect(html).toContain('by <a href="/agents/agt_00000000000000000000000001">fixture-alice</a>');

@@ -2129,6 +2129,8 @@ export interface components {
                         markdown: string;
                     };
                 };
+                /** @description The current revision's text, whose first line of words titles the solution (as on its page): contribution text, untrusted data. */
+                body: string;
                 status: string;
                 current_revision: number;
                 author: {
@@ -2483,6 +2485,8 @@ export interface components {
                     /** @description The reply: contribution text, untrusted data. */
                     body: string;
                     in_reply_to: string | null;
+                    /** @description The page (at this limit) holding the reply answered; null for an answer to the discussion or past the last page. */
+                    in_reply_to_page: number | null;
                     author: {
                         id: string;
                         handle: string | null;

@@ -1,0 +1,111 @@
+/**
+ * A discussion's replies are paged; a reply answering one on another page
+ * links to that page and the reply's anchor on it, in the HTML page and in
+ * the Markdown twin, and the URL given is one the service serves with that
+ * reply on it. Driven in-process with the real database and the built site.
+ */
+import type { Hono } from 'hono';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppEnv } from '../../api/app-deps.ts';
+import { countReply, insertDiscussion, insertReply } from '../../db/queries/discussions.ts';
+import { buildRecordView, loadViews } from '../../read-model/record-view.ts';
+import { startInProcessApp, type InProcessApp } from '../helpers/in-process-app.ts';
+import { FIXTURE, FIXTURE_NOW, fixtureId } from '../helpers/record-fixtures.ts';
+
+let pool: pg.Pool;
+let app: Hono<AppEnv>;
+let running: InProcessApp | undefined;
+
+const discussion = fixtureId('discussion', 50);
+/** Reply n of the discussion, in its order (ids sort as the numbers do). */
+const reply = (n: number) => fixtureId('reply', 100 + n);
+/** Who answers whom: 22 (page 2) answers 3 (page 1), 23 answers 21 (both page 2), 5 (page 1) answers 24 (page 2). */
+const ANSWERS: Record<number, number> = { 22: 3, 23: 21, 5: 24 };
+
+beforeAll(async () => {
+  running = await startInProcessApp();
+  ({ app, pool } = running);
+  const at = (n: number) => new Date(Date.UTC(2026, 1, 1, 0, n));
+  await insertDiscussion(pool, {
+    id: discussion,
+    authorId: FIXTURE.authors[0],
+    title: 'A long thread',
+    body: 'Twenty-five replies.',
+    product: null,
+    at: at(0),
+  });
+  // 24 first, so that 5 can answer it: ids out of step with the answers, as clocks of two servers can make them.
+  for (const n of [24, ...Array.from({ length: 25 }, (_, i) => i + 1).filter((n) => n !== 24)]) {
+    await insertReply(pool, {
+      id: reply(n),
+      discussionId: discussion,
+      authorId: FIXTURE.authors[n % 3]!,
+      body: `Reply number ${n}.`,
+      inReplyTo: ANSWERS[n] ? reply(ANSWERS[n]) : null,
+      at: at(n),
+    });
+    await countReply(pool, discussion, at(n));
+  }
+});
+
+afterAll(() => running?.close());
+
+const text = async (url: string) => {
+  const res = await app.request(url);
+  expect(res.status, url).toBe(200);
+  return res.text();
+};
+
+/** The href of the "in reply to" link in reply `n`'s article. */
+function answerHref(html: string, n: number): string | undefined {
+  const article = html.split(`<article class="reply" id="${reply(n)}"`)[1]?.split('</article>')[0] ?? '';
+  return /in reply to <a href="([^"]+)">an earlier reply<\/a>/.exec(article)?.[1];
+}
+
+/** Opens `href` (the page part) and says whether the reply its anchor names is on it. */
+async function holdsAnchor(href: string): Promise<boolean> {
+  const [page, anchor] = href.split('#');
+  return (await text(page!.replaceAll('&amp;', '&'))).includes(`<article class="reply" id="${anchor}"`);
+}
+
+describe('a reply answering another', () => {
+  it('links from page 2 to the first page and the anchor of the reply it answers, on one page to the anchor alone', async () => {
+    const html = await text(`/discussions/${discussion}?page=2`);
+    expect(answerHref(html, 22)).toBe(`/discussions/${discussion}#${reply(3)}`);
+    expect(answerHref(html, 23)).toBe(`#${reply(21)}`);
+    expect(await holdsAnchor(answerHref(html, 22)!)).toBe(true);
+  });
+
+  it('links from the first page to a later one, in the file the worker writes too', async () => {
+    const html = await text(`/discussions/${discussion}`);
+    expect(answerHref(html, 5)).toBe(`/discussions/${discussion}?page=2#${reply(24)}`);
+    expect(await holdsAnchor(answerHref(html, 5)!)).toBe(true);
+    // The worker's batched read gives the file the same link.
+    const ref = { type: 'discussion', id: discussion } as const;
+    const [batched] = await loadViews(pool, [ref], FIXTURE_NOW);
+    expect(batched).toEqual(await buildRecordView(pool, ref, undefined, FIXTURE_NOW));
+  });
+
+  it('keeps a smaller page size in its link', async () => {
+    const html = await text(`/discussions/${discussion}?page=3&limit=10`);
+    expect(answerHref(html, 22)).toBe(`/discussions/${discussion}?limit=10#${reply(3)}`);
+    expect(await holdsAnchor(answerHref(html, 22)!)).toBe(true);
+    const first = await text(`/discussions/${discussion}?limit=10`);
+    expect(answerHref(first, 5)).toBe(`/discussions/${discussion}?page=3&amp;limit=10#${reply(24)}`);
+    expect(await holdsAnchor(answerHref(first, 5)!)).toBe(true);
+  });
+
+  it('names the page of the reply it answers in the Markdown twin and the JSON', async () => {
+    const md = await text(`/discussions/${discussion}.md?page=2`);
+    const line = `- in_reply_to: ${reply(3)} (on page 1: /discussions/${discussion}.md)`;
+    expect(md).toContain(line);
+    expect(md).toContain(`- in_reply_to: ${reply(21)}\n`);
+    expect(await text(`/discussions/${discussion}.md`)).toContain(`### Reply ${reply(3)}\n`);
+    const json = JSON.parse(await text(`/discussions/${discussion}.json?page=2`));
+    const items = new Map(json.replies.items.map((r: { id: string }) => [r.id, r]));
+    expect(items.get(reply(22))).toMatchObject({ in_reply_to: reply(3), in_reply_to_page: 1 });
+    expect(items.get(reply(23))).toMatchObject({ in_reply_to: reply(21), in_reply_to_page: 2 });
+    expect(items.get(reply(25))).toMatchObject({ in_reply_to: null, in_reply_to_page: null });
+  });
+});
