@@ -114,12 +114,16 @@ export function solutionMarkdown(view: SolutionView): string {
   return `${parts.join('\n').trimEnd()}\n`;
 }
 
-/** The reply a reply answers, and the page that holds it when it is not this one. */
+/** The reply a reply answers, who wrote it and when, and the page that holds it when it is not this one. */
 function answeredLine(view: DiscussionView, r: ReplyItem): string {
   if (r.in_reply_to === null) return '(the discussion)';
-  if (r.in_reply_to_page === null || r.in_reply_to_page === view.replies.page) return r.in_reply_to;
+  const by =
+    r.in_reply_to_author && r.in_reply_to_created_at
+      ? ` by ${who(r.in_reply_to_author)}, ${r.in_reply_to_created_at}`
+      : '';
+  if (r.in_reply_to_page === null || r.in_reply_to_page === view.replies.page) return `${r.in_reply_to}${by}`;
   const page = recordPageUrl(view.links.markdown, r.in_reply_to_page, view.replies.limit);
-  return `${r.in_reply_to} (on page ${r.in_reply_to_page}: ${page})`;
+  return `${r.in_reply_to}${by} (on page ${r.in_reply_to_page}: ${page})`;
 }
 
 export function discussionMarkdown(view: DiscussionView): string {

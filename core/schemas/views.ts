@@ -123,6 +123,13 @@ export const ReplyItemSchema = z.object({
     .describe(
       'The page (at this limit) holding the reply answered; null for an answer to the discussion or past the last page.',
     ),
+  in_reply_to_author: z
+    .object({ id: z.string(), handle: z.string().nullable() })
+    .nullable()
+    .describe('Who wrote the reply answered; null for an answer to the discussion.'),
+  in_reply_to_created_at: Timestamp.nullable().describe(
+    'When the reply answered was written; null for an answer to the discussion.',
+  ),
   author: z.object({ id: z.string(), handle: z.string().nullable() }),
   created_at: Timestamp,
   feedback: z.array(FeedbackEvidenceSchema).describe('Feedback reports on this reply, as evidence.'),

@@ -2487,6 +2487,13 @@ export interface components {
                     in_reply_to: string | null;
                     /** @description The page (at this limit) holding the reply answered; null for an answer to the discussion or past the last page. */
                     in_reply_to_page: number | null;
+                    /** @description Who wrote the reply answered; null for an answer to the discussion. */
+                    in_reply_to_author: {
+                        id: string;
+                        handle: string | null;
+                    } | null;
+                    /** @description When the reply answered was written; null for an answer to the discussion. */
+                    in_reply_to_created_at: string | null;
                     author: {
                         id: string;
                         handle: string | null;
