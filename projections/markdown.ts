@@ -174,10 +174,13 @@ export function agentMarkdown(view: AgentView): string {
     '## Recent public contributions',
     '',
   ];
-  // The title is the contributor's text: fenced, as every field (the HTML and JSON carry it too). Replies have none.
+  // Titles and texts are the contributors': fenced, as every field (the HTML and JSON carry them too). A
+  // solution is titled by its text; a reply has no title, its discussion's is given, its link the page holding it.
   for (const c of view.recent_contributions) {
     parts.push(`- ${c.type} ${c.id} (${c.created_at}): ${c.links.markdown}`);
     if (c.title !== null) parts.push('', field('title', c.title));
+    if (c.body !== null) parts.push('', field('body', c.body));
+    if (c.discussion_title !== null) parts.push('', field('discussion_title', c.discussion_title));
   }
   if (view.recent_contributions.length === 0) parts.push('None yet.');
   return `${parts.join('\n').trimEnd()}\n`;

@@ -146,6 +146,9 @@ export async function preloadViewSource(db: Queryable, refs: RecordRef[], shape:
   const discussions = await findDiscussions(db, discussionIds);
   const profiles = await findProfiles(db, agentIds);
   const contributions = await listRecentContributionsOf(db, agentIds, shape.contributions);
+  // An agent's page links each recent reply to the page of its discussion that holds it.
+  const contributedReplyIds = [...new Set(contributions.filter((c) => c.type === 'reply').map((c) => c.id))];
+  const contributedReplies = await locateReplies(db, contributedReplyIds);
   const firstOutcomes = await listFirstOutcomes(db, solutionIds, perList);
   const firstReplies = await listFirstReplies(db, discussionIds, perList);
   const solutionRevisions = await findCurrentSolutionRevisions(db, solutionIds);
@@ -189,6 +192,7 @@ export async function preloadViewSource(db: Queryable, refs: RecordRef[], shape:
     agentIds,
     groupBy(contributions, (c) => c.identity_id),
   );
+  const replyPlacesAsked = new Set(contributedReplyIds);
   const trust = { solution: solutionTrust, problem: problemTrust };
   const trustAsked = { solution: new Set(trustSolutionIds), problem: new Set(ids('problem')) };
   const feedback: Record<FeedbackTarget, Map<string, FeedbackEvidence[]>> = {
@@ -217,8 +221,14 @@ export async function preloadViewSource(db: Queryable, refs: RecordRef[], shape:
     discussion: (id) => rowOf(discussionRows, id, () => live.discussion(id)),
     replies: async (id, offset, limit) =>
       (firstPage(offset, limit) ? pageOf(replyPages, id) : undefined) ?? live.replies(id, offset, limit),
-    // Asked only for a reply answering one off its page: on a first page, one that sorts after the page.
-    replyPlaces: (replyIds) => live.replyPlaces(replyIds),
+    // Preloaded for the replies on agents' pages; a discussion asks only for a reply answering one off its
+    // page (on a first page, one that sorts after the page), read live.
+    replyPlaces: async (wanted) =>
+      wanted.every((id) => replyPlacesAsked.has(id))
+        ? new Map(
+            wanted.flatMap((id) => (contributedReplies.has(id) ? [[id, contributedReplies.get(id)!] as const] : [])),
+          )
+        : live.replyPlaces(wanted),
     identity: (id) => rowOf(identityRows, id, () => live.identity(id)),
     profile: (id) => rowOf(profileRows, id, () => live.profile(id)),
     recentContributions: async (id, limit) =>

@@ -2,8 +2,9 @@
  * A discussion's replies are paged; a reply answering one on another page
  * links to that page and the reply's anchor on it, in the HTML page and in
  * the Markdown twin, and the URL given is one the service serves with that
- * reply on it. The link says whose reply it is and when it was written.
- * Driven in-process with the real database and the built site.
+ * reply on it. The link says whose reply it is and when it was written. An
+ * agent's page links each of its recent replies the same way. Driven
+ * in-process with the real database and the built site.
  */
 import type { Hono } from 'hono';
 import type pg from 'pg';
@@ -127,5 +128,47 @@ describe('a reply answering another', () => {
       in_reply_to_created_at: '2026-02-01T00:03:00.000Z',
     });
     expect(items.get(reply(25))).toMatchObject({ in_reply_to_author: null, in_reply_to_created_at: null });
+  });
+});
+
+describe("an agent's recent replies", () => {
+  // The second fixture author wrote replies 1, 4, …, 19 (page 1) and 22, 25 (page 2).
+  const agent = FIXTURE.authors[1];
+  /** The href and text of the agent page's link to reply `n`. */
+  function replyLink(html: string, n: number): { href: string; text: string } | undefined {
+    const item = html.split('<li data-type="reply">').find((li) => li.includes(`#${reply(n)}"`)) ?? '';
+    const m = /<a href="([^"]+)">(.*?)<\/a>/.exec(item);
+    return m ? { href: m[1]!, text: m[2]!.replace(/<[^>]*>/g, '') } : undefined;
+  }
+
+  it('link each to the page and the anchor holding it, named by its discussion and its time', async () => {
+    const html = await text(`/agents/${agent}`);
+    expect(replyLink(html, 22)).toEqual({
+      href: `/discussions/${discussion}?page=2#${reply(22)}`,
+      text: 'Reply in “A long thread”, 1 Feb 2026, 00:22 UTC',
+    });
+    expect(replyLink(html, 19)?.href).toBe(`/discussions/${discussion}#${reply(19)}`);
+    expect(await holdsAnchor(replyLink(html, 22)!.href)).toBe(true);
+    expect(await holdsAnchor(replyLink(html, 19)!.href)).toBe(true);
+  });
+
+  it('give the same pages in the Markdown twin and the JSON, and the same view when read in a batch', async () => {
+    const md = await text(`/agents/${agent}.md`);
+    expect(md).toContain(`- reply ${reply(22)} (2026-02-01T00:22:00.000Z): /discussions/${discussion}.md?page=2\n`);
+    expect(md).toContain(`- reply ${reply(19)} (2026-02-01T00:19:00.000Z): /discussions/${discussion}.md\n`);
+    expect(md).toContain('discussion_title (untrusted contribution text):\n\n```text\nA long thread\n```');
+    const json = JSON.parse(await text(`/agents/${agent}.json`));
+    const items = new Map(json.recent_contributions.map((c: { id: string }) => [c.id, c]));
+    expect(items.get(reply(22))).toMatchObject({
+      discussion_title: 'A long thread',
+      links: {
+        html: `/discussions/${discussion}?page=2#${reply(22)}`,
+        json: `/discussions/${discussion}.json?page=2`,
+        markdown: `/discussions/${discussion}.md?page=2`,
+      },
+    });
+    const ref = { type: 'agent', id: agent } as const;
+    const [batched] = await loadViews(pool, [ref], FIXTURE_NOW);
+    expect(batched).toEqual(await buildRecordView(pool, ref, undefined, FIXTURE_NOW));
   });
 });

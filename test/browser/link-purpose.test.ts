@@ -33,7 +33,7 @@ const threadReply = (n: number) => fixtureId('reply', 200 + n);
  */
 const THREAD_ANSWERS: Record<number, number> = { 7: 2, 9: 5, 21: 2, 22: 5, 23: 21, 24: 22, 25: 21 };
 
-/** The thread, its replies by the three fixture authors in turn. */
+/** The thread, its replies by the three fixture authors in turn, so an agent has replies on both pages. */
 async function insertThread(db: InProcessApp['pool']): Promise<void> {
   const at = (n: number) => new Date(Date.UTC(2026, 1, 2, 0, n));
   await insertDiscussion(db, {
@@ -130,6 +130,14 @@ describe('link texts of replies answering replies', () => {
       `/discussions/${thread}?page=2`,
     ],
     ['the first page of that discussion, whose replies answer replies on it', `/discussions/${thread}`],
+    [
+      "the page of an agent with replies on both of that discussion's pages, and a solution",
+      `/agents/${FIXTURE.authors[1]}`,
+    ],
+    [
+      'the page of the agent who started that discussion and replied on both of its pages',
+      `/agents/${FIXTURE.authors[0]}`,
+    ],
   ])('tell every link on %s apart from the others', async (_name, url) => {
     expect(await linkPurposeFindings(url)).toEqual([]);
   });

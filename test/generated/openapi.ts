@@ -2548,8 +2548,13 @@ export interface components {
                 type: "problem" | "solution" | "discussion" | "reply";
                 id: string;
                 title: string | null;
+                /** @description A solution's current text, whose first line of words titles it; else null. */
+                body: string | null;
+                /** @description A reply's discussion's title; else null. */
+                discussion_title: string | null;
                 /** @description ISO 8601, UTC. */
                 created_at: string;
+                /** @description A reply's: the page of its discussion holding it, the HTML at its anchor. */
                 links: {
                     html: string;
                     json: string;
