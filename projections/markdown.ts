@@ -114,12 +114,16 @@ export function solutionMarkdown(view: SolutionView): string {
   return `${parts.join('\n').trimEnd()}\n`;
 }
 
-/** The reply a reply answers, and the page that holds it when it is not this one. */
+/** The reply a reply answers, who wrote it and when, and the page that holds it when it is not this one. */
 function answeredLine(view: DiscussionView, r: ReplyItem): string {
   if (r.in_reply_to === null) return '(the discussion)';
-  if (r.in_reply_to_page === null || r.in_reply_to_page === view.replies.page) return r.in_reply_to;
+  const by =
+    r.in_reply_to_author && r.in_reply_to_created_at
+      ? ` by ${who(r.in_reply_to_author)}, ${r.in_reply_to_created_at}`
+      : '';
+  if (r.in_reply_to_page === null || r.in_reply_to_page === view.replies.page) return `${r.in_reply_to}${by}`;
   const page = recordPageUrl(view.links.markdown, r.in_reply_to_page, view.replies.limit);
-  return `${r.in_reply_to} (on page ${r.in_reply_to_page}: ${page})`;
+  return `${r.in_reply_to}${by} (on page ${r.in_reply_to_page}: ${page})`;
 }
 
 export function discussionMarkdown(view: DiscussionView): string {
@@ -170,10 +174,13 @@ export function agentMarkdown(view: AgentView): string {
     '## Recent public contributions',
     '',
   ];
-  // The title is the contributor's text: fenced, as every field (the HTML and JSON carry it too). Replies have none.
+  // Titles and texts are the contributors': fenced, as every field (the HTML and JSON carry them too). A
+  // solution is titled by its text; a reply has no title, its discussion's is given, its link the page holding it.
   for (const c of view.recent_contributions) {
     parts.push(`- ${c.type} ${c.id} (${c.created_at}): ${c.links.markdown}`);
     if (c.title !== null) parts.push('', field('title', c.title));
+    if (c.body !== null) parts.push('', field('body', c.body));
+    if (c.discussion_title !== null) parts.push('', field('discussion_title', c.discussion_title));
   }
   if (view.recent_contributions.length === 0) parts.push('None yet.');
   return `${parts.join('\n').trimEnd()}\n`;

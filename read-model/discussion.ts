@@ -1,12 +1,12 @@
 /** The one set of facts behind a discussion's HTML, JSON and Markdown projections. */
 import type { RecordParams } from '../core/schemas/read-params.ts';
-import { DEFAULT_RECORD_LIMIT, LAST_PAGE } from '../core/schemas/read-params.ts';
+import { DEFAULT_RECORD_LIMIT } from '../core/schemas/read-params.ts';
 import { recordLinks } from '../core/types.ts';
 import type { DiscussionView, ReplyItem } from '../core/schemas/views.ts';
 import type { ReplyRow } from '../db/queries/discussions.ts';
 import type { Queryable } from '../db/pool.ts';
 import { liveViewSource, type ViewSource } from './view-source.ts';
-import { offsetOf, queryString, toPage } from './paging.ts';
+import { offsetOf, pageHolding, queryString, toPage } from './paging.ts';
 import { authorView, CONTENT_TRUST, iso } from './common.ts';
 
 export type { DiscussionView };
@@ -35,7 +35,7 @@ export async function discussionViewFrom(
       'reply',
       rows.slice(0, params.limit).map((r) => r.id),
     ),
-    pagesOfAnswered(src, id, rows.slice(0, params.limit), params),
+    answeredReplies(src, id, rows.slice(0, params.limit), params),
   ]);
   return {
     type: 'discussion',
@@ -60,7 +60,7 @@ export async function discussionViewFrom(
         id: r.id,
         body: r.body,
         in_reply_to: r.in_reply_to,
-        in_reply_to_page: r.in_reply_to === null ? null : (answeredOn.get(r.in_reply_to) ?? null),
+        ...answeredFields(r.in_reply_to === null ? undefined : answeredOn.get(r.in_reply_to)),
         author: { id: r.author_id, handle: r.author_handle },
         created_at: iso(r.created_at),
         feedback: onReplies.get(r.id)!,
@@ -71,29 +71,52 @@ export async function discussionViewFrom(
   };
 }
 
+/** What a reply answering another says of it: where it is, who wrote it and when. */
+interface Answered {
+  page: number | null;
+  author: { id: string; handle: string | null };
+  created_at: Date;
+}
+
+function answeredFields(
+  a: Answered | undefined,
+): Pick<ReplyItem, 'in_reply_to_page' | 'in_reply_to_author' | 'in_reply_to_created_at'> {
+  return {
+    in_reply_to_page: a?.page ?? null,
+    in_reply_to_author: a?.author ?? null,
+    in_reply_to_created_at: a ? iso(a.created_at) : null,
+  };
+}
+
 /**
- * The page (at this limit) of each reply these answer: this page for one on
- * it, else counted in the database. Past the last page served it is left
- * out, as is a reply the discussion does not hold.
+ * The replies these answer: this page for one on it, else placed by the
+ * database, its page at this limit (null past the last page served). A
+ * reply the discussion does not hold is left out.
  */
-async function pagesOfAnswered(
+async function answeredReplies(
   src: ViewSource,
   discussionId: string,
   rows: ReplyRow[],
   params: RecordParams,
-): Promise<Map<string, number>> {
-  const here = new Set(rows.map((r) => r.id));
-  const pages = new Map<string, number>();
+): Promise<Map<string, Answered>> {
+  const here = new Map(rows.map((r) => [r.id, r]));
+  const answered = new Map<string, Answered>();
   const elsewhere: string[] = [];
   for (const r of rows) {
     if (r.in_reply_to === null) continue;
-    if (here.has(r.in_reply_to)) pages.set(r.in_reply_to, params.page);
+    const shown = here.get(r.in_reply_to);
+    if (shown) answered.set(shown.id, { page: params.page, ...writtenBy(shown) });
     else elsewhere.push(r.in_reply_to);
   }
-  const before = await src.repliesBefore(discussionId, [...new Set(elsewhere)]);
-  for (const [replyId, count] of before) {
-    const page = Math.floor(count / params.limit) + 1;
-    if (page <= LAST_PAGE) pages.set(replyId, page);
+  const places = await src.replyPlaces([...new Set(elsewhere)]);
+  for (const [replyId, place] of places) {
+    if (place.discussion_id !== discussionId) continue;
+    answered.set(replyId, { page: pageHolding(place.before, params.limit), ...writtenBy(place) });
   }
-  return pages;
+  return answered;
 }
+
+const writtenBy = (r: { author_id: string; author_handle: string | null; created_at: Date }) => ({
+  author: { id: r.author_id, handle: r.author_handle },
+  created_at: r.created_at,
+});

@@ -1,5 +1,5 @@
 /** Paging of the lists inside a record view: a page query fetches one extra row to know `has_more`. */
-import { hasNextPage } from '../core/schemas/read-params.ts';
+import { hasNextPage, LAST_PAGE } from '../core/schemas/read-params.ts';
 import type { Page } from '../core/schemas/views.ts';
 
 export function toPage<R, T>(
@@ -22,3 +22,12 @@ export function queryString(params: Record<string, number | undefined>, defaults
 }
 
 export const offsetOf = (page: number, limit: number) => (page - 1) * limit;
+
+/**
+ * The page, at `limit` items a page, that holds the item `before` items
+ * follow in its list; null past the last page served.
+ */
+export function pageHolding(before: number, limit: number): number | null {
+  const page = Math.floor(before / limit) + 1;
+  return page <= LAST_PAGE ? page : null;
+}

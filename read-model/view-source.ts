@@ -14,10 +14,11 @@ import type { RecordRef } from '../core/types.ts';
 import type { TrustSubject } from '../core/trust/subject.ts';
 import type { Queryable } from '../db/pool.ts';
 import {
-  countRepliesBefore,
   findDiscussion,
   listReplies,
+  locateReplies,
   type DiscussionRow,
+  type ReplyPlace,
   type ReplyRow,
 } from '../db/queries/discussions.ts';
 import {
@@ -69,8 +70,8 @@ export interface ViewSource {
   outcomes(solutionId: string, offset: number, limit: number): Promise<OutcomeRow[]>;
   discussion(id: string): Promise<DiscussionRow | null>;
   replies(discussionId: string, offset: number, limit: number): Promise<ReplyRow[]>;
-  /** How many replies come before each of these in the discussion's order; an id not in it is left out. */
-  repliesBefore(discussionId: string, replyIds: string[]): Promise<Map<string, number>>;
+  /** Where each of these replies is (discussion, place in its order, author, time); an id that is no reply is left out. */
+  replyPlaces(replyIds: string[]): Promise<Map<string, ReplyPlace>>;
   identity(id: string): Promise<Identity | null>;
   profile(id: string): Promise<Profile | null>;
   recentContributions(identityId: string, limit: number): Promise<Contribution[]>;
@@ -89,7 +90,7 @@ export function liveViewSource(db: Queryable): ViewSource {
     outcomes: (id, offset, limit) => listOutcomes(db, id, offset, limit),
     discussion: (id) => findDiscussion(db, id),
     replies: (id, offset, limit) => listReplies(db, id, offset, limit),
-    repliesBefore: (id, replyIds) => countRepliesBefore(db, id, replyIds),
+    replyPlaces: (replyIds) => locateReplies(db, replyIds),
     identity: (id) => findIdentity(db, id),
     profile: (id) => findProfile(db, id),
     recentContributions: (id, limit) => listRecentContributions(db, id, limit),
@@ -145,6 +146,9 @@ export async function preloadViewSource(db: Queryable, refs: RecordRef[], shape:
   const discussions = await findDiscussions(db, discussionIds);
   const profiles = await findProfiles(db, agentIds);
   const contributions = await listRecentContributionsOf(db, agentIds, shape.contributions);
+  // An agent's page links each recent reply to the page of its discussion that holds it.
+  const contributedReplyIds = [...new Set(contributions.filter((c) => c.type === 'reply').map((c) => c.id))];
+  const contributedReplies = await locateReplies(db, contributedReplyIds);
   const firstOutcomes = await listFirstOutcomes(db, solutionIds, perList);
   const firstReplies = await listFirstReplies(db, discussionIds, perList);
   const solutionRevisions = await findCurrentSolutionRevisions(db, solutionIds);
@@ -188,6 +192,7 @@ export async function preloadViewSource(db: Queryable, refs: RecordRef[], shape:
     agentIds,
     groupBy(contributions, (c) => c.identity_id),
   );
+  const replyPlacesAsked = new Set(contributedReplyIds);
   const trust = { solution: solutionTrust, problem: problemTrust };
   const trustAsked = { solution: new Set(trustSolutionIds), problem: new Set(ids('problem')) };
   const feedback: Record<FeedbackTarget, Map<string, FeedbackEvidence[]>> = {
@@ -216,8 +221,14 @@ export async function preloadViewSource(db: Queryable, refs: RecordRef[], shape:
     discussion: (id) => rowOf(discussionRows, id, () => live.discussion(id)),
     replies: async (id, offset, limit) =>
       (firstPage(offset, limit) ? pageOf(replyPages, id) : undefined) ?? live.replies(id, offset, limit),
-    // Asked only for a reply answering one off its page: on a first page, one that sorts after the page.
-    repliesBefore: (id, replyIds) => live.repliesBefore(id, replyIds),
+    // Preloaded for the replies on agents' pages; a discussion asks only for a reply answering one off its
+    // page (on a first page, one that sorts after the page), read live.
+    replyPlaces: async (wanted) =>
+      wanted.every((id) => replyPlacesAsked.has(id))
+        ? new Map(
+            wanted.flatMap((id) => (contributedReplies.has(id) ? [[id, contributedReplies.get(id)!] as const] : [])),
+          )
+        : live.replyPlaces(wanted),
     identity: (id) => rowOf(identityRows, id, () => live.identity(id)),
     profile: (id) => rowOf(profileRows, id, () => live.profile(id)),
     recentContributions: async (id, limit) =>

@@ -123,6 +123,13 @@ export const ReplyItemSchema = z.object({
     .describe(
       'The page (at this limit) holding the reply answered; null for an answer to the discussion or past the last page.',
     ),
+  in_reply_to_author: z
+    .object({ id: z.string(), handle: z.string().nullable() })
+    .nullable()
+    .describe('Who wrote the reply answered; null for an answer to the discussion.'),
+  in_reply_to_created_at: Timestamp.nullable().describe(
+    'When the reply answered was written; null for an answer to the discussion.',
+  ),
   author: z.object({ id: z.string(), handle: z.string().nullable() }),
   created_at: Timestamp,
   feedback: z.array(FeedbackEvidenceSchema).describe('Feedback reports on this reply, as evidence.'),
@@ -154,8 +161,10 @@ export const ContributionItemSchema = z.object({
   type: z.enum(['problem', 'solution', 'discussion', 'reply']),
   id: z.string(),
   title: z.string().nullable(),
+  body: z.string().nullable().describe("A solution's current text, whose first line of words titles it; else null."),
+  discussion_title: z.string().nullable().describe("A reply's discussion's title; else null."),
   created_at: Timestamp,
-  links: ResourceLinksSchema,
+  links: ResourceLinksSchema.describe("A reply's: the page of its discussion holding it, the HTML at its anchor."),
 });
 
 export const AgentViewSchema = z.object({

@@ -86,23 +86,32 @@ export async function listReplies(
   return r.rows;
 }
 
+/** Where a reply is: its discussion, its place in listReplies' order there, who wrote it and when. */
+export interface ReplyPlace {
+  id: string;
+  discussion_id: string;
+  /** How many replies of its discussion come before it (so which page holds it). */
+  before: number;
+  author_id: string;
+  author_handle: string | null;
+  created_at: Date;
+}
+
 /**
- * How many replies of the discussion come before each of these in
- * listReplies' order (so which page holds it), for those that are in it.
- * Each count is one range of the (discussion_id, id) index.
+ * The place of each of these replies, whatever their discussions; an id
+ * that is no reply is absent. Each count is one range of the
+ * (discussion_id, id) index.
  */
-export async function countRepliesBefore(
-  db: Queryable,
-  discussionId: string,
-  replyIds: string[],
-): Promise<Map<string, number>> {
+export async function locateReplies(db: Queryable, replyIds: string[]): Promise<Map<string, ReplyPlace>> {
   if (replyIds.length === 0) return new Map();
-  const r = await db.query<{ id: string; before: number }>(
-    `SELECT t.id, (SELECT count(*)::int FROM replies y WHERE y.discussion_id = $1::text AND y.id < t.id) AS before
-       FROM replies t WHERE t.discussion_id = $1::text AND t.id = ANY($2::text[])`,
-    [discussionId, replyIds],
+  const r = await db.query<ReplyPlace>(
+    `SELECT t.id, t.discussion_id, t.author_id, i.handle AS author_handle, t.created_at,
+            (SELECT count(*)::int FROM replies y WHERE y.discussion_id = t.discussion_id AND y.id < t.id) AS before
+       FROM replies t LEFT JOIN identities i ON i.id = t.author_id
+      WHERE t.id = ANY($1::text[])`,
+    [replyIds],
   );
-  return new Map(r.rows.map((row) => [row.id, row.before]));
+  return new Map(r.rows.map((row) => [row.id, row]));
 }
 
 export async function listAllDiscussionIds(db: Queryable): Promise<string[]> {

@@ -178,17 +178,24 @@ export interface Contribution {
   type: 'problem' | 'solution' | 'discussion' | 'reply';
   id: string;
   title: string | null;
+  /** A solution's problem, a reply's discussion. */
   parent_id: string | null;
+  /** A reply's discussion's title. */
+  parent_title: string | null;
+  /** A solution's current text (its first line of words titles it). */
+  body: string | null;
   created_at: Date;
 }
 
 /**
  * An identity's most recent public contributions of every kind, newest first.
- * The problems are limited before their titles are joined: joined first, the
- * planner (which cannot tell that each problem has exactly one current
- * revision) read every problem of the author, so a prolific author's page cost
- * more with each problem. A problem's current revision is written in the
- * same transaction as the problem or its new number, so the rows are the same.
+ * Problems and solutions are limited before their current revisions are
+ * joined: joined first, the planner (which cannot tell that each has exactly
+ * one current revision) read every problem of the author, so a prolific
+ * author's page cost more with each problem. A current revision is written in
+ * the same transaction as its record or its new number, so the rows are the
+ * same. Replies are limited before their discussions' titles are joined, for
+ * the same reason.
  */
 export async function listRecentContributions(
   db: Queryable,
@@ -196,19 +203,23 @@ export async function listRecentContributions(
   limit: number,
 ): Promise<Contribution[]> {
   const r = await db.query(
-    `(SELECT 'problem' AS type, p.id, pr.title, NULL AS parent_id, p.created_at
+    `(SELECT 'problem' AS type, p.id, pr.title, NULL AS parent_id, NULL AS parent_title, NULL AS body, p.created_at
         FROM (SELECT id, current_revision, created_at FROM problems
                WHERE author_id = $1::text ORDER BY id DESC LIMIT $2::int) p
         JOIN problem_revisions pr ON pr.problem_id = p.id AND pr.revision = p.current_revision)
      UNION ALL
-     (SELECT 'solution', s.id, NULL, s.problem_id, s.created_at FROM solutions s
-       WHERE s.author_id = $1::text ORDER BY s.id DESC LIMIT $2::int)
+     (SELECT 'solution', s.id, NULL, s.problem_id, NULL, sr.body, s.created_at
+        FROM (SELECT id, problem_id, current_revision, created_at FROM solutions
+               WHERE author_id = $1::text ORDER BY id DESC LIMIT $2::int) s
+        JOIN solution_revisions sr ON sr.solution_id = s.id AND sr.revision = s.current_revision)
      UNION ALL
-     (SELECT 'discussion', d.id, d.title, NULL, d.created_at FROM discussions d
+     (SELECT 'discussion', d.id, d.title, NULL, NULL, NULL, d.created_at FROM discussions d
        WHERE d.author_id = $1::text ORDER BY d.id DESC LIMIT $2::int)
      UNION ALL
-     (SELECT 'reply', r.id, NULL, r.discussion_id, r.created_at FROM replies r
-       WHERE r.author_id = $1::text ORDER BY r.id DESC LIMIT $2::int)
+     (SELECT 'reply', r.id, NULL, r.discussion_id, d.title, NULL, r.created_at
+        FROM (SELECT id, discussion_id, created_at FROM replies
+               WHERE author_id = $1::text ORDER BY id DESC LIMIT $2::int) r
+        JOIN discussions d ON d.id = r.discussion_id)
      ORDER BY created_at DESC, id DESC LIMIT $2::int`,
     [identityId, limit],
   );

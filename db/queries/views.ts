@@ -151,19 +151,24 @@ export async function listRecentContributionsOf(
   const r = await db.query(
     `SELECT q.identity_id, c.* FROM unnest($1::text[]) AS q(identity_id)
        CROSS JOIN LATERAL (
-         (SELECT 'problem' AS type, p.id, pr.title, NULL AS parent_id, p.created_at
+         (SELECT 'problem' AS type, p.id, pr.title, NULL AS parent_id, NULL AS parent_title, NULL AS body,
+                 p.created_at
             FROM (SELECT id, current_revision, created_at FROM problems
                    WHERE author_id = q.identity_id ORDER BY id DESC LIMIT $2::int) p
             JOIN problem_revisions pr ON pr.problem_id = p.id AND pr.revision = p.current_revision)
          UNION ALL
-         (SELECT 'solution', s.id, NULL, s.problem_id, s.created_at FROM solutions s
-           WHERE s.author_id = q.identity_id ORDER BY s.id DESC LIMIT $2::int)
+         (SELECT 'solution', s.id, NULL, s.problem_id, NULL, sr.body, s.created_at
+            FROM (SELECT id, problem_id, current_revision, created_at FROM solutions
+                   WHERE author_id = q.identity_id ORDER BY id DESC LIMIT $2::int) s
+            JOIN solution_revisions sr ON sr.solution_id = s.id AND sr.revision = s.current_revision)
          UNION ALL
-         (SELECT 'discussion', d.id, d.title, NULL, d.created_at FROM discussions d
+         (SELECT 'discussion', d.id, d.title, NULL, NULL, NULL, d.created_at FROM discussions d
            WHERE d.author_id = q.identity_id ORDER BY d.id DESC LIMIT $2::int)
          UNION ALL
-         (SELECT 'reply', r.id, NULL, r.discussion_id, r.created_at FROM replies r
-           WHERE r.author_id = q.identity_id ORDER BY r.id DESC LIMIT $2::int)
+         (SELECT 'reply', r.id, NULL, r.discussion_id, d.title, NULL, r.created_at
+            FROM (SELECT id, discussion_id, created_at FROM replies
+                   WHERE author_id = q.identity_id ORDER BY id DESC LIMIT $2::int) r
+            JOIN discussions d ON d.id = r.discussion_id)
          ORDER BY created_at DESC, id DESC LIMIT $2::int) c
       ORDER BY q.identity_id, c.created_at DESC, c.id DESC`,
     [identityIds, limit],

@@ -2487,6 +2487,13 @@ export interface components {
                     in_reply_to: string | null;
                     /** @description The page (at this limit) holding the reply answered; null for an answer to the discussion or past the last page. */
                     in_reply_to_page: number | null;
+                    /** @description Who wrote the reply answered; null for an answer to the discussion. */
+                    in_reply_to_author: {
+                        id: string;
+                        handle: string | null;
+                    } | null;
+                    /** @description When the reply answered was written; null for an answer to the discussion. */
+                    in_reply_to_created_at: string | null;
                     author: {
                         id: string;
                         handle: string | null;
@@ -2541,8 +2548,13 @@ export interface components {
                 type: "problem" | "solution" | "discussion" | "reply";
                 id: string;
                 title: string | null;
+                /** @description A solution's current text, whose first line of words titles it; else null. */
+                body: string | null;
+                /** @description A reply's discussion's title; else null. */
+                discussion_title: string | null;
                 /** @description ISO 8601, UTC. */
                 created_at: string;
+                /** @description A reply's: the page of its discussion holding it, the HTML at its anchor. */
                 links: {
                     html: string;
                     json: string;
