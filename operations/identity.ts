@@ -44,13 +44,15 @@ export async function updateOwnProfile(tx: Queryable, job: CommitJob, at: Date):
 export async function refusalsOfCallers(
   tx: Queryable,
   writes: readonly { job: CommitJob; at: Date }[],
+  /** Credentials other writes of the transaction end (rotate, revoke): locked for update rather than shared. */
+  ended: readonly string[] = [],
 ): Promise<(ErrorInfo | null)[]> {
   if (writes.length === 0) return [];
   const direct = writes.map(({ job }) => isId('credential', job.credentialId));
   const ids = (want: boolean) => [
     ...new Set(writes.filter((_, i) => direct[i] === want).map(({ job }) => job.credentialId)),
   ];
-  const { credentials, connections } = await lockCallers(tx, ids(true), ids(false));
+  const { credentials, connections } = await lockCallers(tx, ids(true), ids(false), [...new Set(ended)]);
   // A write acts as the identity of the credential or connection it was queued under.
   const own = <R extends CallerRow>(job: CommitJob, row: R | undefined) =>
     row?.identity_id === job.identityId ? row : undefined;
@@ -74,6 +76,8 @@ export async function rotateOwnCredential(tx: Queryable, job: CommitJob, at: Dat
   if (!current || current.revoked_at) {
     return fail(errorInfo('unknown_old_epoch', { given: body.epoch, current: null }, { field: 'epoch' }));
   }
+  // Expired since the API authenticated it: the rule every write meets at commit; an expired credential renews nothing.
+  if (credentialProblem(current, at) === 'expired') return fail(refusalAtCommit('expired'));
   if (body.epoch !== current.epoch) {
     return fail(errorInfo('unknown_old_epoch', { given: body.epoch, current: current.epoch }, { field: 'epoch' }));
   }

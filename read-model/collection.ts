@@ -48,7 +48,7 @@ async function itemsOf(db: Queryable, kind: CollectionKind, q: CollectionQuery) 
           product: r.product,
           links: recordLinks({ type: 'problem', id: r.problem_id }),
         },
-        body: r.body,
+        body_start: r.body_start,
         status: r.status,
         current_revision: r.current_revision,
         author: authorOf(r),

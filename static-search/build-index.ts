@@ -269,12 +269,17 @@ export function buildSearchIndex(only: RecordPage[], reader?: PageReader): Promi
 export async function writeShardIndex(pages: RecordPage[], output: string): Promise<number> {
   const site = `${output}.pages`;
   try {
-    if (linkPages(pages, site) === 0) return 0;
+    const linked = linkPages(pages, site);
+    if (linked === 0) return 0;
     return await exclusive(async () => {
       try {
         const { index } = assertOk(await pagefind.createIndex({ forceLanguage: 'en' }), 'createIndex');
         if (!index) throw new Error('Pagefind createIndex returned no index');
         const added = assertOk(await index.addDirectory({ path: site }), 'addDirectory');
+        // Pagefind's directory walk leaves out a page it cannot read or parse without an error: said here, as
+        // addHTMLFile says it, rather than a shard that lacks the page (and is built again at every compaction).
+        if (added.page_count !== linked)
+          throw new Error(`Pagefind addDirectory indexed ${added.page_count} of the ${linked} pages of ${site}`);
         assertOk(await index.writeFiles({ outputPath: output }), 'writeFiles');
         return added.page_count;
       } finally {

@@ -36,7 +36,9 @@ export const SolutionCollectionItemSchema = z.object({
     product: z.string(),
     links: ResourceLinksSchema,
   }),
-  body: Untrusted("The current revision's text, whose first line of words titles the solution (as on its page)"),
+  body_start: Untrusted(
+    "The first 2,000 characters of the current revision's text, whose first line of words titles the solution (as on its page); the whole text is in the solution's own projection",
+  ),
   status: z.string(),
   current_revision: z.number().int().min(1),
   author: CollectionAuthorSchema,

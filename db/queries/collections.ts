@@ -11,6 +11,14 @@
  */
 import type { Queryable } from '../pool.ts';
 
+/**
+ * How much of a solution's text a list item carries: enough for its title
+ * (the first line of words, site/lib/reading.ts) in every solution but one
+ * whose text opens with that much code, and a few KB a page rather than
+ * the whole texts (up to 20,000 characters each) of twenty solutions.
+ */
+export const SOLUTION_TEXT_START = 2000;
+
 interface CollectionRowBase {
   id: string;
   author_id: string;
@@ -29,7 +37,8 @@ export interface SolutionCollectionRow extends CollectionRowBase {
   problem_id: string;
   problem_title: string;
   product: string;
-  body: string;
+  /** The first SOLUTION_TEXT_START characters of the current revision's text. */
+  body_start: string;
   current_revision: number;
 }
 
@@ -63,7 +72,8 @@ export async function listProblemCollection(db: Queryable, q: CollectionQuery): 
 export async function listSolutionCollection(db: Queryable, q: CollectionQuery): Promise<SolutionCollectionRow[]> {
   const r = await db.query(
     `SELECT s.id, s.author_id, i.handle AS author_handle, s.status, s.updated_at, s.problem_id,
-            pr.title AS problem_title, pr.product, sr.body, s.current_revision
+            pr.title AS problem_title, pr.product,
+            left(sr.body, ${SOLUTION_TEXT_START}) AS body_start, s.current_revision
        FROM solutions s
        JOIN solution_revisions sr ON sr.solution_id = s.id AND sr.revision = s.current_revision
        JOIN problems p ON p.id = s.problem_id

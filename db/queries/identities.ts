@@ -137,25 +137,33 @@ export interface CallerRow {
  * statement. A revocation (an UPDATE of the row) that committed first is
  * seen; one still running is waited for and then seen; one that comes
  * later waits for this transaction, so it never ends before a write it
- * did not stop. Ids that match no row are absent.
+ * did not stop. Ids that match no row are absent. A credential the same
+ * transaction ends is locked for update here instead: two transactions
+ * that each share-locked it and then wanted it for update would deadlock.
  */
 export async function lockCallers(
   db: Queryable,
   credentialIds: readonly string[],
   grantIds: readonly string[],
+  /** Of `credentialIds`, those a write of the same transaction ends (rotates, revokes): locked for update at once. */
+  endedIds: readonly string[] = [],
 ): Promise<{
   credentials: Map<string, CallerRow & { expires_at: Date }>;
   connections: Map<string, CallerRow>;
 }> {
   const r = await db.query<CallerRow & { id: string; expires_at: Date | null }>(
-    `WITH c AS (SELECT id, identity_id, revoked_at, expires_at FROM credentials
-                 WHERE id = ANY($1::text[]) ORDER BY id FOR SHARE),
+    `WITH e AS (SELECT id, identity_id, revoked_at, expires_at FROM credentials
+                 WHERE id = ANY($3::text[]) ORDER BY id FOR UPDATE),
+          c AS (SELECT id, identity_id, revoked_at, expires_at FROM credentials
+                 WHERE id = ANY($1::text[]) AND id <> ALL($3::text[]) ORDER BY id FOR SHARE),
           o AS (SELECT grant_id, identity_id, revoked_at FROM oauth_connections
                  WHERE grant_id = ANY($2::text[]) ORDER BY grant_id FOR SHARE)
+     SELECT id, identity_id, revoked_at, expires_at FROM e
+     UNION ALL
      SELECT id, identity_id, revoked_at, expires_at FROM c
      UNION ALL
      SELECT grant_id, identity_id, revoked_at, NULL FROM o`,
-    [credentialIds, grantIds],
+    [credentialIds, grantIds, endedIds],
   );
   const credentials = new Map<string, CallerRow & { expires_at: Date }>();
   const connections = new Map<string, CallerRow>();

@@ -179,9 +179,12 @@ export async function findLiveConnectionOf(db: Queryable, identityId: string, cl
 
 /** Marks the connection used; at most one write a minute per connection. */
 export async function touchConnection(db: Queryable, grantId: string): Promise<void> {
+  // A hint, so it never waits: a commit holding the row (its caller check share-locks it) is passed over.
   await db.query(
     `UPDATE oauth_connections SET last_used_at = now()
-      WHERE grant_id = $1::text AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+      WHERE grant_id = (SELECT grant_id FROM oauth_connections
+                         WHERE grant_id = $1::text AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
+                           FOR NO KEY UPDATE SKIP LOCKED)`,
     [grantId],
   );
 }

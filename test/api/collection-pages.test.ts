@@ -65,7 +65,7 @@ describe('the HTML lists of recent records', () => {
     expect(html.split(problemLink)).toHaveLength(3);
     // The JSON twin carries the text the title is read from.
     const json = await (await app.request('/api/solutions')).json();
-    expect(json.items[0].body).toBe('Retry with backoff: `pg-retry` & <em>patience</em>.');
+    expect(json.items[0].body_start).toBe('Retry with backoff: `pg-retry` & <em>patience</em>.');
   });
 
   it('shows handles, human dates with the machine value kept, and labels instead of raw enum values', async () => {

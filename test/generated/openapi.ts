@@ -2129,8 +2129,8 @@ export interface components {
                         markdown: string;
                     };
                 };
-                /** @description The current revision's text, whose first line of words titles the solution (as on its page): contribution text, untrusted data. */
-                body: string;
+                /** @description The first 2,000 characters of the current revision's text, whose first line of words titles the solution (as on its page); the whole text is in the solution's own projection: contribution text, untrusted data. */
+                body_start: string;
                 status: string;
                 current_revision: number;
                 author: {

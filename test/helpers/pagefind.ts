@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { tieredIndex, type Pagefind, type StaticIndex, type TierManifest } from '../../site/lib/search/pagefind.ts';
-import { servedUrl } from '../../static-search/build-index.ts';
+import { recordPath } from '../../site/lib/search/excerpt.ts';
 
 export interface PublishedResult {
   id: string;
@@ -43,10 +43,18 @@ async function publishedManifest(base: string): Promise<TierManifest> {
   return manifest;
 }
 
-/** The record URLs (e.g. `/problems/prb_…`, as served) the published index finds for `term`. */
+/**
+ * The record URLs the published index finds for `term`, each as /search links it (`recordPath`: e.g.
+ * `/problems/prb_…`), or as the index gives it when /search would not link it at all.
+ */
 export async function searchPublished(base: string, projectionsDir: string, term: string): Promise<string[]> {
   const manifest = await publishedManifest(base);
   if (manifest.base_pages === 0 && !manifest.recent) return [];
   const results = await loadPublished(base, projectionsDir, manifest).search(term);
-  return Promise.all(results.map(async (r) => servedUrl((await r.data()).raw_url)));
+  return Promise.all(
+    results.map(async (r) => {
+      const url = (await r.data()).raw_url;
+      return recordPath(url) ?? url;
+    }),
+  );
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestHashOf } from '../../core/idempotency.ts';
 import type { CommitJob, CommitResult } from '../../core/queue-contract.ts';
 import { commitBatch, commitOperation, type BatchOutcome } from '../../worker/jobs/commit.ts';
-import { revokeConnection } from '../../db/queries/oauth.ts';
+import { revokeConnection, touchConnection } from '../../db/queries/oauth.ts';
 import { admit, newKey, problemBody, type Agent } from '../helpers/client.ts';
 import { seedSignedInAccount } from '../helpers/oauth.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
@@ -366,6 +366,31 @@ describe('a write whose caller can no longer act when it commits', () => {
     expect(await problemsTitled('Under an expired credential')).toBe(0);
   });
 
+  it('renews nothing when its credential expired after a rotation was queued', async () => {
+    const expiring = await admit(stack.base);
+    const key = newKey();
+    const body = { epoch: 1, credential_hash: `sha256:${'e'.repeat(64)}` };
+    const rotation: CommitJob = {
+      operation: 'rotate_own_credential',
+      identityId: expiring.id,
+      credentialId: expiring.credentialId,
+      scopes: ['edit_own'],
+      idempotencyKey: key,
+      requestHash: requestHashOf('rotate_own_credential', undefined, body),
+      requestId: `req_${key}`,
+      body,
+      redacted: [],
+    };
+    await stack.pool.query(`UPDATE credentials SET expires_at = now() - interval '1 second' WHERE id = $1`, [
+      expiring.credentialId,
+    ]);
+    expect(refusalOf(await commitOperation(stack.pool, rotation))).toEqual({
+      code: 'invalid_or_revoked_credential',
+      reason: 'expired',
+    });
+    expect(await count(`SELECT count(*) FROM credentials WHERE identity_id = $1`, [expiring.id])).toBe(1);
+  });
+
   it('is refused after a write of its batch revoked its credential, as it would be alone', async () => {
     const caller = await admit(stack.base);
     const jobs = [
@@ -379,6 +404,22 @@ describe('a write whose caller can no longer act when it commits', () => {
     expect(refusalOf(results[2]!)).toEqual({ code: 'invalid_or_revoked_credential', reason: 'revoked' });
     expect(await problemsTitled('Before its revocation')).toBe(1);
     expect(await problemsTitled('After its revocation')).toBe(0);
+  });
+
+  it('does not hold up a tool request of its connection: the last-used stamp passes over a locked row', async () => {
+    const connected = await connectedCaller();
+    const commit = await stack.pool.connect();
+    try {
+      await commit.query('BEGIN');
+      // What a commit batch's caller check holds until its COMMIT.
+      await commit.query('SELECT 1 FROM oauth_connections WHERE grant_id = $1 FOR SHARE', [connected.credentialId]);
+      const touched = touchConnection(stack.pool, connected.credentialId).then(() => 'done');
+      const waited = new Promise((resolve) => setTimeout(() => resolve('waited'), 2000));
+      expect(await Promise.race([touched, waited])).toBe('done');
+    } finally {
+      await commit.query('COMMIT');
+      commit.release();
+    }
   });
 
   it('still answers its receipt when it committed before the revocation and runs again', async () => {

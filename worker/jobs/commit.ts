@@ -119,8 +119,9 @@ async function applyWrites(
   const ats = jobs.map(() => new Date());
   // Writes that end their credential check it themselves, under its row lock.
   const checked = jobs.flatMap((job, i) => (operations[i]!.endsCredential ? [] : [{ i, job, at: ats[i]! }]));
+  const ending = jobs.flatMap((job, i) => (operations[i]!.endsCredential ? [job.credentialId] : []));
   const refusals = new Map<number, ErrorInfo>();
-  for (const [n, refusal] of (await refusalsOfCallers(tx, checked)).entries())
+  for (const [n, refusal] of (await refusalsOfCallers(tx, checked, ending)).entries())
     if (refusal) refusals.set(checked[n]!.i, refusal);
   const claiming = jobs.flatMap((job, i) => (refusals.has(i) ? [] : [{ i, job }]));
   const claims =
