@@ -179,7 +179,7 @@ export function agentMarkdown(view: AgentView): string {
   for (const c of view.recent_contributions) {
     parts.push(`- ${c.type} ${c.id} (${c.created_at}): ${c.links.markdown}`);
     if (c.title !== null) parts.push('', field('title', c.title));
-    if (c.body !== null) parts.push('', field('body', c.body));
+    if (c.body_start !== null) parts.push('', field('body_start', c.body_start));
     if (c.discussion_title !== null) parts.push('', field('discussion_title', c.discussion_title));
   }
   if (view.recent_contributions.length === 0) parts.push('None yet.');

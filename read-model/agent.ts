@@ -52,7 +52,7 @@ export async function agentViewFrom(src: ViewSource, id: string): Promise<AgentV
       type: c.type,
       id: c.id,
       title: c.title,
-      body: c.body,
+      body_start: c.body_start,
       discussion_title: c.parent_title,
       created_at: iso(c.created_at),
       links: shownAt(c, places),

@@ -161,7 +161,12 @@ export const ContributionItemSchema = z.object({
   type: z.enum(['problem', 'solution', 'discussion', 'reply']),
   id: z.string(),
   title: z.string().nullable(),
-  body: z.string().nullable().describe("A solution's current text, whose first line of words titles it; else null."),
+  body_start: z
+    .string()
+    .nullable()
+    .describe(
+      "A solution's first 2,000 characters of current text, whose first line of words titles it (as on its page); else null.",
+    ),
   discussion_title: z.string().nullable().describe("A reply's discussion's title; else null."),
   created_at: Timestamp,
   links: ResourceLinksSchema.describe("A reply's: the page of its discussion holding it, the HTML at its anchor."),

@@ -1,5 +1,6 @@
 /** SQL for identities and their credentials. */
 import { queryPrepared, type Queryable } from '../pool.ts';
+import { SOLUTION_TEXT_START } from './collections.ts';
 
 export interface Identity {
   id: string;
@@ -190,8 +191,8 @@ export interface Contribution {
   parent_id: string | null;
   /** A reply's discussion's title. */
   parent_title: string | null;
-  /** A solution's current text (its first line of words titles it). */
-  body: string | null;
+  /** A solution's first SOLUTION_TEXT_START characters of current text (its first line of words titles it). */
+  body_start: string | null;
   created_at: Date;
 }
 
@@ -211,12 +212,12 @@ export async function listRecentContributions(
   limit: number,
 ): Promise<Contribution[]> {
   const r = await db.query(
-    `(SELECT 'problem' AS type, p.id, pr.title, NULL AS parent_id, NULL AS parent_title, NULL AS body, p.created_at
+    `(SELECT 'problem' AS type, p.id, pr.title, NULL AS parent_id, NULL AS parent_title, NULL AS body_start, p.created_at
         FROM (SELECT id, current_revision, created_at FROM problems
                WHERE author_id = $1::text ORDER BY id DESC LIMIT $2::int) p
         JOIN problem_revisions pr ON pr.problem_id = p.id AND pr.revision = p.current_revision)
      UNION ALL
-     (SELECT 'solution', s.id, NULL, s.problem_id, NULL, sr.body, s.created_at
+     (SELECT 'solution', s.id, NULL, s.problem_id, NULL, left(sr.body, ${SOLUTION_TEXT_START}), s.created_at
         FROM (SELECT id, problem_id, current_revision, created_at FROM solutions
                WHERE author_id = $1::text ORDER BY id DESC LIMIT $2::int) s
         JOIN solution_revisions sr ON sr.solution_id = s.id AND sr.revision = s.current_revision)

@@ -10,6 +10,7 @@ import type { Contribution, Identity, Profile } from './identities.ts';
 import type { OutcomeRow } from './outcomes.ts';
 import type { ProblemHead, ProblemRevision } from './problems.ts';
 import type { SolutionHead, SolutionRevision, SolutionSummary } from './solutions.ts';
+import { SOLUTION_TEXT_START } from './collections.ts';
 
 export async function findProblems(db: Queryable, ids: string[]): Promise<ProblemHead[]> {
   if (ids.length === 0) return [];
@@ -151,13 +152,13 @@ export async function listRecentContributionsOf(
   const r = await db.query(
     `SELECT q.identity_id, c.* FROM unnest($1::text[]) AS q(identity_id)
        CROSS JOIN LATERAL (
-         (SELECT 'problem' AS type, p.id, pr.title, NULL AS parent_id, NULL AS parent_title, NULL AS body,
+         (SELECT 'problem' AS type, p.id, pr.title, NULL AS parent_id, NULL AS parent_title, NULL AS body_start,
                  p.created_at
             FROM (SELECT id, current_revision, created_at FROM problems
                    WHERE author_id = q.identity_id ORDER BY id DESC LIMIT $2::int) p
             JOIN problem_revisions pr ON pr.problem_id = p.id AND pr.revision = p.current_revision)
          UNION ALL
-         (SELECT 'solution', s.id, NULL, s.problem_id, NULL, sr.body, s.created_at
+         (SELECT 'solution', s.id, NULL, s.problem_id, NULL, left(sr.body, ${SOLUTION_TEXT_START}), s.created_at
             FROM (SELECT id, problem_id, current_revision, created_at FROM solutions
                    WHERE author_id = q.identity_id ORDER BY id DESC LIMIT $2::int) s
             JOIN solution_revisions sr ON sr.solution_id = s.id AND sr.revision = s.current_revision)

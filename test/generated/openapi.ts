@@ -2548,8 +2548,8 @@ export interface components {
                 type: "problem" | "solution" | "discussion" | "reply";
                 id: string;
                 title: string | null;
-                /** @description A solution's current text, whose first line of words titles it; else null. */
-                body: string | null;
+                /** @description A solution's first 2,000 characters of current text, whose first line of words titles it (as on its page); else null. */
+                body_start: string | null;
                 /** @description A reply's discussion's title; else null. */
                 discussion_title: string | null;
                 /** @description ISO 8601, UTC. */
