@@ -398,10 +398,18 @@ describe('a write whose caller can no longer act when it commits', () => {
       revokeJob(caller),
       createJob({ title: 'After its revocation' }, newKey(), caller),
       createJob({ title: 'Beside its revocation' }),
+      createJob({ title: 'After its revocation, again' }, newKey(), caller),
     ];
     const results = (await commitBatch(stack.pool, jobs, { prepared: true })).map(value);
-    expect(results.map((r) => r.ok)).toEqual([true, true, false, true]);
-    expect(refusalOf(results[2]!)).toEqual({ code: 'invalid_or_revoked_credential', reason: 'revoked' });
+    expect(results.map((r) => r.ok)).toEqual([true, true, false, true, false]);
+    for (const i of [2, 4])
+      expect(refusalOf(results[i]!)).toEqual({ code: 'invalid_or_revoked_credential', reason: 'revoked' });
+    // Refused inside the batch: the writes it commits are one transaction.
+    const xids = await stack.pool.query(
+      `SELECT DISTINCT xmin::text FROM operations WHERE idempotency_key = ANY($1::text[])`,
+      [[0, 1, 3].map((i) => jobs[i]!.idempotencyKey)],
+    );
+    expect(xids.rowCount).toBe(1);
     expect(await problemsTitled('Before its revocation')).toBe(1);
     expect(await problemsTitled('After its revocation')).toBe(0);
   });

@@ -123,6 +123,14 @@ async function applyWrites(
   const refusals = new Map<number, ErrorInfo>();
   for (const [n, refusal] of (await refusalsOfCallers(tx, checked, ending)).entries())
     if (refusal) refusals.set(checked[n]!.i, refusal);
+  // A write after one that ends its credential (rotates, revokes) would meet it ended alone: so it does here,
+  // refused before anything runs. Were each rolled back and the batch run again, k such writes would re-run
+  // the batch k times; should the ending write fail instead, the batch runs again without it and they pass.
+  const ended = new Set<string>();
+  for (const [i, job] of jobs.entries()) {
+    if (operations[i]!.endsCredential) ended.add(job.credentialId);
+    else if (ended.has(job.credentialId) && !refusals.has(i)) refusals.set(i, refusalAtCommit('revoked'));
+  }
   const claiming = jobs.flatMap((job, i) => (refusals.has(i) ? [] : [{ i, job }]));
   const claims =
     claiming.length === 0
@@ -143,8 +151,6 @@ async function applyWrites(
   const pending: { i: number; receipt: OperationReceipt; change: NewChange }[] = [];
   // Outcomes of writes applied together ahead of their turn (an operation's `handleMany`), by index.
   const ahead = new Map<number, HandlerResult>();
-  // Credentials a write of this batch ended (rotated or revoked) before the writes after it.
-  const ended = new Set<string>();
   for (const [i, job] of jobs.entries()) {
     progress.at = i;
     const { requestHash } = job;
@@ -170,8 +176,6 @@ async function applyWrites(
             };
       continue;
     }
-    // Alone, it would have met the credential ended: so it does here, once the others are committed without it.
-    if (!operation.endsCredential && ended.has(job.credentialId)) throw new Rollback(refusalAtCommit('revoked'));
     if (operation.handleMany && !ahead.has(i)) {
       // This write and the claimed writes of the same operation right after it.
       let end = i + 1;
@@ -187,7 +191,6 @@ async function applyWrites(
     }
     const outcome = ahead.get(i) ?? (await operation.handler(tx, job, at));
     if (!outcome.ok) throw new Rollback(outcome.error);
-    if (operation.endsCredential) ended.add(job.credentialId);
     const receiptWith = (cursor: string | null): OperationReceipt => ({
       operation: job.operation,
       idempotency_key: job.idempotencyKey,
