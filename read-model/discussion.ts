@@ -1,12 +1,12 @@
 /** The one set of facts behind a discussion's HTML, JSON and Markdown projections. */
 import type { RecordParams } from '../core/schemas/read-params.ts';
-import { DEFAULT_RECORD_LIMIT } from '../core/schemas/read-params.ts';
 import { recordLinks } from '../core/types.ts';
 import type { DiscussionView, ReplyItem } from '../core/schemas/views.ts';
 import type { ReplyRow } from '../db/queries/discussions.ts';
 import type { Queryable } from '../db/pool.ts';
 import { liveViewSource, type ViewSource } from './view-source.ts';
-import { offsetOf, pageHolding, queryString, toPage } from './paging.ts';
+import { recordPageUrl } from '../core/record-page-url.ts';
+import { offsetOf, pageHolding, toPage } from './paging.ts';
 import { authorView, CONTENT_TRUST, iso } from './common.ts';
 
 export type { DiscussionView };
@@ -65,7 +65,7 @@ export async function discussionViewFrom(
         created_at: iso(r.created_at),
         feedback: onReplies.get(r.id)!,
       }),
-      (page) => `${api}${queryString({ page, limit: params.limit }, { page: 1, limit: DEFAULT_RECORD_LIMIT })}`,
+      (page) => recordPageUrl(api, page, params.limit),
     ),
     links: { ...recordLinks({ type: 'discussion', id }), api },
   };

@@ -13,14 +13,6 @@ export function toPage<R, T>(
   return { items: rows.slice(0, limit).map(map), page, limit, has_more, next: has_more ? nextUrl(page + 1) : null };
 }
 
-/** A query string of the non-default parameters, in a fixed order. */
-export function queryString(params: Record<string, number | undefined>, defaults: Record<string, number>): string {
-  const parts = Object.entries(params)
-    .filter(([key, value]) => value !== undefined && value !== defaults[key])
-    .map(([key, value]) => `${key}=${value}`);
-  return parts.length ? `?${parts.join('&')}` : '';
-}
-
 export const offsetOf = (page: number, limit: number) => (page - 1) * limit;
 
 /**

@@ -5,7 +5,8 @@ import { recordLinks } from '../core/types.ts';
 import type { ProblemView, SolutionListItem } from '../core/schemas/views.ts';
 import type { Queryable } from '../db/pool.ts';
 import { liveViewSource, type ViewSource } from './view-source.ts';
-import { offsetOf, queryString, toPage } from './paging.ts';
+import { queryString } from '../core/record-page-url.ts';
+import { offsetOf, toPage } from './paging.ts';
 import { authorView, CONTENT_TRUST, iso } from './common.ts';
 import { buildProblemTrust, buildSolutionListTrust } from './trust.ts';
 

@@ -179,6 +179,9 @@ function fragmentIds(name: string, content: Uint8Array): [string, string][] {
  */
 export const servedUrl = (url: string) => url.replace(/\.html$/, '');
 
+/** The URL an index gives a page served at `url`: its file's path, as a shard's directory walk names it. */
+const indexedUrl = (url: string) => `${url}.html`;
+
 /**
  * A page's text, or null when it cannot be read. Read synchronously: the
  * promise API's open, stat, read and close cost a run ten times the CPU
@@ -195,49 +198,59 @@ function readPage(file: string): string | null {
 
 type PagefindIndex = NonNullable<Awaited<ReturnType<typeof pagefind.createIndex>>['index']>;
 
+/**
+ * `run` with a Pagefind index of its own, its service stopped afterwards;
+ * runs never overlap (`exclusive`).
+ */
+function withPagefind<T>(run: (index: PagefindIndex) => Promise<T>): Promise<T> {
+  return exclusive(async () => {
+    try {
+      const { index } = assertOk(await pagefind.createIndex({ forceLanguage: 'en' }), 'createIndex');
+      if (!index) throw new Error('Pagefind createIndex returned no index');
+      return await run(index);
+    } finally {
+      await pagefind.close();
+    }
+  });
+}
+
 /** A Pagefind index of `only`, handed to `output` while its service runs; `reader` reads the pages (the recent tier's remembers them). */
 function withIndex<T>(
   only: RecordPage[],
   output: (index: PagefindIndex, pages: number) => Promise<T>,
   reader?: PageReader,
 ): Promise<T> {
-  return exclusive(async () => {
-    try {
-      const { index } = assertOk(await pagefind.createIndex({ forceLanguage: 'en' }), 'createIndex');
-      if (!index) throw new Error('Pagefind createIndex returned no index');
-      let pages = 0;
-      // Up to IN_FLIGHT pages sent before their answers (Pagefind's service matches answers by message id):
-      // the next page is read while the service parses the last, instead of a round trip a page.
-      const inFlight = new Set<Promise<void>>();
-      let failure: unknown = null;
-      for (const page of only) {
-        // Gone since the listing means its record is gone: nothing to index.
-        const content = reader ? reader.read(page.file) : readPage(page.file);
-        if (content === null) continue;
-        const added: Promise<void> = index
-          // The URL a shard's directory walk gives the same page (`writeShardIndex`): a page unchanged since
-          // the base then has the same fragment, and so the same result id, in both tiers.
-          .addHTMLFile({ url: `${page.url}.html`, content })
-          .then(
-            (response) => {
-              assertOk(response, `addHTMLFile ${page.url}`);
-              pages++;
-            },
-            (error: unknown) => void (failure ??= error),
-          )
-          .catch((error: unknown) => void (failure ??= error))
-          .finally(() => inFlight.delete(added));
-        inFlight.add(added);
-        if (inFlight.size >= IN_FLIGHT) await Promise.race(inFlight);
-        if (failure) throw failure;
-      }
-      await Promise.all(inFlight);
+  return withPagefind(async (index) => {
+    let pages = 0;
+    // Up to IN_FLIGHT pages sent before their answers (Pagefind's service matches answers by message id):
+    // the next page is read while the service parses the last, instead of a round trip a page.
+    const inFlight = new Set<Promise<void>>();
+    let failure: unknown = null;
+    for (const page of only) {
+      // Gone since the listing means its record is gone: nothing to index.
+      const content = reader ? reader.read(page.file) : readPage(page.file);
+      if (content === null) continue;
+      const added: Promise<void> = index
+        // The URL a shard's directory walk gives the same page (`writeShardIndex`): a page unchanged since
+        // the base then has the same fragment, and so the same result id, in both tiers.
+        .addHTMLFile({ url: indexedUrl(page.url), content })
+        .then(
+          (response) => {
+            assertOk(response, `addHTMLFile ${page.url}`);
+            pages++;
+          },
+          (error: unknown) => void (failure ??= error),
+        )
+        .catch((error: unknown) => void (failure ??= error))
+        .finally(() => inFlight.delete(added));
+      inFlight.add(added);
+      if (inFlight.size >= IN_FLIGHT) await Promise.race(inFlight);
       if (failure) throw failure;
-      reader?.endRun();
-      return await output(index, pages);
-    } finally {
-      await pagefind.close();
     }
+    await Promise.all(inFlight);
+    if (failure) throw failure;
+    reader?.endRun();
+    return await output(index, pages);
   });
 }
 
@@ -271,20 +284,14 @@ export async function writeShardIndex(pages: RecordPage[], output: string): Prom
   try {
     const linked = linkPages(pages, site);
     if (linked === 0) return 0;
-    return await exclusive(async () => {
-      try {
-        const { index } = assertOk(await pagefind.createIndex({ forceLanguage: 'en' }), 'createIndex');
-        if (!index) throw new Error('Pagefind createIndex returned no index');
-        const added = assertOk(await index.addDirectory({ path: site }), 'addDirectory');
-        // Pagefind's directory walk leaves out a page it cannot read or parse without an error: said here, as
-        // addHTMLFile says it, rather than a shard that lacks the page (and is built again at every compaction).
-        if (added.page_count !== linked)
-          throw new Error(`Pagefind addDirectory indexed ${added.page_count} of the ${linked} pages of ${site}`);
-        assertOk(await index.writeFiles({ outputPath: output }), 'writeFiles');
-        return added.page_count;
-      } finally {
-        await pagefind.close();
-      }
+    return await withPagefind(async (index) => {
+      const added = assertOk(await index.addDirectory({ path: site }), 'addDirectory');
+      // Pagefind's directory walk leaves out a page it cannot read or parse without an error: said here, as
+      // addHTMLFile says it, rather than a shard that lacks the page (and is built again at every compaction).
+      if (added.page_count !== linked)
+        throw new Error(`Pagefind addDirectory indexed ${added.page_count} of the ${linked} pages of ${site}`);
+      assertOk(await index.writeFiles({ outputPath: output }), 'writeFiles');
+      return added.page_count;
     });
   } finally {
     rmSync(site, { recursive: true, force: true });
@@ -302,7 +309,7 @@ function linkPages(pages: RecordPage[], site: string): number {
   const folders = new Set<string>();
   let linked = 0;
   for (const page of pages) {
-    const target = path.join(site, `${page.url.slice(1)}.html`);
+    const target = path.join(site, indexedUrl(page.url).slice(1));
     const folder = path.dirname(target);
     if (!folders.has(folder)) {
       mkdirSync(folder, { recursive: true });

@@ -96,7 +96,7 @@ export function createConnectionAuthenticator(
     if (!audiences.includes(resource())) throw oauthRefusal(origin, 'token_wrong_resource');
     const connection = await findConnection(pool, token.grantId);
     // The rule the commit applies again to the connection's writes (core/credentials.ts).
-    if (connectionProblem(connection) || !connection) throw oauthRefusal(origin, 'connection_revoked');
+    if (!connection || connectionProblem(connection)) throw oauthRefusal(origin, 'connection_revoked');
     const identity = await findIdentity(pool, token.accountId);
     if (!identity) throw oauthRefusal(origin, 'connection_revoked');
     await stampUse(pool, fence, connection.grant_id);

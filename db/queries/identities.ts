@@ -146,7 +146,7 @@ export async function lockCallers(
   db: Queryable,
   credentialIds: readonly string[],
   grantIds: readonly string[],
-  /** Of `credentialIds`, those a write of the same transaction ends (rotates, revokes): locked for update at once. */
+  /** Credentials a write of the same transaction ends (rotates, revokes): locked for update at once. */
   endedIds: readonly string[] = [],
 ): Promise<{
   credentials: Map<string, CallerRow & { expires_at: Date }>;
